@@ -1,0 +1,52 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a step they call.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+MANAGE := $(BIN)/python manage.py
+HOST ?= 127.0.0.1:8000
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PYTEST_ARGS ?=
+
+.PHONY: run test setup system-packages browser lint check messages bench clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+# gettext compiles the translations; Debian's package, installed when missing.
+system-packages:
+	@command -v msgfmt >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext; }
+
+# Browser tests drive Debian's chromium (Playwright never downloads a browser here).
+browser:
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
+setup: $(VENV)/.installed system-packages
+	DEBUG=1 $(MANAGE) compilemessages --ignore=.venv -v0
+
+run: setup
+	DEBUG=1 $(MANAGE) migrate --no-input -v0
+	DEBUG=1 $(MANAGE) demo
+	DEBUG=1 $(MANAGE) runserver $(HOST)
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+
+check: setup
+	DEBUG=1 $(MANAGE) makemigrations --check --dry-run
+	DEBUG=1 $(MANAGE) check
+
+test: setup browser lint check
+	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+
+# Refresh the message catalogue after changing interface strings (then translate the new entries).
+messages: $(VENV)/.installed
+	DEBUG=1 $(MANAGE) makemessages -l zh_Hans --ignore=.venv --ignore=rules
+
+bench: $(VENV)/.installed
+	$(BIN)/python -m rules bench
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

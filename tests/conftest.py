@@ -1,0 +1,64 @@
+"""Shared fixtures: a TD, judges and a small tournament built through the same services the site uses."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.roles import JUDGE_GROUP, add_to_group
+from tournaments.services import create_director
+
+
+@pytest.fixture
+def director(db):
+    return create_director("td", "director-pass-1")
+
+
+@pytest.fixture
+def make_judge(db):
+    def make(username: str = "judge"):
+        user = get_user_model().objects.create_user(username=username, password="judge-pass-1")
+        add_to_group(user, JUDGE_GROUP)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def judge(make_judge):
+    return make_judge("judge")
+
+
+@pytest.fixture
+def tournament(db):
+    return Tournament.objects.create(name="春季赛", slug="spring", ruleset={"preset": "standard"})
+
+
+@pytest.fixture
+def make_pair(tournament):
+    counter = {"n": 0}
+
+    def make(name: str | None = None, t: Tournament | None = None, club: str = "") -> Pair:
+        counter["n"] += 1
+        n = counter["n"]
+        return Pair.objects.create(
+            tournament=t or tournament,
+            name=name or f"队{n}",
+            player1=Player.objects.create(name=f"甲{n}"),
+            player2=Player.objects.create(name=f"乙{n}"),
+            club=club,
+            seed=n,
+        )
+
+    return make
+
+
+@pytest.fixture
+def round1(tournament):
+    return Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
+
+
+@pytest.fixture
+def match(round1, make_pair, judge):
+    return Match.objects.create(round=round1, table=1, pair_ns=make_pair(), pair_ew=make_pair(), judge=judge)

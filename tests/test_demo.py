@@ -1,0 +1,45 @@
+"""The demo command: 演示赛 with 8 pairs, round 1 paired, a TD and two judges; idempotent."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate, get_user_model
+from django.core.management import call_command
+
+from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.roles import is_director, is_judge
+
+
+def counts() -> tuple[int, ...]:
+    models = (Tournament, Pair, Player, Round, Match, get_user_model())
+    return tuple(m.objects.count() for m in models)
+
+
+@pytest.mark.django_db
+def test_demo_creates_the_tournament_and_prints_passwords():
+    out = StringIO()
+    call_command("demo", stdout=out)
+    tournament = Tournament.objects.get(slug="demo")
+    assert tournament.name == "演示赛"
+    assert tournament.pairs.count() == 8
+    round1 = tournament.rounds.get(number=1)
+    paired = {m.pair_ns_id for m in round1.matches.all()} | {m.pair_ew_id for m in round1.matches.all()}
+    assert len(paired) == 8
+    text = out.getvalue()
+    for username in ("director", "judge1", "judge2"):
+        assert username in text
+    password = re.search(r"^\s*judge\s+judge1\s+(\S+)$", text, re.M).group(1)
+    user = authenticate(username="judge1", password=password)
+    assert user is not None and is_judge(user)
+    assert is_director(get_user_model().objects.get(username="director"))
+
+
+@pytest.mark.django_db
+def test_demo_twice_changes_nothing():
+    call_command("demo", stdout=StringIO())
+    before = counts()
+    call_command("demo", stdout=StringIO())
+    assert counts() == before

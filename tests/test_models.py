@@ -1,0 +1,82 @@
+"""Database constraints of the competition data."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from tournaments.models import Match, Pair, Player, Round, Seating
+
+
+def test_table_number_unique_in_round(round1, make_pair):
+    Match.objects.create(round=round1, table=1, pair_ns=make_pair(), pair_ew=make_pair())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Match.objects.create(round=round1, table=1, pair_ns=make_pair(), pair_ew=make_pair())
+
+
+def test_pair_at_most_once_per_round_whatever_the_side(round1, make_pair):
+    a, b, c = make_pair(), make_pair(), make_pair()
+    Match.objects.create(round=round1, table=1, pair_ns=a, pair_ew=b)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Match.objects.create(round=round1, table=2, pair_ns=c, pair_ew=a)
+    assert Match.objects.count() == 1
+
+
+def test_same_pair_may_play_in_another_round(tournament, round1, make_pair):
+    a, b = make_pair(), make_pair()
+    Match.objects.create(round=round1, table=1, pair_ns=a, pair_ew=b)
+    round2 = Round.objects.create(tournament=tournament, number=2)
+    Match.objects.create(round=round2, table=1, pair_ns=b, pair_ew=a)
+    assert Seating.objects.filter(pair=a).count() == 2
+
+
+def test_two_different_pairs_per_match(round1, make_pair):
+    a = make_pair()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Match.objects.create(round=round1, table=1, pair_ns=a, pair_ew=a)
+
+
+def test_swapping_sides_keeps_seatings_in_step(match):
+    ns, ew = match.pair_ns, match.pair_ew
+    match.pair_ns, match.pair_ew = ew, ns
+    match.save()
+    seats = dict(match.seatings.values_list("side", "pair_id"))
+    assert seats == {"NS": ew.pk, "EW": ns.pk}
+
+
+def test_pair_name_unique_in_tournament(tournament, make_pair):
+    make_pair("红桃队")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_pair("红桃队")
+
+
+def test_pair_needs_two_different_players(tournament):
+    p = Player.objects.create(name="独行侠")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Pair.objects.create(tournament=tournament, name="一人队", player1=p, player2=p)
+
+
+def test_round_number_unique(tournament):
+    Round.objects.create(tournament=tournament, number=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Round.objects.create(tournament=tournament, number=1)
+
+
+def test_tournament_clean_rejects_unknown_preset_and_tie_break(tournament):
+    tournament.ruleset = {"preset": "no-such-preset"}
+    with pytest.raises(ValidationError) as err:
+        tournament.full_clean()
+    assert "ruleset" in err.value.message_dict
+    tournament.ruleset = {"preset": "standard"}
+    tournament.tie_breaks = ["coin_toss"]
+    with pytest.raises(ValidationError) as err:
+        tournament.full_clean()
+    assert "tie_breaks" in err.value.message_dict
+
+
+def test_match_history_is_kept(match, director):
+    match.level_ns = "5"
+    match.save()
+    assert match.history.count() == 2
+    assert match.history.first().level_ns == "5"

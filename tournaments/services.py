@@ -1,0 +1,21 @@
+"""Small services shared by the pages, the management commands and the tests."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tournaments.roles import DIRECTOR_GROUP, add_to_group
+
+
+def site_is_new() -> bool:
+    """True on an empty database: nobody can log in yet, so the home page offers the director's account."""
+    return not get_user_model().objects.exists()
+
+
+@transaction.atomic
+def create_director(username: str, password: str, email: str = ""):
+    """The TD's account: staff (admin pages), superuser, and in the director group."""
+    user = get_user_model().objects.create_superuser(username=username, email=email, password=password)
+    add_to_group(user, DIRECTOR_GROUP)
+    return user
