@@ -3,7 +3,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Trick, Tournament
 
 
 @admin.register(Tournament)
@@ -64,3 +64,58 @@ class MatchAdmin(SimpleHistoryAdmin):
     search_fields = ("pair_ns__name", "pair_ew__name", "round__tournament__name", "judge__username")
     autocomplete_fields = ("pair_ns", "pair_ew", "judge", "winner")
     list_select_related = ("round__tournament", "pair_ns", "pair_ew", "judge")
+
+
+@admin.register(Bye)
+class ByeAdmin(admin.ModelAdmin):
+    list_display = ("round", "pair", "points")
+    list_filter = ("round__tournament",)
+    search_fields = ("pair__name",)
+
+
+class PenaltyInline(admin.TabularInline):
+    model = Penalty
+    extra = 0
+    fields = ("seat", "code", "trick", "note", "recorded_by")
+
+
+@admin.register(Deal)
+class DealAdmin(SimpleHistoryAdmin):
+    list_display = (
+        "__str__",
+        "match",
+        "banker",
+        "level",
+        "trump",
+        "mode",
+        "state",
+        "submitted_by",
+        "confirmed_by",
+    )
+    list_filter = ("match__round__tournament", "state", "mode", "trump")
+    search_fields = ("match__pair_ns__name", "match__pair_ew__name")
+    list_select_related = ("match__round", "match__pair_ns", "match__pair_ew", "submitted_by", "confirmed_by")
+    raw_id_fields = ("match",)
+    inlines = [PenaltyInline]
+
+
+class PlayInline(admin.TabularInline):
+    model = Play
+    extra = 0
+    fields = ("order", "seat", "cards", "recorded_by")
+
+
+@admin.register(Trick)
+class TrickAdmin(SimpleHistoryAdmin):
+    list_display = ("__str__", "deal", "throw_challenger")
+    list_filter = ("deal__match__round__tournament",)
+    raw_id_fields = ("deal",)
+    inlines = [PlayInline]
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(SimpleHistoryAdmin):
+    list_display = ("deal", "seat", "code", "trick", "note", "recorded_by", "recorded_at")
+    list_filter = ("code", "deal__match__round__tournament")
+    search_fields = ("note",)
+    raw_id_fields = ("deal",)

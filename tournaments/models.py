@@ -64,6 +64,16 @@ class Tournament(models.Model):
     points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
     tie_breaks = models.JSONField(_("tie-breaks"), default=default_tie_breaks, blank=True)
     is_public = models.BooleanField(_("public"), default=True)
+    # What the public pages show (the TD switches each on or off).
+    public_standings = models.BooleanField(_("public standings"), default=True)
+    public_pairings = models.BooleanField(_("public pairings"), default=True)
+    public_results = models.BooleanField(_("public results"), default=True)
+    public_deal_log = models.BooleanField(_("public deal log"), default=True)
+    # Pairing (Swiss): avoid pairs of one club meeting; what a bye is worth.
+    avoid_same_club = models.BooleanField(_("avoid same-club pairings"), default=False)
+    bye_points = models.PositiveSmallIntegerField(_("points for a bye"), default=2)
+    # Tables that do not record tricks may enter a deal's totals only.
+    quick_entry_allowed = models.BooleanField(_("quick entry allowed"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -133,6 +143,15 @@ class Pair(models.Model):
     club = models.CharField(_("club"), max_length=100, blank=True)
     seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="captained_pairs",
+        verbose_name=_("captain's account"),
+        help_text=_("may confirm deals of this pair's matches"),
+    )
 
     class Meta:
         verbose_name = _("pair")
@@ -265,6 +284,22 @@ class Match(models.Model):
         return self.pair_ns if side == "NS" else self.pair_ew
 
 
+class Bye(models.Model):
+    """A round in which a pair has no opponent (odd number of pairs in Swiss); worth the TD's bye points."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round"))
+    pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="byes", verbose_name=_("pair"))
+    points = models.PositiveSmallIntegerField(_("match points"), default=2)
+
+    class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = [models.UniqueConstraint(fields=["round", "pair"], name="one_bye_per_pair_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.pair}"
+
+
 class Seating(models.Model):
     """One pair in one match: kept by Match.save so a pair sits at most once per round (a DB constraint)."""
 
@@ -283,3 +318,178 @@ class Seating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} {self.side} {self.pair_id}"
+
+
+TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦"), ("NT", _("no trump"))]
+PENALTY_CODES = [
+    ("misplay", _("misplay")),
+    ("signal", _("signal")),
+    ("renege", _("renege")),
+    ("revoke", _("revoke")),
+    ("wrong_card_count", _("wrong card count")),
+]
+
+
+class Deal(models.Model):
+    """One deal of a match as the judge recorded it; its verdict is the rules engine's, kept with it."""
+
+    class State(models.TextChoices):
+        RECORDING = "recording", _("recording")
+        SUBMITTED = "submitted", _("submitted")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    class Mode(models.TextChoices):
+        TRICKS = "tricks", _("trick by trick")
+        QUICK = "quick", _("quick entry")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals", verbose_name=_("match"))
+    number = models.PositiveSmallIntegerField(_("deal number"))
+    banker = models.CharField(_("banker"), max_length=1, choices=SEAT_CHOICES)
+    declarer = models.CharField(
+        _("declarer"), max_length=1, choices=SEAT_CHOICES, blank=True, help_text=_("first deal only")
+    )
+    level = models.CharField(_("level"), max_length=1, choices=RANK_CHOICES)
+    trump = models.CharField(_("trump"), max_length=2, choices=TRUMP_CHOICES)
+    kitty = models.CharField(_("kitty"), max_length=200, blank=True)
+    mode = models.CharField(_("entry mode"), max_length=8, choices=Mode.choices, default=Mode.TRICKS)
+    # Quick entry (no tricks recorded): what the table agreed.
+    quick_points = models.SmallIntegerField(_("attackers' points from tricks"), null=True, blank=True)
+    quick_kitty_points = models.PositiveSmallIntegerField(_("kitty points"), null=True, blank=True)
+    quick_last_lead = models.CharField(_("last lead"), max_length=20, blank=True)
+    quick_attackers_last = models.BooleanField(_("attackers won the last trick"), default=False)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.RECORDING)
+    verdict = models.JSONField(_("verdict"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("submitted by"),
+    )
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("last changed by"),
+    )
+    changed_at = models.DateTimeField(_("last changed at"), auto_now=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return _("deal %(n)s") % {"n": self.number}
+
+    @property
+    def result(self) -> dict | None:
+        return (self.verdict or {}).get("result")
+
+    @property
+    def attackers_points(self) -> dict | None:
+        return (self.verdict or {}).get("attackers_points")
+
+
+class Trick(models.Model):
+    """One trick of a deal: its plays in order, and a challenged throw as the judge saw it."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="tricks", verbose_name=_("deal"))
+    number = models.PositiveSmallIntegerField(_("trick number"))  # 0-based, as in DEAL-RECORD verdicts
+    throw_attempted = models.CharField(_("throw attempted"), max_length=120, blank=True)
+    throw_challenger = models.CharField(_("challenger"), max_length=1, choices=SEAT_CHOICES, blank=True)
+    throw_shown = models.CharField(_("cards shown"), max_length=120, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("trick")
+        verbose_name_plural = _("tricks")
+        ordering = ["deal", "number"]
+        constraints = [models.UniqueConstraint(fields=["deal", "number"], name="trick_number_unique_in_deal")]
+
+    def __str__(self) -> str:
+        return _("trick %(n)s") % {"n": self.number + 1}
+
+
+class Play(models.Model):
+    """One seat's cards in one trick, in canonical notation."""
+
+    trick = models.ForeignKey(Trick, on_delete=models.CASCADE, related_name="plays", verbose_name=_("trick"))
+    order = models.PositiveSmallIntegerField(_("order"))  # 0 = the lead
+    seat = models.CharField(_("seat"), max_length=1, choices=SEAT_CHOICES)
+    cards = models.CharField(_("cards"), max_length=200)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("play")
+        verbose_name_plural = _("plays")
+        ordering = ["trick", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["trick", "order"], name="play_order_unique_in_trick"),
+            models.UniqueConstraint(fields=["trick", "seat"], name="play_seat_unique_in_trick"),
+            models.CheckConstraint(condition=Q(order__lte=3), name="play_order_at_most_four"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.cards}"
+
+
+class Penalty(models.Model):
+    """A penalty the judge called that the plays cannot show (DEAL-RECORD ``penalties``)."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="penalties", verbose_name=_("deal"))
+    seat = models.CharField(_("seat"), max_length=1, choices=SEAT_CHOICES)
+    code = models.CharField(_("penalty"), max_length=20, choices=PENALTY_CODES)
+    trick = models.PositiveSmallIntegerField(_("trick"), null=True, blank=True)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        ordering = ["deal", "recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.code}"
