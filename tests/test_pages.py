@@ -96,7 +96,7 @@ def test_login_page(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("model", ["tournament", "player", "pair", "round", "match"])
+@pytest.mark.parametrize("model", ["tournament", "player", "pair", "round", "match", "deal", "penalty", "bye"])
 def test_admin_pages_load(client, director, model):
     demo = create_demo()
     client.force_login(director)
@@ -104,6 +104,8 @@ def test_admin_pages_load(client, director, model):
     assert client.get(changelist).status_code == 200
     assert client.get(changelist + "?q=东").status_code == 200
     assert client.get(reverse(f"admin:tournaments_{model}_add")).status_code == 200
+    if model in ("deal", "penalty", "bye"):
+        return  # no rows in the demo yet: the list and add pages are enough
     obj = {
         "tournament": demo.tournament,
         "player": demo.tournament.pairs.first().player1,

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Trick, Tournament
+from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 
 
 @admin.register(Tournament)
