@@ -19,9 +19,11 @@ $(VENV)/.installed: pyproject.toml
 system-packages:
 	@command -v msgfmt >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext; }
 
-# Browser tests drive Debian's chromium (Playwright never downloads a browser here).
+# Browser tests drive Debian's chromium (Playwright never downloads a browser here); a CJK font makes the
+# screenshots readable.
 browser:
-	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+	@command -v chromium >/dev/null && fc-list :lang=zh | grep -q . || { $(SUDO) apt-get update -qq && \
+		$(SUDO) apt-get install -y -qq chromium fonts-wqy-zenhei; }
 
 setup: $(VENV)/.installed system-packages
 	DEBUG=1 $(MANAGE) compilemessages --ignore=.venv -v0

@@ -1,0 +1,76 @@
+"""Playwright driving Debian's chromium against the live test server; screenshots go to test-output/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls made by fixtures are still synchronous.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: `make test` installs Debian's chromium package")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A fresh tablet-sized page; ``page.goto_path('/x/')`` opens a path on the live server."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="zh-CN")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto_path = lambda path: page.goto(live_server.url + path)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot(request):
+    """Save a screenshot under test-output/screenshots/<test name>-<label>.png."""
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+
+    def take(page, label: str) -> Path:
+        path = OUTPUT / f"{request.node.name}-{label}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+def login(page, username: str, password: str) -> None:
+    page.goto_path("/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)

@@ -1,0 +1,156 @@
+"""Rulesets: presets reproduce the seeds (RULES §11), JSON round-trip, validation errors name the culprit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.ruleset import PRESETS, Band, Ruleset, RulesetError
+
+
+def test_presets_and_default():
+    assert list(PRESETS) == ["standard", "permanent-twos", "jj-competition", "club-competition"]
+    assert Ruleset.from_spec(None) is PRESETS["standard"]
+    assert Ruleset.from_spec("standard") == Ruleset()
+    for name, rs in PRESETS.items():
+        assert rs.preset == name
+        assert Ruleset.from_spec(name) is rs
+
+
+def test_fields_the_card_side_reads():
+    rs = PRESETS["standard"]
+    assert (rs.decks, rs.clockwise, rs.permanent_twos, rs.trump_throws) == (2, False, False, True)
+    assert PRESETS["permanent-twos"].permanent_twos is True
+
+
+def test_standard_seeds_000_002_003():
+    rs = PRESETS["standard"]
+    assert rs.ladder == ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+    assert (rs.start_level, rs.target_level, rs.must_play_levels) == ("2", "A", frozenset({"A"}))
+    assert (rs.kitty_scheme, rs.step, rs.level_bands, rs.level_cap) == ("unit_power", 40, None, None)
+    assert (rs.failed_throw, rs.revoke, rs.renege, rs.wrong_card_count) == ("per_card", "lose_deal", "level", "standard")
+    assert (rs.strikes_to_forfeit, rs.j_rule, rs.time_limit_minutes) == (None, False, None)
+
+
+def test_permanent_twos_seed_001():
+    # Seed 001: 升级游戏从打3开始 … 先打过"A"者则本轮比赛结束; 抓底 ×2 / 对子 ×4 / 拖拉机 ×16.
+    rs = PRESETS["permanent-twos"]
+    assert rs.ladder[0] == "3" and rs.start_level == "3" and rs.target_level == "A"
+    assert rs.kitty_scheme == "table" and dict(rs.kitty_table) == {"single": 2, "pair": 4, "tractor": 16}
+    assert rs.signal_points == 30  # 提示 … 扣30分
+
+
+def test_jj_competition_seed_002():
+    # JJ比赛: 从2开始，不用"逢2必打"；先过10为胜，逢10必打；每轮比赛时间为一小时 … 同级时，台上一方获胜.
+    rs = PRESETS["jj-competition"]
+    assert (rs.start_level, rs.target_level, rs.must_play_levels) == ("2", "T", frozenset({"T"}))
+    assert not rs.is_must_play("2")
+    assert (rs.revoke, rs.renege, rs.wrong_card_count, rs.strikes_to_forfeit) == ("level", "level", "jj", 3)
+    assert (rs.time_limit_minutes, rs.time_tie) == (60, "banker_side")
+    assert rs.level_bands[0] == Band(None, "banker", 4)
+
+
+def test_club_competition_seed_004():
+    # 比赛规则 四: 比赛级牌为：2、5、10、J、Q、K、A 七个级别。其中逢 2、A 级必须打 … 庄家重新从 2 级开始.
+    rs = PRESETS["club-competition"]
+    assert rs.ladder == ("2", "5", "T", "J", "Q", "K", "A")
+    assert rs.must_play_levels == frozenset({"2", "A"})
+    assert (rs.throws_as_single, rs.level_cap, rs.failed_throw, rs.j_rule) == (True, 3, "misplay", True)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_round_trip_presets(name):
+    rs = PRESETS[name]
+    assert rs.to_spec() == name
+    full = json.loads(json.dumps(rs.as_dict()))
+    assert Ruleset.from_spec(full) == rs
+    assert Ruleset.from_spec(full).to_spec() == name
+
+
+def test_round_trip_overrides():
+    spec = {
+        "preset": "jj-competition",
+        "clockwise": True,
+        "target_level": "10",
+        "kitty_scheme": "card_power",
+        "kitty_cap": 32,
+        "time_limit_minutes": 90,
+        "time_tie": "draw",
+        "mercy_levels": 5,
+        "level_bands": [{"from": None, "side": "banker", "levels": 2}, {"from": 80, "side": "attackers", "levels": 0}],
+    }
+    rs = Ruleset.from_spec(spec)
+    assert rs.target_level == "T"
+    out = rs.to_spec()
+    assert out["preset"] == "jj-competition"
+    assert "target_level" not in out  # "10" is the preset's T: not a difference
+    assert out["clockwise"] is True and out["kitty_cap"] == 32 and out["mercy_levels"] == 5
+    assert Ruleset.from_spec(json.loads(json.dumps(out))) == rs
+
+
+def test_override_back_to_preset_value_is_dropped():
+    assert Ruleset.from_spec({"preset": "standard", "decks": 2}).to_spec() == "standard"
+    assert Ruleset.from_spec({"preset": "club-competition", "must_play": ["2", "A"]}).to_spec() == "club-competition"
+
+
+@pytest.mark.parametrize(
+    ("spec", "culprit"),
+    [
+        ("standrad", "'standrad'"),
+        ({"preset": "nope"}, "'nope'"),
+        (42, "int"),
+        ({"preset": "standard", "colour": "red"}, "'colour'"),
+        ({"decks": 0}, "'decks'"),
+        ({"decks": "2"}, "'decks'"),
+        ({"decks": True}, "'decks'"),
+        ({"clockwise": "yes"}, "'clockwise'"),
+        ({"kitty_scheme": "double"}, "'double'"),
+        ({"failed_throw": "per_trick"}, "'per_trick'"),
+        ({"revoke": "warning"}, "'warning'"),
+        ({"wrong_card_count": "x"}, "'wrong_card_count'"),
+        ({"time_tie": "coin"}, "'time_tie'"),
+        ({"start_level": "1"}, "'start_level'"),
+        ({"start_level": "A"}, "'target_level'"),
+        ({"target_level": "Z"}, "'target_level'"),
+        ({"must_play": ["5", "X"]}, "'must_play'"),
+        ({"must_play": "5"}, "'must_play'"),
+        ({"preset": "club-competition", "start_level": "3"}, "'start_level'"),
+        ({"preset": "club-competition", "must_play": ["4"]}, "'must_play'"),
+        ({"ladder": ["2", "2", "3"]}, "'ladder'"),
+        ({"ladder": ["5", "3", "A"]}, "'ladder'"),
+        ({"permanent_twos": True}, "'permanent_twos'"),
+        ({"kitty_scheme": "table"}, "'kitty_table'"),
+        ({"kitty_table": {"triple": 3}}, "'triple'"),
+        ({"kitty_cap": 0}, "'kitty_cap'"),
+        ({"level_step": 0}, "'level_step'"),
+        ({"level_cap": 0}, "'level_cap'"),
+        ({"strikes_to_forfeit": -1}, "'strikes_to_forfeit'"),
+        ({"level_bands": [{"from": 0, "side": "banker", "levels": 3}]}, "'level_bands'"),
+        ({"level_bands": [{"from": None, "side": "dealer", "levels": 3}]}, "'level_bands'"),
+        (
+            {"level_bands": [{"from": None, "side": "banker", "levels": 3}, {"from": None, "side": "banker", "levels": 1}]},
+            "'level_bands'",
+        ),
+        ({"level_bands": [{"from": None, "side": "banker", "levels": 3, "to": 5}]}, "'to'"),
+        ({"misplay_points": -10}, "'misplay_points'"),
+    ],
+)
+def test_validation_errors_name_the_culprit(spec, culprit):
+    with pytest.raises(RulesetError) as err:
+        Ruleset.from_spec(spec)
+    assert culprit in str(err.value)
+    assert isinstance(err.value, ValueError)
+
+
+def test_ruleset_is_frozen_and_hashable():
+    rs = PRESETS["club-competition"]
+    with pytest.raises(AttributeError):
+        rs.decks = 3  # type: ignore[misc]
+    assert hash(rs) == hash(Ruleset.from_spec("club-competition"))
+
+
+def test_tolerant_rank_input():
+    rs = Ruleset.from_spec({"preset": "standard", "must_play": ["10", "j"], "target_level": "k"})
+    assert rs.must_play == ("T", "J") and rs.target_level == "K"
+    assert rs.must_play_levels == frozenset({"T", "J", "K"})
