@@ -6,4 +6,10 @@ from referee import views
 
 urlpatterns = [
     path("match/<int:match_id>/", views.match_page, name="match"),
+    path("match/<int:match_id>/deal/new/", views.new_deal, name="new_deal"),
+    path("match/<int:match_id>/quick/", views.quick_entry, name="quick_entry"),
+    path("deal/<int:deal_id>/", views.deal_page, name="deal"),
+    path("deal/<int:deal_id>/state/", views.deal_state_json, name="deal_state"),
+    path("deal/<int:deal_id>/review/", views.review, name="review"),
+    path("deal/<int:deal_id>/<slug:action>/", views.deal_action, name="deal_action"),
 ]

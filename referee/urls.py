@@ -12,5 +12,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("t/<slug:slug>/", desk.tournament_detail, name="tournament"),
+    path("", include("tournaments.urls")),
     path("", include("referee.table_urls")),
 ]

@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -242,6 +244,13 @@ class Match(models.Model):
         verbose_name=_("winner"),
     )
     ended_by = models.CharField(_("ended by"), max_length=12, choices=EndedBy.choices, blank=True)
+    forfeited_by = models.CharField(
+        _("forfeited by"),
+        max_length=2,
+        choices=SIDE_CHOICES,
+        blank=True,
+        help_text=_("a no-show, set by the TD"),
+    )
     version = models.PositiveIntegerField(_("version"), default=0)
 
     history = HistoricalRecords()
@@ -359,7 +368,8 @@ class Deal(models.Model):
     quick_attackers_last = models.BooleanField(_("attackers won the last trick"), default=False)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.RECORDING)
     verdict = models.JSONField(_("verdict"), null=True, blank=True)
-    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -410,6 +420,22 @@ class Deal(models.Model):
     @property
     def attackers_points(self) -> dict | None:
         return (self.verdict or {}).get("attackers_points")
+
+    @property
+    def outcome_label(self) -> str:
+        """The result in words: who gains how many levels."""
+        result = self.result
+        if not result:
+            return ""
+        if result["outcome"] == "match_won":
+            return gettext("banker side wins the match")
+        if result["next_banker"] is None:
+            return gettext("void deal: the bank is contested")
+        if result["outcome"] == "takeover":
+            if result["levels"]:
+                return gettext("attackers take over, +%(n)s") % {"n": result["levels"]}
+            return gettext("attackers take over")
+        return gettext("banker side holds, +%(n)s") % {"n": result["levels"]}
 
 
 class Trick(models.Model):

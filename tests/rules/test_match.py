@@ -38,7 +38,10 @@ def scored(state, points, *, penalties=(), jack=False, last_to_attackers=False):
     level = state.levels[side_of(banker)]
     att = next_seat(banker)
     winner = att if last_to_attackers else banker
-    tricks = [TrickFacts(banker, att, points, SINGLE), TrickFacts(winner, winner, 0, SINGLE, winner_has_jack=jack)]
+    tricks = [
+        TrickFacts(banker, att, points, SINGLE),
+        TrickFacts(winner, winner, 0, SINGLE, winner_has_jack=jack),
+    ]
     return score_deal(
         state.ruleset,
         banker=banker,
@@ -54,7 +57,10 @@ def play(state, points, *, minutes=None, **kw):
     s = scored(state, points, **kw)
     times = {}
     if minutes is not None:
-        times = {"started_at": T0 + timedelta(minutes=minutes[0]), "finished_at": T0 + timedelta(minutes=minutes[1])}
+        times = {
+            "started_at": T0 + timedelta(minutes=minutes[0]),
+            "finished_at": T0 + timedelta(minutes=minutes[1]),
+        }
     new = fold_deal(state, MatchDeal.from_score(s, **times))
     # The fold and the deal's own levels_after always agree.
     assert dict(new.levels) == dict(s.result.levels_after)
@@ -170,12 +176,18 @@ def test_replay_deal_over_time_ends_match():
     # Seed 001: 宣布比赛规定时间到，如己开始抓牌，则继续打完本局比赛再计胜负.
     m0 = start_match(JJ, first_banker="N", started_at=T0)
     s1 = scored(m0, 60)
-    d1 = MatchDeal.from_score(s1, started_at=T0 + timedelta(minutes=50), finished_at=T0 + timedelta(minutes=66))
+    d1 = MatchDeal.from_score(
+        s1, started_at=T0 + timedelta(minutes=50), finished_at=T0 + timedelta(minutes=66)
+    )
     m = replay(JJ, [d1], started_at=T0, first_banker="N")
     assert m.end.how == "time" and m.end.winner == "NS" and m.deals == 1
     assert m.elapsed == timedelta(minutes=66)
-    no_time = replay(STANDARD, [MatchDeal.from_score(scored(start_match(STANDARD, first_banker="N"), 60))],
-                     first_banker="N", now=T0 + timedelta(days=1))
+    no_time = replay(
+        STANDARD,
+        [MatchDeal.from_score(scored(start_match(STANDARD, first_banker="N"), 60))],
+        first_banker="N",
+        now=T0 + timedelta(days=1),
+    )
     assert not no_time.over
 
 
@@ -224,11 +236,14 @@ def test_from_record_matches_from_score():
         "levels": dict(m.levels),
         "penalties": [{"seat": "S", "code": "misplay"}],
     }
-    verdict = json.loads(json.dumps({"attackers_points": s.attackers_points.as_dict(), "result": s.result.as_dict()}))
+    verdict = json.loads(
+        json.dumps({"attackers_points": s.attackers_points.as_dict(), "result": s.result.as_dict()})
+    )
     a = MatchDeal.from_record(CLUB, record, verdict)
     b = MatchDeal.from_score(s)
     assert a == b
     assert a.jack_reset
+    assert json.loads(json.dumps(a.as_dict()))["jack_reset"] is True
 
 
 def test_from_record_strikes_and_void():
@@ -243,6 +258,9 @@ def test_from_record_strikes_and_void():
     assert MatchDeal.from_record(JJ, record, verdict).void
     with pytest.raises(MatchError, match="partial"):
         MatchDeal.from_record(JJ, record, {"result": None})
+    assert MatchDeal.from_record(JJ, record | {"ruleset": "jj-competition"}, verdict).void
+    with pytest.raises(MatchError, match="not the match's"):
+        MatchDeal.from_record(JJ, record | {"ruleset": "standard"}, verdict)
 
 
 def test_as_dict_json():
@@ -256,7 +274,9 @@ def test_as_dict_json():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(list(PRESETS.values())), st.lists(st.integers(-2, 50).map(lambda k: 5 * k), max_size=30))
+@given(
+    st.sampled_from(list(PRESETS.values())), st.lists(st.integers(-2, 50).map(lambda k: 5 * k), max_size=30)
+)
 def test_random_matches_stay_consistent(rs, points):
     """Levels stay between start and target, the fold agrees with each deal's levels_after, deals count up."""
     m = start_match(rs, first_banker="N")
@@ -270,3 +290,28 @@ def test_random_matches_stay_consistent(rs, points):
             assert lo <= rs.ladder_index(m.levels[side]) <= hi
     if m.over:
         assert m.end.how == "target" and m.levels[m.end.winner] == rs.target_level
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_site_path_simulated_deals(preset):
+    """The site's path: stored record + judged verdict → MatchDeal.from_record → fold; agrees with levels_after."""
+    simulate = pytest.importorskip("rules.simulate")
+    record_mod = pytest.importorskip("rules.record")
+    rs = PRESETS[preset]
+    m = start_match(rs, first_banker="N")
+    for seed in range(12):
+        if m.over:
+            break
+        banker = m.banker
+        record = simulate.simulate_deal(preset, banker=banker, level=m.levels[side_of(banker)], seed=seed)
+        record["levels"] = dict(m.levels)
+        verdict = record_mod.judge(record)
+        assert verdict.result is not None
+        deal = MatchDeal.from_record(
+            rs, record, {"attackers_points": verdict.attackers_points, "result": verdict.result}
+        )
+        m = fold_deal(m, deal)
+        if verdict.result["outcome"] != "match_won":
+            assert dict(m.levels) == verdict.result["levels_after"]
+        assert m.banker == verdict.result["next_banker"]
+    assert m.deals >= 1

@@ -29,7 +29,12 @@ def test_standard_seeds_000_002_003():
     assert rs.ladder == ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
     assert (rs.start_level, rs.target_level, rs.must_play_levels) == ("2", "A", frozenset({"A"}))
     assert (rs.kitty_scheme, rs.step, rs.level_bands, rs.level_cap) == ("unit_power", 40, None, None)
-    assert (rs.failed_throw, rs.revoke, rs.renege, rs.wrong_card_count) == ("per_card", "lose_deal", "level", "standard")
+    assert (rs.failed_throw, rs.revoke, rs.renege, rs.wrong_card_count) == (
+        "per_card",
+        "lose_deal",
+        "level",
+        "standard",
+    )
     assert (rs.strikes_to_forfeit, rs.j_rule, rs.time_limit_minutes) == (None, False, None)
 
 
@@ -78,7 +83,10 @@ def test_round_trip_overrides():
         "time_limit_minutes": 90,
         "time_tie": "draw",
         "mercy_levels": 5,
-        "level_bands": [{"from": None, "side": "banker", "levels": 2}, {"from": 80, "side": "attackers", "levels": 0}],
+        "level_bands": [
+            {"from": None, "side": "banker", "levels": 2},
+            {"from": 80, "side": "attackers", "levels": 0},
+        ],
     }
     rs = Ruleset.from_spec(spec)
     assert rs.target_level == "T"
@@ -91,7 +99,10 @@ def test_round_trip_overrides():
 
 def test_override_back_to_preset_value_is_dropped():
     assert Ruleset.from_spec({"preset": "standard", "decks": 2}).to_spec() == "standard"
-    assert Ruleset.from_spec({"preset": "club-competition", "must_play": ["2", "A"]}).to_spec() == "club-competition"
+    assert (
+        Ruleset.from_spec({"preset": "club-competition", "must_play": ["2", "A"]}).to_spec()
+        == "club-competition"
+    )
 
 
 @pytest.mark.parametrize(
@@ -129,11 +140,44 @@ def test_override_back_to_preset_value_is_dropped():
         ({"level_bands": [{"from": 0, "side": "banker", "levels": 3}]}, "'level_bands'"),
         ({"level_bands": [{"from": None, "side": "dealer", "levels": 3}]}, "'level_bands'"),
         (
-            {"level_bands": [{"from": None, "side": "banker", "levels": 3}, {"from": None, "side": "banker", "levels": 1}]},
+            {
+                "level_bands": [
+                    {"from": None, "side": "banker", "levels": 3},
+                    {"from": None, "side": "banker", "levels": 1},
+                ]
+            },
             "'level_bands'",
         ),
         ({"level_bands": [{"from": None, "side": "banker", "levels": 3, "to": 5}]}, "'to'"),
         ({"misplay_points": -10}, "'misplay_points'"),
+        (
+            {
+                "level_bands": [
+                    {"from": None, "side": "banker", "levels": 1},
+                    {"from": 40, "side": "banker", "levels": 2},
+                ]
+            },
+            "never help",
+        ),
+        (
+            {
+                "level_bands": [
+                    {"from": None, "side": "attackers", "levels": 0},
+                    {"from": 40, "side": "banker", "levels": 1},
+                ]
+            },
+            "never help",
+        ),
+        (
+            {
+                "level_bands": [
+                    {"from": None, "side": "banker", "levels": 1},
+                    {"from": 80, "side": "attackers", "levels": 2},
+                    {"from": 120, "side": "attackers", "levels": 1},
+                ]
+            },
+            "never help",
+        ),
     ],
 )
 def test_validation_errors_name_the_culprit(spec, culprit):

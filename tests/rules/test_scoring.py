@@ -48,7 +48,9 @@ def deal(
     ]
     if failed is not None:
         seat, back = failed
-        tricks.append(TrickFacts(seat, partner(banker), 0, SINGLE, failed_throw_seat=seat, cards_taken_back=back))
+        tricks.append(
+            TrickFacts(seat, partner(banker), 0, SINGLE, failed_throw_seat=seat, cards_taken_back=back)
+        )
     winner = att if last_to_attackers else banker
     tricks.append(TrickFacts(winner, winner, 0, shape, winner_has_jack=jack))
     return score_deal(
@@ -103,7 +105,14 @@ def test_attackers_are_the_non_banker_side():
 UNIT_POWER = [(SINGLE, 2), (PAIR, 4), (TRACTOR2, 8), (TRACTOR3, 16), (THROW_PAIR, 4), (THROW_SINGLE, 2)]
 # Seed 002 扣底规则: 抠底分倍数为 2 的 (牌张数) 次方 … 最大 64 倍; 445566 翻 64 倍; 4455 翻 16 倍;
 # 甩牌 AKQJ 10 9 8 77 扣底 根据对子 77 计算，为 4 倍.
-CARD_POWER = [(SINGLE, 2), (PAIR, 4), (TRACTOR2, 16), (TRACTOR3, 64), (LeadShape("tractor", 4), 64), (THROW_PAIR, 4)]
+CARD_POWER = [
+    (SINGLE, 2),
+    (PAIR, 4),
+    (TRACTOR2, 16),
+    (TRACTOR3, 64),
+    (LeadShape("tractor", 4), 64),
+    (THROW_PAIR, 4),
+]
 # Seed 001 抓底: 底牌中的分数要加倍 … 包含对子 4倍 … 有拖拉机 16倍.
 TABLE = [(SINGLE, 2), (PAIR, 4), (TRACTOR2, 16), (TRACTOR3, 16), (THROW_PAIR, 4)]
 # Seed 004 十: 单抠加倍 … 甩牌抠底按单抠计 (throws_as_single).
@@ -147,7 +156,11 @@ def test_throws_as_single(shape, mult):
 
 def test_kitty_bonus_in_deal_by_shape():
     s = deal(attackers=20, kitty=15, last_to_attackers=True, shape=TRACTOR2)
-    assert (s.attackers_points.multiplier, s.attackers_points.kitty_bonus, s.attackers_points.total) == (8, 120, 140)
+    assert (s.attackers_points.multiplier, s.attackers_points.kitty_bonus, s.attackers_points.total) == (
+        8,
+        120,
+        140,
+    )
 
 
 # ---- point penalties ---------------------------------------------------------------------------------------
@@ -234,6 +247,9 @@ def test_match_won_at_target():
 def test_levels_must_match_deal_level():
     with pytest.raises(ScoringError, match="deal level"):
         deal(level="5", levels={"NS": "4", "EW": "2"})
+    with pytest.raises(ScoringError, match="NS and EW"):
+        deal(level="5", levels={"NS": "5"})
+    assert deal(level="10", levels={"NS": "10", "EW": "j"}).result.levels_after == {"NS": "K", "EW": "J"}
 
 
 def test_unknown_penalty_code_and_seat():
@@ -247,8 +263,15 @@ def test_unknown_penalty_code_and_seat():
 
 
 def test_j_rule_sends_banker_side_back():
-    s = deal(CLUB, attackers=20, level="J", last_to_attackers=True, jack=True, kitty=0,
-             levels={"NS": "J", "EW": "5"})
+    s = deal(
+        CLUB,
+        attackers=20,
+        level="J",
+        last_to_attackers=True,
+        jack=True,
+        kitty=0,
+        levels={"NS": "J", "EW": "5"},
+    )
     assert s.jack_reset
     assert s.result.outcome == "banker_holds"
     assert s.result.levels_after == {"NS": "2", "EW": "5"}
@@ -259,7 +282,9 @@ def test_j_rule_needs_jack_level_and_attackers_last_trick():
     lv = {"NS": "J", "EW": "5"}
     assert not deal(CLUB, level="J", last_to_attackers=True, jack=False, levels=lv).jack_reset
     assert not deal(CLUB, level="J", last_to_attackers=False, jack=True, levels=lv).jack_reset
-    assert not deal(CLUB, level="Q", last_to_attackers=True, jack=True, levels={"NS": "Q", "EW": "5"}).jack_reset
+    assert not deal(
+        CLUB, level="Q", last_to_attackers=True, jack=True, levels={"NS": "Q", "EW": "5"}
+    ).jack_reset
     assert not deal(STANDARD, level="J", last_to_attackers=True, jack=True, levels=lv).jack_reset
 
 
@@ -270,20 +295,31 @@ def test_j_rule_needs_jack_level_and_attackers_last_trick():
 def test_revoke_lose_deal(rs):
     # Seed 004 九.5: 若不如实跟出牌者，经发现将判该方本局为负。如庄家违反本条规定则倒庄，如对家违反本条规定则庄家升级.
     lv = {"NS": "2", "EW": "2"}
-    b = deal(rs, attackers=0, level=rs.start_level, penalties=[PenaltyCall("S", "revoke")],
-             levels={"NS": rs.start_level, "EW": rs.start_level})
+    b = deal(
+        rs,
+        attackers=0,
+        level=rs.start_level,
+        penalties=[PenaltyCall("S", "revoke")],
+        levels={"NS": rs.start_level, "EW": rs.start_level},
+    )
     assert b.result.as_dict()["outcome"] == "takeover"
     assert (b.result.side, b.result.levels, b.result.next_banker) == ("attackers", 0, "W")
     a = deal(rs, attackers=150, level=rs.start_level, penalties=[PenaltyCall("E", "revoke")])
     assert (a.result.outcome, a.result.side, a.result.levels, a.result.next_banker) == (
-        "banker_holds", "banker", 1, "S")
+        "banker_holds",
+        "banker",
+        1,
+        "S",
+    )
     assert a.strikes == {"NS": 0, "EW": 0}
     del lv
 
 
 def test_revoke_level_and_strike_jj():
     # JJ比赛 五: 若每发现跟牌错误，等打完当把牌后，出错牌一方罚降一级，累计三次，直接被判负.
-    s = deal(JJ, attackers=30, level="5", penalties=[PenaltyCall("S", "revoke")], levels={"NS": "5", "EW": "3"})
+    s = deal(
+        JJ, attackers=30, level="5", penalties=[PenaltyCall("S", "revoke")], levels={"NS": "5", "EW": "3"}
+    )
     assert s.result.outcome == "banker_holds" and s.result.levels == 2  # points decide the deal
     assert s.result.levels_after == {"NS": "6", "EW": "3"}  # 5 +2 = 7, then −1
     assert s.strikes == {"NS": 1, "EW": 0}
@@ -295,22 +331,34 @@ def test_renege_level_and_strike(rs):
     # JJ比赛 七: 不得悔牌 … 悔牌一方罚降一级，累计三次，直接被判负.
     start = rs.start_level
     up = rs.ladder[rs.ladder_index(start) + 1]
-    s = deal(rs, attackers=90, level=up, banker="E", penalties=[PenaltyCall("E", "renege")],
-             levels={"NS": start, "EW": up})
+    s = deal(
+        rs,
+        attackers=90,
+        level=up,
+        banker="E",
+        penalties=[PenaltyCall("E", "renege")],
+        levels={"NS": start, "EW": up},
+    )
     assert s.result.outcome == "takeover"
     assert s.result.levels_after == {"NS": start, "EW": start}
     assert s.strikes == {"NS": 0, "EW": 1}
 
 
 def test_level_penalty_never_below_start():
-    s = deal(STANDARD, attackers=150, penalties=[PenaltyCall("S", "renege"), PenaltyCall("N", "renege")],
-             levels={"NS": "2", "EW": "2"})
+    s = deal(
+        STANDARD,
+        attackers=150,
+        penalties=[PenaltyCall("S", "renege"), PenaltyCall("N", "renege")],
+        levels={"NS": "2", "EW": "2"},
+    )
     assert s.result.levels_after == {"NS": "2", "EW": "3"}
     assert s.strikes == {"NS": 2, "EW": 0}
 
 
 def test_level_penalty_cancels_match_win():
-    s = deal(JJ, attackers=0, level="T", penalties=[PenaltyCall("N", "renege")], levels={"NS": "T", "EW": "2"})
+    s = deal(
+        JJ, attackers=0, level="T", penalties=[PenaltyCall("N", "renege")], levels={"NS": "T", "EW": "2"}
+    )
     assert s.result.outcome == "banker_holds"
     assert s.result.levels_after == {"NS": "9", "EW": "2"}
 
@@ -319,9 +367,13 @@ def test_level_penalty_cancels_match_win():
 def test_wrong_card_count_standard(rs):
     # Seed 004 九.6: 如庄家多牌或少牌，则倒庄，如对家多牌或少牌则庄家升级.
     lv = {"NS": rs.start_level, "EW": rs.start_level}
-    b = deal(rs, attackers=0, level=rs.start_level, penalties=[PenaltyCall("N", "wrong_card_count")], levels=lv)
+    b = deal(
+        rs, attackers=0, level=rs.start_level, penalties=[PenaltyCall("N", "wrong_card_count")], levels=lv
+    )
     assert (b.result.outcome, b.result.levels, b.result.next_banker) == ("takeover", 0, "W")
-    a = deal(rs, attackers=200, level=rs.start_level, penalties=[PenaltyCall("W", "wrong_card_count")], levels=lv)
+    a = deal(
+        rs, attackers=200, level=rs.start_level, penalties=[PenaltyCall("W", "wrong_card_count")], levels=lv
+    )
     assert (a.result.outcome, a.result.levels, a.result.next_banker) == ("banker_holds", 1, "S")
 
 
@@ -331,19 +383,33 @@ def test_wrong_card_count_jj():
     lv = {"NS": "4", "EW": "6"}
     b = deal(JJ, attackers=0, level="4", penalties=[PenaltyCall("S", "wrong_card_count")], levels=lv)
     assert b.result.as_dict() == {
-        "outcome": "takeover", "side": "attackers", "levels": 1, "next_banker": "W",
+        "outcome": "takeover",
+        "side": "attackers",
+        "levels": 1,
+        "next_banker": "W",
         "levels_after": {"NS": "4", "EW": "7"},
     }
     a = deal(JJ, attackers=150, level="4", penalties=[PenaltyCall("E", "wrong_card_count")], levels=lv)
     assert a.result.as_dict() == {
-        "outcome": "banker_holds", "side": "banker", "levels": 1, "next_banker": "N",
+        "outcome": "banker_holds",
+        "side": "banker",
+        "levels": 1,
+        "next_banker": "N",
         "levels_after": {"NS": "5", "EW": "6"},
     }
-    both = deal(JJ, attackers=150, level="4", levels=lv,
-                penalties=[PenaltyCall("E", "wrong_card_count"), PenaltyCall("N", "wrong_card_count")])
+    both = deal(
+        JJ,
+        attackers=150,
+        level="4",
+        levels=lv,
+        penalties=[PenaltyCall("E", "wrong_card_count"), PenaltyCall("N", "wrong_card_count")],
+    )
     assert both.void
     assert both.result.as_dict() == {
-        "outcome": "banker_holds", "side": "banker", "levels": 0, "next_banker": None,
+        "outcome": "banker_holds",
+        "side": "banker",
+        "levels": 0,
+        "next_banker": None,
         "levels_after": {"NS": "4", "EW": "6"},
     }
 
@@ -360,3 +426,11 @@ def test_total_is_sum_of_parts(rs, tricks, kitty):
     p = s.attackers_points
     assert p.total == p.tricks + p.kitty_bonus + p.penalties
     assert p.kitty_bonus == p.kitty * p.multiplier
+
+
+def test_levels_off_the_ladder_rejected():
+    # Club ladder 2-5-10-J-Q-K-A has no 3.
+    with pytest.raises(ValueError, match="not on the ladder"):
+        deal(CLUB, level="3", levels={"NS": "3", "EW": "2"})
+    # Without levels a stand-alone deal may be judged at any level.
+    assert deal(CLUB, level="3", attackers=50).result.outcome == "banker_holds"

@@ -53,7 +53,10 @@ def test_buchholz_first():
 
 
 def test_banker_wins_and_attackers_points():
-    assert [r.pair for r in standings(TWO_ROUNDS, StandingsSettings(tiebreaks=("banker_wins",)))][2:] == ["C", "D"]
+    assert [r.pair for r in standings(TWO_ROUNDS, StandingsSettings(tiebreaks=("banker_wins",)))][2:] == [
+        "C",
+        "D",
+    ]
     rows = standings(TWO_ROUNDS, StandingsSettings(tiebreaks=("attackers_points",)))
     assert [r.pair for r in rows][2:] == ["D", "C"]  # D 220 > C 200
 
@@ -122,8 +125,17 @@ def test_speed_512_pairs_9_rounds():
         rnd.shuffle(pairs)
         for a, b in zip(pairs[::2], pairs[1::2], strict=True):
             results.append(
-                R(a, b, rnd.choice([a, b, None]), rnd.randrange(13), rnd.randrange(13), rnd.randrange(9),
-                  rnd.randrange(9), rnd.randrange(0, 800, 5), rnd.randrange(0, 800, 5))
+                R(
+                    a,
+                    b,
+                    rnd.choice([a, b, None]),
+                    rnd.randrange(13),
+                    rnd.randrange(13),
+                    rnd.randrange(9),
+                    rnd.randrange(9),
+                    rnd.randrange(0, 800, 5),
+                    rnd.randrange(0, 800, 5),
+                )
             )
     best = min(_timed(results) for _ in range(3))
     assert best < 0.1, f"standings took {best * 1000:.1f} ms"

@@ -1,0 +1,64 @@
+"""Forms of the judges' pages (the trick-entry page posts plain fields to the recording service)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES
+
+LAST_LEAD_CHOICES = [
+    ("single", _("single")),
+    ("pair", _("pair")),
+    ("tractor2", _("tractor of 2 pairs")),
+    ("tractor3", _("tractor of 3 pairs")),
+    ("tractor4", _("tractor of 4 pairs")),
+    ("throw", _("throw")),
+]
+
+
+class SeatedForm(forms.Form):
+    """The first deal of a match needs the declarer (who won 抢庄); later ones take the banker from the rotation."""
+
+    declarer = forms.ChoiceField(
+        label=_("declarer (first banker)"), choices=SEAT_CHOICES, required=False, widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args, needs_declarer: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.needs_declarer = needs_declarer
+        if needs_declarer:
+            self.fields["declarer"].required = True
+        else:
+            del self.fields["declarer"]
+
+
+class NewDealForm(SeatedForm):
+    trump = forms.ChoiceField(label=_("trump"), choices=TRUMP_CHOICES, widget=forms.RadioSelect)
+    kitty = forms.CharField(label=_("kitty (may be entered at the end)"), required=False, max_length=200)
+
+
+class PenaltyForm(forms.Form):
+    seat = forms.ChoiceField(label=_("seat"), choices=SEAT_CHOICES)
+    code = forms.ChoiceField(label=_("penalty"), choices=PENALTY_CODES)
+    trick = forms.IntegerField(label=_("trick"), required=False, min_value=0, max_value=99)
+    note = forms.CharField(label=_("note"), required=False, max_length=300)
+
+
+class QuickEntryForm(SeatedForm):
+    trump = forms.ChoiceField(label=_("trump"), choices=TRUMP_CHOICES, widget=forms.RadioSelect)
+    points = forms.IntegerField(label=_("attackers' points from tricks"), min_value=0, max_value=400)
+    kitty_points = forms.IntegerField(label=_("kitty points"), min_value=0, max_value=400, initial=0)
+    attackers_won_last = forms.BooleanField(label=_("attackers won the last trick"), required=False)
+    last_lead = forms.ChoiceField(label=_("last lead"), choices=LAST_LEAD_CHOICES, initial="single")
+    penalty_seat = forms.ChoiceField(
+        label=_("penalty: seat"), choices=[("", "—"), *SEAT_CHOICES], required=False
+    )
+    penalty_code = forms.ChoiceField(label=_("penalty"), choices=[("", "—"), *PENALTY_CODES], required=False)
+    penalty_note = forms.CharField(label=_("note"), required=False, max_length=300)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("penalty_code") and not data.get("penalty_seat"):
+            self.add_error("penalty_seat", _("Choose the seat at fault."))
+        return data

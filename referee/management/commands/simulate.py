@@ -1,0 +1,34 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from referee.management.commands._common import operator
+from referee.simulation import MAX_DEALS, simulate_round
+from tournaments.models import Round, Tournament
+
+
+class Command(BaseCommand):
+    help = "Play every match of a round with the rules simulator, recording each deal through the service."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--round", type=int, required=True, dest="round_number")
+        parser.add_argument("--seed", default="0")
+        parser.add_argument("--max-deals", type=int, default=MAX_DEALS)
+        parser.add_argument("--operator")
+
+    def handle(self, *args, **options):
+        try:
+            tournament = Tournament.objects.get(slug=options["slug"])
+        except Tournament.DoesNotExist:
+            raise CommandError(f"no tournament {options['slug']!r}") from None
+        try:
+            done = simulate_round(
+                tournament,
+                options["round_number"],
+                operator(options["operator"]),
+                seed=options["seed"],
+                max_deals=options["max_deals"],
+            )
+        except Round.DoesNotExist:
+            raise CommandError(f"{tournament.slug} has no round {options['round_number']}") from None
+        for table, deals in done.items():
+            self.stdout.write(f"table {table}: {deals} deals")

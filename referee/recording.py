@@ -1,0 +1,872 @@
+"""The recording service: every write of the table side goes through here.
+
+The judges' pages, the management commands (``record_deal``, ``simulate``) and the tests all call these
+functions, so a play entered by a tap, a typed line or an imported record is checked by the same rules engine
+and saved the same way. Each write of a deal names the version the writer saw; a stale version is refused with
+who changed the deal and when (optimistic concurrency), so nothing is overwritten silently.
+
+A match's levels, banker, strikes and end are never edited by hand: ``recompute_match`` replays its confirmed
+deals with the engine's match fold, so a correction to an early deal flows through to everything after it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
+
+from rules.cards import CardError, format_cards, parse_cards
+from rules.facts import LeadShape, PenaltyCall, TrickFacts
+from rules.match import MatchDeal, MatchState, replay_played
+from rules.order import trump_from_text
+from rules.ranks import parse_rank
+from rules.record import RecordError, Verdict, judge, parse_record
+from rules.ruleset import Ruleset, RulesetError
+from rules.scoring import PENALTY_CODES, ScoringError, score_deal
+from rules.seats import SEATS, next_seat, partner, side_of
+from tournaments.models import Deal, Match, Penalty, Play, Trick
+from tournaments.roles import is_director, is_judge
+
+RECORD_FORMAT = "tractor-deal/1"
+# Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
+ENTRY_FAULTS = frozenset(
+    {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
+)
+SEAT_ZH = {"N": "北", "W": "西", "S": "南", "E": "东"}
+LAST_LEAD_KINDS = ("single", "pair", "tractor2", "tractor3", "tractor4", "throw")
+
+
+class RecordingError(Exception):
+    """A write the service refuses; ``message`` is for the judge (translated), ``code`` for programs."""
+
+    code = "refused"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class PermissionRefused(RecordingError):
+    code = "forbidden"
+
+
+class StaleEdit(RecordingError):
+    """Someone saved the deal since the writer loaded it."""
+
+    code = "stale"
+
+
+class IllegalPlay(RecordingError):
+    """The engine found a fault in the play; ``violations`` are the verdict's, for this play."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, violations: list[dict], forceable: bool) -> None:
+        super().__init__(message, violations=violations, forceable=forceable)
+        self.violations = violations
+        self.forceable = forceable
+
+
+# ---------------------------------------------------------------- rulesets and permissions
+
+
+def ruleset_for(match: Match) -> Ruleset:
+    """The tournament's ruleset, with its own match time limit when the TD set one."""
+    tournament = match.round.tournament
+    rs = Ruleset.from_spec(tournament.ruleset)
+    if tournament.match_time_limit:
+        rs = dataclasses.replace(rs, time_limit_minutes=tournament.match_time_limit)
+    return rs
+
+
+def can_record(user, match: Match) -> bool:
+    """The TD writes every match; a judge only the matches assigned to them."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return is_director(user) or (match.judge_id is not None and match.judge_id == user.pk)
+
+
+def can_confirm(user, deal: Deal) -> bool:
+    """A second person confirms: the TD, another judge, or a captain of either pair — never the submitter."""
+    if not getattr(user, "is_authenticated", False) or deal.submitted_by_id == user.pk:
+        return False
+    match = deal.match
+    captains = {match.pair_ns.captain_id, match.pair_ew.captain_id} - {None}
+    return is_director(user) or is_judge(user) or user.pk in captains
+
+
+def require_record(user, match: Match) -> None:
+    if not can_record(user, match):
+        raise PermissionRefused(_("You may not record this match: it is assigned to another judge."))
+
+
+def seat_name(seat: str | None) -> str:
+    if not seat:
+        return ""
+    return {"N": _("North"), "W": _("West"), "S": _("South"), "E": _("East")}[seat]
+
+
+# ---------------------------------------------------------------- versions
+
+
+def lock_deal(deal: Deal, version: int | None) -> Deal:
+    """Re-read the deal under a row lock and check the writer saw its current version."""
+    current = Deal.objects.select_for_update().select_related("changed_by").get(pk=deal.pk)
+    if version is not None and int(version) != current.version:
+        who = current.changed_by.get_username() if current.changed_by else _("someone")
+        when = timezone.localtime(current.changed_at).strftime("%H:%M:%S")
+        raise StaleEdit(
+            _(
+                "This deal was changed by %(who)s at %(when)s. The page now shows the current state; check it and "
+                "enter your change again."
+            )
+            % {"who": who, "when": when},
+            version=current.version,
+        )
+    return current
+
+
+def touch(deal: Deal, user) -> None:
+    """Count a change: a new version, and who made it (kept in the deal's history too)."""
+    deal.version += 1
+    deal.changed_by = user if getattr(user, "is_authenticated", False) else None
+    deal._history_user = deal.changed_by
+    deal.save()
+
+
+# ---------------------------------------------------------------- records
+
+
+def parse_card_text(text: str, field: str) -> str:
+    """Canonical text of typed cards; a bad token is named, nothing guessed."""
+    try:
+        return format_cards(parse_cards(text))
+    except CardError as exc:
+        raise RecordingError(_("%(field)s: cannot read %(error)s") % {"field": field, "error": exc}) from exc
+
+
+def deal_tricks(deal: Deal) -> list[dict]:
+    """The deal's tricks as DEAL-RECORD ``tricks`` (plays in order, challenged throws)."""
+    tricks = []
+    for trick in deal.tricks.all().prefetch_related("plays").order_by("number"):
+        entry: dict[str, Any] = {
+            "plays": [[p.seat, p.cards] for p in sorted(trick.plays.all(), key=lambda p: p.order)]
+        }
+        if trick.throw_attempted:
+            entry["throw"] = {
+                "attempted": trick.throw_attempted,
+                "challenger": trick.throw_challenger,
+                "shown": trick.throw_shown,
+            }
+        tricks.append(entry)
+    return tricks
+
+
+def penalty_entries(deal: Deal) -> list[dict]:
+    """DEAL-RECORD ``penalties`` (uses a prefetched ``penalties`` when there is one)."""
+    rows = sorted(deal.penalties.all(), key=lambda p: (p.recorded_at, p.pk))
+    return [
+        {
+            k: v
+            for k, v in (("seat", p.seat), ("code", p.code), ("trick", p.trick), ("note", p.note))
+            if v is not None
+        }
+        for p in rows
+    ]
+
+
+def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial: bool = False) -> dict:
+    """The deal as a portable DEAL-RECORD document (what ``export_deals`` prints and the engine judges)."""
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "ruleset": deal.match.round.tournament.ruleset,
+        "banker": deal.banker,
+        "level": deal.level,
+        "trump": deal.trump,
+        "kitty": deal.kitty,
+        "partial": partial,
+        "tricks": deal_tricks(deal),
+        "penalties": penalty_entries(deal),
+    }
+    if levels is not None and levels.get(side_of(deal.banker)) == deal.level:
+        record["levels"] = dict(levels)
+    return record
+
+
+# ---------------------------------------------------------------- the match
+
+
+def match_deal(deal: Deal, rs: Ruleset) -> MatchDeal:
+    """What the match fold needs of one stored deal: its record's penalties and its verdict."""
+    record = {"banker": deal.banker, "level": deal.level, "penalties": penalty_entries(deal)}
+    return MatchDeal.from_record(
+        rs, record, deal.verdict or {}, started_at=deal.started_at, finished_at=deal.finished_at
+    )
+
+
+def replay_with_notes(
+    match: Match, *, states: Iterable[str], before: int | None = None, now: datetime | None = None
+) -> tuple[MatchState, tuple[str, ...]]:
+    """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch."""
+    rs = ruleset_for(match)
+    deals = match.deals.filter(state__in=list(states)).order_by("number").prefetch_related("penalties")
+    if before is not None:
+        deals = deals.filter(number__lt=before)
+    first = match.deals.order_by("number").first()
+    first_banker = (first.declarer or first.banker) if first else None
+    return replay_played(
+        rs,
+        [match_deal(d, rs) for d in deals if d.verdict and d.verdict.get("result")],
+        started_at=match.started_at,
+        first_banker=first_banker,
+        now=now,
+        forfeited_by=match.forfeited_by or None,
+    )
+
+
+def replay_match(
+    match: Match, *, states: Iterable[str], before: int | None = None, now: datetime | None = None
+):
+    """The match state from its deals in ``states`` (see ``replay_with_notes``)."""
+    return replay_with_notes(match, states=states, before=before, now=now)[0]
+
+
+OFFICIAL = (Deal.State.CONFIRMED,)
+PLAYED = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
+
+
+def table_state(match: Match) -> MatchState:
+    """The state the table plays on: submitted deals count before they are confirmed."""
+    return replay_match(match, states=PLAYED)
+
+
+@transaction.atomic
+def recompute_match(match: Match) -> MatchState:
+    """Set the match's levels, banker and end from its confirmed deals (never edited by hand)."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    state = replay_match(match, states=OFFICIAL)
+    match.level_ns, match.level_ew = state.levels["NS"], state.levels["EW"]
+    match.banker = state.banker or ""
+    if state.end is not None:
+        match.state = Match.State.FINISHED
+        match.ended_by = state.end.how
+        match.winner = match.pair_of(state.end.winner) if state.end.winner else None
+        last = match.deals.filter(state=Deal.State.CONFIRMED).order_by("-number").first()
+        match.ended_at = match.ended_at or (last.finished_at if last else timezone.now())
+    else:
+        match.state = Match.State.IN_PROGRESS if match.deals.exists() else Match.State.SCHEDULED
+        match.ended_by, match.winner, match.ended_at = "", None, None
+    match.version += 1
+    match.save()
+    return state
+
+
+def match_summary(match: Match) -> dict:
+    """``manage.py match_state``'s JSON for one match."""
+    state = replay_match(match, states=OFFICIAL)
+    return {
+        "id": match.pk,
+        "status": match.state,
+        "ruleset": match.round.tournament.ruleset,
+        "levels": dict(state.levels),
+        "banker": state.banker,
+        "deals": state.deals,
+        "winner": state.end.winner if state.end else None,
+        "ended_by": state.end.how if state.end else None,
+    }
+
+
+def levels_before(deal: Deal) -> dict[str, str]:
+    """Both sides' levels when this deal began (from the played deals before it)."""
+    return dict(replay_match(deal.match, states=PLAYED, before=deal.number).levels)
+
+
+# ---------------------------------------------------------------- judging
+
+
+def judge_deal(deal: Deal) -> Verdict:
+    """The engine's verdict on the deal so far (the whole-deal audit once every trick is in)."""
+    return judge_probe(deal_record(deal, levels=levels_before(deal)))
+
+
+def judge_probe(record: dict) -> Verdict:
+    try:
+        return judge(record)
+    except (RecordError, RulesetError) as exc:
+        raise RecordingError(str(exc)) from exc
+
+
+def cards_used_up(record: dict, text: str, decks: int) -> str:
+    """Cards of ``text`` of which every copy is already played or buried (canonical text, or '')."""
+    seen = Counter((record.get("kitty") or "").split())
+    for trick in record["tricks"]:
+        for _seat, cards in trick["plays"]:
+            seen.update(cards.split())
+    seen.update(text.split())
+    return " ".join(sorted(card for card, n in seen.items() if n > decks and card in text.split()))
+
+
+def next_to_play(deal: Deal, verdict: Verdict | None = None) -> str | None:
+    """Whose turn it is: the next seat in the trick, the last winner, or the banker at the start."""
+    rs = ruleset_for(deal.match)
+    trick = deal.tricks.order_by("-number").prefetch_related("plays").first()
+    if trick is None:
+        return deal.banker
+    plays = sorted(trick.plays.all(), key=lambda p: p.order)
+    if plays and len(plays) < 4:
+        return next_seat(plays[-1].seat, rs.clockwise)
+    verdict = verdict or judge_deal(deal)
+    if verdict.tricks and verdict.tricks[-1].winner:
+        return verdict.tricks[-1].winner
+    return None
+
+
+def hand_size(rs: Ruleset) -> int:
+    total = rs.decks * 54
+    kitty = total % 4 + 4 if total % 4 else 8
+    return (total - kitty) // 4
+
+
+def deal_complete(deal: Deal, rs: Ruleset) -> bool:
+    """All tricks played: every seat has played a whole hand."""
+    plays = Play.objects.filter(trick__deal=deal)
+    if plays.count() % 4:
+        return False
+    cards = sum(len(p.cards.split()) for p in plays)
+    return cards == 4 * hand_size(rs)
+
+
+def verdict_message(violations: Sequence[dict]) -> str:
+    """One line for the judge, in the active language."""
+    from django.utils.translation import get_language
+
+    key = "message_zh" if (get_language() or "").startswith("zh") else "message"
+    return (
+        "；".join(v[key] for v in violations)
+        if key == "message_zh"
+        else "; ".join(v[key] for v in violations)
+    )
+
+
+# ---------------------------------------------------------------- writes
+
+
+@transaction.atomic
+def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, kitty: str = "") -> Deal:
+    """A new deal: the banker from the rotation (the declarer for the first deal), the level from the match."""
+    require_record(user, match)
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.deals.exclude(state__in=PLAYED).exists():
+        raise RecordingError(_("Finish and submit the deal in progress first."))
+    state = table_state(match)
+    if state.over:
+        raise RecordingError(_("The match is over."))
+    now = timezone.now()
+    if state.deadline is not None and now >= state.deadline:
+        raise RecordingError(_("Time is up: no new deal may start."))
+    banker = state.banker or declarer
+    if banker not in SEATS:
+        raise RecordingError(_("Choose who won the declaration (the first banker)."))
+    trump = (trump or "").strip().upper()
+    if trump not in {"S", "H", "C", "D", "NT"}:
+        raise RecordingError(_("Choose the trump suit or no trump."))
+    number = (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
+    deal = Deal(
+        match=match,
+        number=number,
+        banker=banker,
+        declarer=banker if number == 1 else "",
+        level=state.levels[side_of(banker)],
+        trump=trump,
+        kitty=parse_card_text(kitty, _("kitty")) if kitty.strip() else "",
+        started_at=now,
+        changed_by=user,
+    )
+    deal._history_user = user
+    deal.save()
+    if match.started_at is None:
+        match.started_at = now
+        match.state = Match.State.IN_PROGRESS
+        match.save(update_fields=["started_at", "state"])
+    return deal
+
+
+def require_open(deal: Deal) -> None:
+    if deal.state != Deal.State.RECORDING:
+        raise RecordingError(_("This deal has been submitted; it can no longer be changed here."))
+
+
+@transaction.atomic
+def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    text = parse_card_text(kitty, _("kitty")) if kitty.strip() else ""
+    rs = ruleset_for(deal.match)
+    expected = rs.decks * 54 - 4 * hand_size(rs)
+    if text and len(text.split()) != expected:
+        raise RecordingError(
+            _("The kitty has %(n)s cards; it must have %(expected)s.")
+            % {"n": len(text.split()), "expected": expected}
+        )
+    deal.kitty = text
+    touch(deal, user)
+    return deal
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A challenged throw as the judge saw it: cards attempted, challenger, cards shown."""
+
+    attempted: str
+    challenger: str
+    shown: str
+
+
+@transaction.atomic
+def record_play(
+    deal: Deal,
+    user,
+    *,
+    cards: str,
+    version: int | None,
+    seat: str | None = None,
+    throw: Throw | None = None,
+    force: bool = False,
+) -> Verdict:
+    """Check one play with the engine and save it; refuse it with the reason when it is wrong.
+
+    Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault (a revoke,
+    a throw that should have failed) is refused too unless the judge confirms it happened (``force``): then it
+    is saved and stays in the verdict, where the judge applies the penalty at the end of the deal.
+    """
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    due = next_to_play(deal)
+    if due is None:
+        raise RecordingError(_("All tricks are played: submit the deal."))
+    if seat and seat != due:
+        raise RecordingError(
+            _("It is %(due)s's turn, not %(seat)s's.") % {"due": seat_name(due), "seat": seat_name(seat)}
+        )
+    text = parse_card_text(cards, _("cards"))
+    if not text:
+        raise RecordingError(_("Enter the cards played."))
+    last = deal.tricks.order_by("-number").prefetch_related("plays").first()
+    new_trick = last is None or last.plays.count() == 4
+    if throw is not None and not new_trick:
+        raise RecordingError(_("Only the lead can be a challenged throw."))
+    levels = levels_before(deal)
+    probe = deal_record(deal, levels=levels)
+    used_up = cards_used_up(probe, text, ruleset_for(deal.match).decks)
+    if used_up:
+        raise IllegalPlay(
+            _("%(cards)s: every copy is already played or in the kitty.") % {"cards": used_up},
+            [],
+            forceable=False,
+        )
+    before = judge_probe(probe)
+    if new_trick:
+        probe["tricks"].append({"plays": []})
+    probe["tricks"][-1]["plays"].append([due, text])
+    if throw is not None:
+        probe["tricks"][-1]["throw"] = {
+            "attempted": parse_card_text(throw.attempted, _("throw attempted")),
+            "challenger": throw.challenger,
+            "shown": parse_card_text(throw.shown, _("cards shown")),
+        }
+    verdict = judge_probe(probe)
+    index = len(probe["tricks"]) - 1
+    known = {(v.trick, v.seat, v.code) for v in before.violations}
+    fresh = [v for v in verdict.violations if (v.trick, v.seat, v.code) not in known]
+    refused = [
+        v.as_dict() for v in fresh if (v.trick == index and v.seat in (due, None)) or v.code in ENTRY_FAULTS
+    ]
+    if refused:
+        entry = any(v["code"] in ENTRY_FAULTS for v in refused)
+        if entry or not force:
+            raise IllegalPlay(verdict_message(refused), refused, forceable=not entry)
+    if new_trick:
+        trick = Trick(deal=deal, number=0 if last is None else last.number + 1)
+    else:
+        trick = last
+    if throw is not None:
+        trick.throw_attempted = probe["tricks"][-1]["throw"]["attempted"]
+        trick.throw_challenger = throw.challenger
+        trick.throw_shown = probe["tricks"][-1]["throw"]["shown"]
+    trick._history_user = user
+    trick.save()
+    order = 0 if new_trick else trick.plays.count()
+    play = Play(trick=trick, order=order, seat=due, cards=text, recorded_by=user)
+    play._history_user = user
+    play.save()
+    touch(deal, user)
+    return verdict
+
+
+@transaction.atomic
+def undo_last_play(deal: Deal, user, *, version: int | None) -> None:
+    """Take back the last play entered (and its trick when it was the lead)."""
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    trick = deal.tricks.order_by("-number").first()
+    if trick is None:
+        raise RecordingError(_("Nothing to undo."))
+    play = trick.plays.order_by("-order").first()
+    if play is not None:
+        play._history_user = user
+        play.delete()
+    if not trick.plays.exists():
+        trick._history_user = user
+        trick.delete()
+    touch(deal, user)
+
+
+@transaction.atomic
+def undo_last_trick(deal: Deal, user, *, version: int | None) -> None:
+    """Take back the whole last trick."""
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    trick = deal.tricks.order_by("-number").first()
+    if trick is None:
+        raise RecordingError(_("Nothing to undo."))
+    for play in trick.plays.all():
+        play._history_user = user
+        play.delete()
+    trick._history_user = user
+    trick.delete()
+    touch(deal, user)
+
+
+@transaction.atomic
+def add_penalty(
+    deal: Deal, user, *, seat: str, code: str, version: int | None, trick: int | None = None, note: str = ""
+) -> Penalty:
+    """A penalty the judge called (misplay, signal, renege, revoke, wrong card count)."""
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    if deal.state == Deal.State.CONFIRMED:
+        raise RecordingError(_("This deal is confirmed; only the director can reopen it."))
+    if seat not in SEATS:
+        raise RecordingError(_("Choose the seat at fault."))
+    if code not in PENALTY_CODES:
+        raise RecordingError(_("Unknown penalty %(code)s.") % {"code": code})
+    penalty = Penalty(deal=deal, seat=seat, code=code, trick=trick, note=note.strip()[:300], recorded_by=user)
+    penalty._history_user = user
+    penalty.save()
+    touch(deal, user)
+    return penalty
+
+
+@transaction.atomic
+def remove_penalty(deal: Deal, user, *, penalty_id: int, version: int | None) -> None:
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    if deal.state == Deal.State.CONFIRMED:
+        raise RecordingError(_("This deal is confirmed; only the director can reopen it."))
+    penalty = deal.penalties.filter(pk=penalty_id).first()
+    if penalty is None:
+        raise RecordingError(_("That penalty is no longer there."))
+    penalty._history_user = user
+    penalty.delete()
+    touch(deal, user)
+
+
+def preview(deal: Deal) -> dict:
+    """The whole-deal verdict as it would be submitted, with the levels it leads to."""
+    return judge_deal(deal).as_dict()
+
+
+@transaction.atomic
+def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
+    """Close the deal: the retroactive audit's verdict is stored with it; a second person confirms it."""
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    rs = ruleset_for(deal.match)
+    if deal.mode == Deal.Mode.TRICKS:
+        if not deal_complete(deal, rs):
+            raise RecordingError(_("The deal is not finished: record every trick first."))
+        expected = rs.decks * 54 - 4 * hand_size(rs)
+        if len(deal.kitty.split()) != expected:
+            raise RecordingError(_("Enter the kitty (%(n)s cards) before submitting.") % {"n": expected})
+        verdict = judge_deal(deal).as_dict()
+    else:
+        verdict = quick_verdict(deal, rs)
+    if not verdict.get("result"):
+        raise RecordingError(_("The engine could not score this deal."))
+    deal.verdict = verdict
+    deal.state = Deal.State.SUBMITTED
+    deal.submitted_by = user
+    deal.submitted_at = deal.finished_at = timezone.now()
+    touch(deal, user)
+    return deal
+
+
+@transaction.atomic
+def confirm_deal(deal: Deal, user, *, version: int | None) -> Deal:
+    """A second person confirms a submitted deal; the match is then recomputed from its confirmed deals."""
+    deal = lock_deal(deal, version)
+    if deal.state != Deal.State.SUBMITTED:
+        raise RecordingError(_("Only a submitted deal can be confirmed."))
+    if deal.submitted_by_id == getattr(user, "pk", None):
+        raise PermissionRefused(_("You submitted this deal: another person must confirm it."))
+    if not can_confirm(user, deal):
+        raise PermissionRefused(_("You may not confirm deals of this match."))
+    deal.state = Deal.State.CONFIRMED
+    deal.confirmed_by = user
+    deal.confirmed_at = timezone.now()
+    touch(deal, user)
+    recompute_match(deal.match)
+    return deal
+
+
+@transaction.atomic
+def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> Deal:
+    """Only the TD reopens a submitted or confirmed deal; the history keeps who, when and why."""
+    if not is_director(user):
+        raise PermissionRefused(_("Only the tournament director can reopen a deal."))
+    deal = lock_deal(deal, version)
+    if deal.state == Deal.State.RECORDING:
+        raise RecordingError(_("This deal is open already."))
+    was_confirmed = deal.state == Deal.State.CONFIRMED
+    deal.state = Deal.State.RECORDING
+    deal.confirmed_by = deal.confirmed_at = None
+    deal.submitted_by = deal.submitted_at = None
+    deal._change_reason = reason[:100] or "reopened by the director"
+    touch(deal, user)
+    if was_confirmed:
+        recompute_match(deal.match)
+    return deal
+
+
+# ---------------------------------------------------------------- quick entry
+
+
+def quick_lead_shape(kind: str) -> LeadShape:
+    if kind == "single":
+        return LeadShape("single", 0, False)
+    if kind == "pair":
+        return LeadShape("pair", 1, False)
+    if kind.startswith("tractor"):
+        return LeadShape("tractor", int(kind[len("tractor") :]), False)
+    if kind == "throw":
+        return LeadShape("single", 0, True)
+    raise RecordingError(_("Unknown kind of last lead: %(kind)s") % {"kind": kind})
+
+
+def quick_verdict(deal: Deal, rs: Ruleset) -> dict:
+    """Score a deal from the table's totals, through the same scoring function as a recorded deal."""
+    attackers = [s for s in SEATS if side_of(s) != side_of(deal.banker)]
+    banker_side = [deal.banker, partner(deal.banker)]
+    last_winner = attackers[0] if deal.quick_attackers_last else banker_side[0]
+    tricks = [
+        TrickFacts(deal.banker, attackers[0], int(deal.quick_points or 0), LeadShape("single")),
+        TrickFacts(last_winner, last_winner, 0, quick_lead_shape(deal.quick_last_lead or "single")),
+    ]
+    calls = [PenaltyCall(p.seat, p.code, p.trick, p.note) for p in deal.penalties.all()]
+    levels = levels_before(deal)
+    try:
+        score = score_deal(
+            rs,
+            banker=deal.banker,
+            level=deal.level,
+            tricks=tricks,
+            kitty_points=int(deal.quick_kitty_points or 0),
+            penalties=calls,
+            levels=levels if levels.get(side_of(deal.banker)) == deal.level else None,
+        )
+    except ScoringError as exc:
+        raise RecordingError(str(exc)) from exc
+    return {
+        "ok": True,
+        "violations": [],
+        "tricks": [],
+        "attackers_points": score.attackers_points.as_dict(),
+        "result": score.result.as_dict(),
+        "quick": True,
+    }
+
+
+def check_quick_totals(rs: Ruleset, points: int, kitty_points: int, last_lead: str) -> None:
+    """Totals a table can have: multiples of 5, within the deck's points, the kitty's within the kitty."""
+    deck_points = 100 * rs.decks
+    if points % 5 or kitty_points % 5:
+        raise RecordingError(_("Points come in fives: check the totals."))
+    if not 0 <= kitty_points <= deck_points:
+        raise RecordingError(_("Kitty points must be between 0 and %(max)s.") % {"max": deck_points})
+    if not 0 <= points <= deck_points - kitty_points:
+        raise RecordingError(
+            _("Points from tricks must be between 0 and %(max)s (the deck less the kitty).")
+            % {"max": deck_points - kitty_points}
+        )
+    if last_lead not in LAST_LEAD_KINDS:
+        raise RecordingError(_("Choose the kind of the last lead."))
+
+
+@transaction.atomic
+def quick_entry(
+    match: Match,
+    user,
+    *,
+    trump: str,
+    points: int,
+    kitty_points: int,
+    last_lead: str,
+    attackers_won_last: bool,
+    declarer: str | None = None,
+    penalties: Sequence[Mapping[str, Any]] = (),
+) -> Deal:
+    """A deal entered as totals only (tables that do not record tricks), then submitted at once."""
+    if not match.round.tournament.quick_entry_allowed:
+        raise PermissionRefused(_("Quick entry is not allowed in this tournament."))
+    rs = ruleset_for(match)
+    check_quick_totals(rs, points, kitty_points, last_lead)
+    deal = start_deal(match, user, trump=trump, declarer=declarer)
+    deal.mode = Deal.Mode.QUICK
+    deal.quick_points, deal.quick_kitty_points = points, kitty_points
+    deal.quick_last_lead, deal.quick_attackers_last = last_lead, attackers_won_last
+    touch(deal, user)
+    for p in penalties:
+        add_penalty(
+            deal,
+            user,
+            seat=p["seat"],
+            code=p["code"],
+            trick=p.get("trick"),
+            note=p.get("note", ""),
+            version=None,
+        )
+    deal.refresh_from_db()
+    return submit_deal(deal, user, version=deal.version)
+
+
+# ---------------------------------------------------------------- whole records (CLI, import, simulator)
+
+
+def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
+    """A record must agree with the match's state: same ruleset, the banker due, the banker side's level."""
+    try:
+        parsed = parse_record(record)
+    except (RecordError, RulesetError) as exc:
+        raise RecordingError(str(exc)) from exc
+    if parsed.partial:
+        raise RecordingError("the record is partial: only complete deals can be recorded")
+    if Ruleset.from_spec(record.get("ruleset", "standard")) != Ruleset.from_spec(
+        match.round.tournament.ruleset
+    ):
+        raise RecordingError(
+            f"ruleset {record.get('ruleset', 'standard')!r} differs from the tournament's "
+            f"{match.round.tournament.ruleset!r}"
+        )
+    state = table_state(match)
+    if state.over:
+        raise RecordingError("the match is over")
+    if match.deals.exclude(state__in=PLAYED).exists():
+        raise RecordingError("a deal of this match is being recorded at the table")
+    if state.banker is not None and parsed.banker != state.banker:
+        raise RecordingError(f"banker {parsed.banker} is not the banker due, {state.banker}")
+    due_level = state.levels[side_of(parsed.banker)]
+    if parse_rank(record["level"]) != due_level:
+        raise RecordingError(f"level {record['level']} differs from the banker side's level {due_level}")
+
+
+@transaction.atomic
+def record_deal(
+    match: Match,
+    record: Mapping[str, Any],
+    user,
+    *,
+    started_at: datetime | None = None,
+    finished_at: datetime | None = None,
+) -> Deal:
+    """Record a whole DEAL-RECORD into the match, confirmed by ``user`` (the command's operator)."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    check_record_fits(match, record)
+    now = timezone.now()
+    started_at = started_at or now
+    number = (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
+    rs = ruleset_for(match)
+    t = trump_from_text(record["level"], record["trump"], rs.permanent_twos)
+
+    def canon(text: str) -> str:
+        return format_cards(parse_cards(text), t)
+
+    deal = Deal(
+        match=match,
+        number=number,
+        banker=record["banker"],
+        declarer=record["banker"] if number == 1 else "",
+        level=parse_rank(record["level"]),
+        trump=str(record["trump"]).upper(),
+        kitty=canon(record.get("kitty") or ""),
+        started_at=started_at,
+        changed_by=user,
+    )
+    deal._history_user = user
+    deal.save()
+    tricks, plays = [], []
+    for i, entry in enumerate(record["tricks"]):
+        throw = entry.get("throw") or {}
+        tricks.append(
+            Trick(
+                deal=deal,
+                number=i,
+                throw_attempted=canon(throw.get("attempted", "")) if throw else "",
+                throw_challenger=throw.get("challenger", ""),
+                throw_shown=canon(throw.get("shown", "")) if throw else "",
+            )
+        )
+    tricks = bulk_create_with_history(tricks, Trick, default_user=user)
+    if not tricks or tricks[0].pk is None:  # some databases do not return keys from bulk inserts
+        tricks = list(deal.tricks.order_by("number"))
+    for trick, entry in zip(tricks, record["tricks"], strict=True):
+        for order, (seat, cards) in enumerate(entry["plays"]):
+            plays.append(Play(trick=trick, order=order, seat=seat, cards=canon(cards), recorded_by=user))
+    bulk_create_with_history(plays, Play, default_user=user)
+    for p in record.get("penalties") or ():
+        penalty = Penalty(
+            deal=deal,
+            seat=p["seat"],
+            code=p["code"],
+            trick=p.get("trick"),
+            note=p.get("note", ""),
+            recorded_by=user,
+        )
+        penalty._history_user = user
+        penalty.save()
+    if match.started_at is None:
+        match.started_at = started_at
+        match.save(update_fields=["started_at"])
+    verdict = judge_deal(deal).as_dict()
+    deal.verdict = verdict
+    deal.state = Deal.State.CONFIRMED
+    deal.submitted_by = deal.confirmed_by = user
+    deal.submitted_at = deal.confirmed_at = deal.finished_at = finished_at or now
+    touch(deal, user)
+    recompute_match(match)
+    return deal
+
+
+def export_deals(match: Match) -> list[dict]:
+    """The match's deals as DEAL-RECORD documents, each with the levels it began at."""
+    out = []
+    for deal in match.deals.order_by("number"):
+        record = deal_record(deal, levels=levels_before(deal))
+        if deal.mode == Deal.Mode.QUICK:
+            record["partial"] = True
+        out.append(record)
+    return out

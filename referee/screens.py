@@ -1,0 +1,144 @@
+"""What the judges' screens show, as plain data: the deal's state for the trick-entry page, the match header.
+
+Views render these and the trick-entry page's script receives the same dictionary as JSON after every action,
+so the page never needs a reload for a trick.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.utils.translation import gettext as _
+
+from referee.recording import (
+    can_confirm,
+    can_record,
+    deal_complete,
+    judge_deal,
+    next_to_play,
+    ruleset_for,
+    seat_name,
+    table_state,
+)
+from rules.cards import ALL_CARDS, CARD_TEXT, parse_cards
+from rules.order import TRUMP, trump_from_text
+from rules.seats import SEATS, play_order, side_of
+from tournaments.models import Deal, Match
+from tournaments.roles import is_director
+
+SUIT_CLASS = {"S": "S", "H": "H", "C": "C", "D": "D"}
+
+
+def card_label(text: str) -> dict:
+    """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}``."""
+    if text == "BJ":
+        return {"code": text, "face": _("Big joker"), "suit": "J", "short": "大王"}
+    if text == "LJ":
+        return {"code": text, "face": _("Small joker"), "suit": "J", "short": "小王"}
+    rank = "10" if text[1] == "T" else text[1]
+    face = "♠♥♣♦"["SHCD".index(text[0])] + rank
+    return {"code": text, "face": face, "suit": text[0], "short": face}
+
+
+def seat_players(match: Match) -> dict[str, str]:
+    """Who sits where: a pair's first player North (or East), the second South (or West)."""
+    ns, ew = match.pair_ns, match.pair_ew
+    return {"N": ns.player1.name, "S": ns.player2.name, "E": ew.player1.name, "W": ew.player2.name}
+
+
+def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -> list[dict]:
+    """The card picker: the trump group first, then each plain suit, high to low, with the copies left."""
+    t = trump_from_text(deal.level, deal.trump, permanent_twos)
+    groups: dict[int, list[int]] = {}
+    for card in t.sort(ALL_CARDS):
+        groups.setdefault(t.suit_of(card), []).append(card)
+    names = {TRUMP: _("Trumps"), 0: _("Spades"), 1: _("Hearts"), 2: _("Clubs"), 3: _("Diamonds")}
+    rows = []
+    for suit in [TRUMP, 0, 1, 2, 3]:
+        if suit not in groups:
+            continue
+        cards = []
+        for card in groups[suit]:
+            text = CARD_TEXT[card]
+            left = decks - played[text]
+            cards.append({**card_label(text), "left": max(left, 0)})
+        rows.append({"suit": "T" if suit == TRUMP else "SHCD"[suit], "name": names[suit], "cards": cards})
+    return rows
+
+
+def deal_state(deal: Deal, user) -> dict:
+    """Everything the trick-entry page shows, for one deal."""
+    match = deal.match
+    rs = ruleset_for(match)
+    verdict = judge_deal(deal)
+    summaries = verdict.tricks
+    tricks = []
+    played: Counter = Counter()
+    for trick in deal.tricks.all().prefetch_related("plays").order_by("number"):
+        plays = sorted(trick.plays.all(), key=lambda p: p.order)
+        for p in plays:
+            played.update(p.cards.split())
+        summary = summaries[trick.number] if trick.number < len(summaries) else None
+        tricks.append(
+            {
+                "number": trick.number,
+                "leader": plays[0].seat if plays else None,
+                "plays": [{"seat": p.seat, "cards": [card_label(c) for c in p.cards.split()]} for p in plays],
+                "winner": summary.winner if summary and len(plays) == 4 else None,
+                "points": summary.points if summary and len(plays) == 4 else None,
+                "throw": {
+                    "attempted": trick.throw_attempted,
+                    "challenger": trick.throw_challenger,
+                    "shown": trick.throw_shown,
+                }
+                if trick.throw_attempted
+                else None,
+            }
+        )
+    kitty = list(parse_cards(deal.kitty)) if deal.kitty else []
+    buried = Counter(CARD_TEXT[c] for c in kitty)
+    banker_side = side_of(deal.banker)
+    attackers_points = sum(
+        t["points"] or 0 for t in tricks if t["winner"] and side_of(t["winner"]) != banker_side
+    )
+    due = next_to_play(deal, verdict) if deal.state == Deal.State.RECORDING else None
+    current = tricks[-1] if tricks and len(tricks[-1]["plays"]) < 4 else None
+    leader = current["leader"] if current else due
+    return {
+        "deal": {
+            "id": deal.pk,
+            "number": deal.number,
+            "version": deal.version,
+            "state": deal.state,
+            "state_label": deal.get_state_display(),
+            "banker": deal.banker,
+            "level": "10" if deal.level == "T" else deal.level,
+            "trump": deal.trump,
+            "trump_label": deal.get_trump_display(),
+            "kitty": [card_label(c) for c in deal.kitty.split()] if deal.kitty else [],
+            "kitty_text": deal.kitty,
+        },
+        "seats": {
+            s: {"name": seat_name(s), "player": seat_players(match)[s], "side": side_of(s)} for s in SEATS
+        },
+        "order": list(play_order(leader, rs.clockwise)) if leader else [],
+        "next_seat": due,
+        "tricks": tricks,
+        "attackers_points": attackers_points,
+        "picker": picker_rows(deal, played + buried, rs.decks, rs.permanent_twos),
+        "violations": [v.as_dict() for v in verdict.violations],
+        "complete": deal_complete(deal, rs),
+        "can_record": can_record(user, match) and deal.state == Deal.State.RECORDING,
+        "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
+        "is_director": is_director(user),
+    }
+
+
+def match_clock(match: Match) -> dict:
+    """The clock against the time limit: started, deadline, and minutes left (None without a limit)."""
+    state = table_state(match)
+    return {
+        "started_at": match.started_at,
+        "deadline": state.deadline,
+        "state": state,
+    }

@@ -1,0 +1,372 @@
+"""The ruleset: every point on which the seeds disagree is a setting here (RULES §9–12, presets §11).
+
+A ``Ruleset`` is immutable. ``Ruleset.from_spec`` reads what a deal record or the site stores — a preset
+name, or ``{"preset": NAME, …settings that differ}`` — and ``to_spec`` writes the shortest such spec back, so
+the site can store a ruleset as plain JSON. Anything unknown or out of range raises ``RulesetError``
+naming the culprit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .ranks import RANKS, parse_rank
+
+
+class RulesetError(ValueError):
+    """An unknown preset or an unknown or invalid setting."""
+
+
+KITTY_SCHEMES = ("unit_power", "card_power", "table")
+FAILED_THROW = ("per_card", "per_attempt", "misplay")
+REVOKE_EFFECTS = ("lose_deal", "level")
+RENEGE_EFFECTS = ("level", "lose_deal")
+WRONG_CARD_COUNT = ("standard", "jj")
+TIME_TIES = ("banker_side", "draw")
+BAND_SIDES = ("banker", "attackers")
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One row of an explicit level table: from ``low ≤ P`` (None: no lower bound) up to the next band.
+
+    ``side`` gains ``levels``; attackers always take over (with 0 or more levels). ``every`` (last band only)
+    adds one more level per ``every`` points above ``low`` — seed 002 JJ比赛: "120－135台下升2级，依次类推".
+    """
+
+    low: int | None
+    side: str
+    levels: int
+    every: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"from": self.low, "side": self.side, "levels": self.levels}
+        if self.every is not None:
+            d["every"] = self.every
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """All the settings of one ruleset. Build one with ``from_spec`` or from ``PRESETS``."""
+
+    preset: str = "standard"
+    decks: int = 2
+    clockwise: bool = False
+    permanent_twos: bool = False
+    trump_throws: bool = True
+    # Ladder (§10): ranks climbed one step at a time; the target is always must-play.
+    ladder: tuple[str, ...] = RANKS
+    start_level: str = "2"
+    target_level: str = "A"
+    must_play: tuple[str, ...] = ()
+    # Kitty (§9).
+    kitty_scheme: str = "unit_power"
+    kitty_cap: int = 64
+    kitty_table: tuple[tuple[str, int], ...] = ()
+    throws_as_single: bool = False
+    # Level table (§10): a step (default 20 × decks) or explicit bands; an optional cap per deal.
+    level_step: int | None = None
+    level_bands: tuple[Band, ...] | None = None
+    level_cap: int | None = None
+    # Penalties (§9).
+    failed_throw: str = "per_card"
+    failed_throw_points: int = 10
+    misplay_points: int = 10
+    signal_points: int | None = 30
+    revoke: str = "lose_deal"
+    renege: str = "level"
+    wrong_card_count: str = "standard"
+    strikes_to_forfeit: int | None = None
+    # Match (§10, §12).
+    j_rule: bool = False
+    time_limit_minutes: int | None = None
+    time_tie: str = "banker_side"
+    mercy_levels: int | None = None
+
+    # ---- derived ----
+    @property
+    def step(self) -> int:
+        """The level-table step ``s`` (RULES §10): ``level_step`` or 20 × decks."""
+        return self.level_step if self.level_step is not None else 20 * self.decks
+
+    @property
+    def must_play_levels(self) -> frozenset[str]:
+        """Must-play levels including the target."""
+        return frozenset(self.must_play) | {self.target_level}
+
+    def is_must_play(self, level: str) -> bool:
+        return level == self.target_level or level in self.must_play
+
+    def ladder_index(self, level: str) -> int:
+        """Position of a level on the ladder (0 = first rung); RulesetError when it is not on it."""
+        try:
+            return self.ladder.index(level)
+        except ValueError:
+            raise RulesetError(f"level {level!r} is not on the ladder {'-'.join(self.ladder)}") from None
+
+    # ---- spec I/O ----
+    @classmethod
+    def from_spec(cls, spec: str | Mapping[str, Any] | Ruleset | None) -> Ruleset:
+        """A ruleset from a preset name or ``{"preset": NAME, …overrides}``; ``None`` means ``standard``."""
+        if isinstance(spec, Ruleset):
+            return spec
+        if spec is None:
+            spec = "standard"
+        if isinstance(spec, str):
+            if spec not in PRESETS:
+                raise RulesetError(f"unknown preset {spec!r} (known: {', '.join(PRESETS)})")
+            return PRESETS[spec]
+        if not isinstance(spec, Mapping):
+            raise RulesetError(f"a ruleset is a preset name or an object, not {type(spec).__name__}")
+        name = spec.get("preset", "standard")
+        if not isinstance(name, str) or name not in PRESETS:
+            raise RulesetError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        base = PRESETS[name]
+        changes: dict[str, Any] = {}
+        for key, value in spec.items():
+            if key == "preset":
+                continue
+            if key not in _SETTINGS:
+                raise RulesetError(f"unknown ruleset setting {key!r}")
+            changes[key] = _coerce(key, value)
+        return _validate(replace(base, **changes))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every setting as JSON-ready values (``from_spec`` reads it back)."""
+        return {"preset": self.preset} | {name: _to_json(name, getattr(self, name)) for name in _SETTINGS}
+
+    def to_spec(self) -> str | dict[str, Any]:
+        """The shortest spec: the preset name, or the preset plus only the settings that differ from it."""
+        if self.preset not in PRESETS:
+            raise RulesetError(f"unknown preset {self.preset!r} (known: {', '.join(PRESETS)})")
+        base = PRESETS[self.preset].as_dict()
+        mine = self.as_dict()
+        diff = {k: v for k, v in mine.items() if k != "preset" and base[k] != v}
+        return self.preset if not diff else {"preset": self.preset} | diff
+
+
+_SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(Ruleset) if f.name != "preset")
+_INT_OPTIONAL = {
+    "level_step",
+    "level_cap",
+    "strikes_to_forfeit",
+    "time_limit_minutes",
+    "mercy_levels",
+    "signal_points",
+}
+_INT = {"decks", "kitty_cap", "failed_throw_points", "misplay_points"}
+_BOOL = {"clockwise", "permanent_twos", "trump_throws", "throws_as_single", "j_rule"}
+_ENUMS = {
+    "kitty_scheme": KITTY_SCHEMES,
+    "failed_throw": FAILED_THROW,
+    "revoke": REVOKE_EFFECTS,
+    "renege": RENEGE_EFFECTS,
+    "wrong_card_count": WRONG_CARD_COUNT,
+    "time_tie": TIME_TIES,
+}
+_TABLE_KINDS = ("single", "pair", "tractor")
+
+
+def _rank(key: str, value: Any) -> str:
+    try:
+        return parse_rank(value)
+    except ValueError:
+        raise RulesetError(f"setting {key!r}: unknown rank {value!r}") from None
+
+
+def _int(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesetError(f"setting {key!r} must be an integer, not {value!r}")
+    return value
+
+
+def _coerce(key: str, value: Any) -> Any:
+    """Turn one JSON setting value into the field's type; RulesetError names the setting on a bad value."""
+    if key in _BOOL:
+        if not isinstance(value, bool):
+            raise RulesetError(f"setting {key!r} must be true or false, not {value!r}")
+        return value
+    if key in _INT:
+        return _int(key, value)
+    if key in _INT_OPTIONAL:
+        return None if value is None else _int(key, value)
+    if key in _ENUMS:
+        if value not in _ENUMS[key]:
+            raise RulesetError(f"setting {key!r}: unknown value {value!r} (known: {', '.join(_ENUMS[key])})")
+        return value
+    if key in ("start_level", "target_level"):
+        return _rank(key, value)
+    if key in ("ladder", "must_play"):
+        if isinstance(value, str) or not isinstance(value, list | tuple):
+            raise RulesetError(f"setting {key!r} must be a list of ranks, not {value!r}")
+        return tuple(_rank(key, v) for v in value)
+    if key == "kitty_table":
+        if not isinstance(value, Mapping):
+            raise RulesetError(f"setting 'kitty_table' must be an object kind → multiplier, not {value!r}")
+        out = []
+        for kind, mult in value.items():
+            if kind not in _TABLE_KINDS and not _is_tractor_key(kind):
+                raise RulesetError(
+                    f"setting 'kitty_table': unknown kind {kind!r} (single, pair, tractor, tractor:N)"
+                )
+            out.append((kind, _int("kitty_table", mult)))
+        return tuple(out)
+    if key == "level_bands":
+        if value is None:
+            return None
+        if isinstance(value, str) or not isinstance(value, list | tuple):
+            raise RulesetError(f"setting 'level_bands' must be a list of bands, not {value!r}")
+        return tuple(_band(v) for v in value)
+    raise RulesetError(f"unknown ruleset setting {key!r}")  # pragma: no cover - _SETTINGS guards
+
+
+def _is_tractor_key(kind: Any) -> bool:
+    return isinstance(kind, str) and kind.startswith("tractor:") and kind[8:].isdigit() and int(kind[8:]) >= 2
+
+
+def _band(value: Any) -> Band:
+    if not isinstance(value, Mapping):
+        raise RulesetError(f"setting 'level_bands': a band is an object, not {value!r}")
+    unknown = set(value) - {"from", "side", "levels", "every"}
+    if unknown:
+        raise RulesetError(f"setting 'level_bands': unknown band field {sorted(unknown)[0]!r}")
+    low = value.get("from")
+    side = value.get("side")
+    if side not in BAND_SIDES:
+        raise RulesetError(f"setting 'level_bands': side must be 'banker' or 'attackers', not {side!r}")
+    every = value.get("every")
+    return Band(
+        None if low is None else _int("level_bands", low),
+        side,
+        _int("level_bands", value.get("levels")),
+        None if every is None else _int("level_bands", every),
+    )
+
+
+def _to_json(key: str, value: Any) -> Any:
+    if key in ("ladder", "must_play"):
+        return list(value)
+    if key == "kitty_table":
+        return dict(value)
+    if key == "level_bands":
+        return None if value is None else [b.as_dict() for b in value]
+    return value
+
+
+def _validate(rs: Ruleset) -> Ruleset:
+    """Check cross-setting consistency; return the ruleset unchanged."""
+    if rs.decks < 1:
+        raise RulesetError(f"setting 'decks' must be at least 1, not {rs.decks}")
+    if len(rs.ladder) < 2 or len(set(rs.ladder)) != len(rs.ladder):
+        raise RulesetError(f"setting 'ladder' needs two or more distinct ranks, not {list(rs.ladder)}")
+    if [RANKS.index(r) for r in rs.ladder] != sorted(RANKS.index(r) for r in rs.ladder):
+        raise RulesetError(f"setting 'ladder' must climb in rank order, not {list(rs.ladder)}")
+    for key in ("start_level", "target_level"):
+        if getattr(rs, key) not in rs.ladder:
+            raise RulesetError(f"setting {key!r}: {getattr(rs, key)!r} is not on the ladder {rs.ladder}")
+    if rs.ladder.index(rs.start_level) >= rs.ladder.index(rs.target_level):
+        raise RulesetError(f"setting 'target_level' {rs.target_level!r} must be above {rs.start_level!r}")
+    for lv in rs.must_play:
+        if lv not in rs.ladder:
+            raise RulesetError(f"setting 'must_play': {lv!r} is not on the ladder {list(rs.ladder)}")
+    if rs.permanent_twos and "2" in rs.ladder[rs.ladder.index(rs.start_level) :]:
+        raise RulesetError("setting 'permanent_twos' needs a ladder that does not play level 2")
+    if rs.kitty_cap < 1:
+        raise RulesetError(f"setting 'kitty_cap' must be positive, not {rs.kitty_cap}")
+    if rs.kitty_scheme == "table":
+        kinds = dict(rs.kitty_table)
+        missing = [k for k in _TABLE_KINDS if k not in kinds]
+        if missing:
+            raise RulesetError(f"setting 'kitty_table' lacks kind {missing[0]!r} (kitty_scheme 'table')")
+    if any(m < 1 for _, m in rs.kitty_table):
+        raise RulesetError("setting 'kitty_table': multipliers must be positive")
+    if rs.level_step is not None and rs.level_step < 1:
+        raise RulesetError(f"setting 'level_step' must be positive, not {rs.level_step}")
+    if rs.level_bands is not None:
+        bands = rs.level_bands
+        if not bands or bands[0].low is not None:
+            raise RulesetError("setting 'level_bands': the first band must have from: null (no lower bound)")
+        lows = [b.low for b in bands[1:]]
+        if any(lo is None for lo in lows) or lows != sorted(set(lows)):  # type: ignore[type-var]
+            raise RulesetError("setting 'level_bands': bands must rise strictly by 'from'")
+        if any(b.levels < 0 for b in bands) or any(b.every is not None and b.every < 1 for b in bands):
+            raise RulesetError("setting 'level_bands': levels must be ≥ 0 and every ≥ 1")
+        if any(b.every is not None for b in bands[:-1]):
+            raise RulesetError("setting 'level_bands': only the last band may have 'every'")
+        signed = [b.levels if b.side == "banker" else -1 - b.levels for b in bands]
+        if any(later > earlier for earlier, later in zip(signed, signed[1:], strict=False)):
+            raise RulesetError("setting 'level_bands': more points must never help the banker side")
+    for key in ("level_cap", "strikes_to_forfeit", "time_limit_minutes", "mercy_levels"):
+        v = getattr(rs, key)
+        if v is not None and v < 1:
+            raise RulesetError(f"setting {key!r} must be positive or null, not {v}")
+    for key in ("failed_throw_points", "misplay_points"):
+        if getattr(rs, key) < 0:
+            raise RulesetError(f"setting {key!r} must not be negative")
+    if rs.signal_points is not None and rs.signal_points < 0:
+        raise RulesetError("setting 'signal_points' must not be negative")
+    return rs
+
+
+def _preset(**kw: Any) -> Ruleset:
+    return _validate(Ruleset(**kw))
+
+
+PRESETS: dict[str, Ruleset] = {
+    # seeds 000, 002, 003: 2…A, step 40 ("以后以 40 分为一个等级"), 单扣×2 双扣×4 拖拉机×8 (unit_power).
+    "standard": _preset(preset="standard"),
+    # seed 001 (二副牌): 从打3开始…先打过"A"者; 2 常主; 抓底 ×2, 对子 ×4, 拖拉机 ×16; 提示…扣30分.
+    "permanent-twos": _preset(
+        preset="permanent-twos",
+        permanent_twos=True,
+        ladder=RANKS[1:],
+        start_level="3",
+        kitty_scheme="table",
+        kitty_table=(("single", 2), ("pair", 4), ("tractor", 16)),
+    ),
+    # seed 002 JJ比赛 (双升比赛规则): 先过10为胜，逢10必打;
+    # 0分—4级 … 100-115 台下升1级, 120-135 升2级 依次类推;
+    # 跟牌错误 罚降一级 累计三次判负; 悔牌 同; 多牌少牌 (八);
+    # 甩牌 N 张 扣 N*10 分; 一小时, 同级台上胜.
+    "jj-competition": _preset(
+        preset="jj-competition",
+        target_level="T",
+        must_play=("T",),
+        level_bands=(
+            Band(None, "banker", 4),
+            Band(1, "banker", 3),
+            Band(30, "banker", 2),
+            Band(55, "banker", 1),
+            Band(80, "attackers", 0),
+            Band(100, "attackers", 1, every=20),
+        ),
+        revoke="level",
+        wrong_card_count="jj",
+        strikes_to_forfeit=3,
+        time_limit_minutes=60,
+        time_tie="banker_side",
+    ),
+    # seed 004 比赛规则: 级牌 2、5、10、J、Q、K、A, 逢 2、A 级必须打;
+    # 庄家打 J 级时对家用 J 牌抠底重新从 2 级开始; 甩牌抠底按单抠计;
+    # 每局最高升级为三级; 出错牌 罚 10 分; kitty ×2/×4/×8 as RULES §11 (unit_power).
+    "club-competition": _preset(
+        preset="club-competition",
+        ladder=("2", "5", "T", "J", "Q", "K", "A"),
+        must_play=("2", "A"),
+        throws_as_single=True,
+        level_bands=(
+            Band(None, "banker", 3),
+            Band(1, "banker", 2),
+            Band(40, "banker", 1),
+            Band(80, "attackers", 0),
+            Band(120, "attackers", 2),
+            Band(150, "attackers", 3),
+        ),
+        level_cap=3,
+        failed_throw="misplay",
+        j_rule=True,
+    ),
+}

@@ -1,0 +1,198 @@
+"""Tournament standings (RULES §12): match points, then the director's ordered tie-breaks, ranks with ties.
+
+Pure maths over plain match results, so the site can recompute standings from stored matches at any time.
+Linear in the number of matches plus a sort; 512 pairs × 9 rounds takes a few milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .match import MatchState, final_positions
+
+TIEBREAKS: tuple[str, ...] = ("level_diff", "buchholz", "head_to_head", "banker_wins", "attackers_points")
+
+
+class StandingsError(ValueError):
+    """Bad settings or results: an unknown tie-break, a winner who did not play, a pair meeting itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsSettings:
+    """Match points and the ordered tie-breaks (any subset of ``TIEBREAKS``, in the director's order)."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+    bye: int = 2
+    tiebreaks: tuple[str, ...] = TIEBREAKS
+
+    def __post_init__(self) -> None:
+        for tb in self.tiebreaks:
+            if tb not in TIEBREAKS:
+                raise StandingsError(f"unknown tie-break {tb!r} (known: {', '.join(TIEBREAKS)})")
+        if len(set(self.tiebreaks)) != len(self.tiebreaks):
+            raise StandingsError("a tie-break is listed twice")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """One finished match between pairs ``a`` and ``b`` (``b`` None: a bye for ``a``).
+
+    ``winner`` is ``a``, ``b`` or None (a draw). ``level_*`` are final ladder positions (0 = first rung);
+    ``banker_wins_*`` deals won as banker side; ``attackers_points_*`` points scored as attackers.
+    """
+
+    a: str
+    b: str | None
+    winner: str | None
+    level_a: int = 0
+    level_b: int = 0
+    banker_wins_a: int = 0
+    banker_wins_b: int = 0
+    attackers_points_a: int = 0
+    attackers_points_b: int = 0
+
+    @classmethod
+    def from_match(cls, state: MatchState, ns_pair: str, ew_pair: str) -> MatchResult:
+        """From a finished match: the NS partnership is ``ns_pair``, EW is ``ew_pair``."""
+        if state.end is None:
+            raise StandingsError("the match is not over")
+        pos = final_positions(state)
+        winner = {"NS": ns_pair, "EW": ew_pair, None: None}[state.end.winner]
+        return cls(
+            ns_pair,
+            ew_pair,
+            winner,
+            pos["NS"],
+            pos["EW"],
+            state.banker_wins["NS"],
+            state.banker_wins["EW"],
+            state.attackers_points["NS"],
+            state.attackers_points["EW"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRow:
+    """One pair's line: rank (equal keys share a rank: 1, 2, 2, 4), record and every tie-break value."""
+
+    rank: int
+    pair: str
+    match_points: int
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    tiebreaks: Mapping[str, int]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "pair": self.pair,
+            "match_points": self.match_points,
+            "played": self.played,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+        } | dict(self.tiebreaks)
+
+
+def standings(
+    results: Iterable[MatchResult],
+    settings: StandingsSettings | None = None,
+    *,
+    pairs: Iterable[str] = (),
+) -> list[StandingsRow]:
+    """Ordered standings rows. ``pairs`` adds pairs that have not played yet.
+
+    Head-to-head is the match points a pair took in matches among the pairs still tied on every earlier key
+    (0 when not tied), so its value depends on the tie it breaks; a smaller tie left inside is settled again
+    among its own members.
+    """
+    st = settings or StandingsSettings()
+    mp: dict[str, int] = defaultdict(int)
+    rec: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # wins, draws, losses
+    opponents: dict[str, list[str]] = defaultdict(list)
+    cols: dict[str, dict[str, int]] = {tb: defaultdict(int) for tb in TIEBREAKS}
+    h2h: dict[tuple[str, str], int] = defaultdict(int)
+    for p in pairs:
+        mp[p] += 0
+    for r in results:
+        if r.b is None:
+            mp[r.a] += st.bye
+            rec[r.a][0] += 1
+            continue
+        if r.a == r.b:
+            raise StandingsError(f"pair {r.a!r} cannot play itself")
+        if r.winner not in (r.a, r.b, None):
+            raise StandingsError(f"winner {r.winner!r} did not play in {r.a!r} v {r.b!r}")
+        for me, opp, lv, olv, bw, ap in (
+            (r.a, r.b, r.level_a, r.level_b, r.banker_wins_a, r.attackers_points_a),
+            (r.b, r.a, r.level_b, r.level_a, r.banker_wins_b, r.attackers_points_b),
+        ):
+            if r.winner is None:
+                pts, k = st.draw, 1
+            elif r.winner == me:
+                pts, k = st.win, 0
+            else:
+                pts, k = st.loss, 2
+            mp[me] += pts
+            rec[me][k] += 1
+            h2h[(me, opp)] += pts
+            opponents[me].append(opp)
+            cols["level_diff"][me] += lv - olv
+            cols["banker_wins"][me] += bw
+            cols["attackers_points"][me] += ap
+    for p in mp:
+        cols["buchholz"][p] = sum(mp[o] for o in opponents[p])
+
+    keys: dict[str, tuple[int, ...]] = {p: (mp[p],) for p in mp}
+    for tb in st.tiebreaks:
+        if tb == "head_to_head":
+            groups: dict[tuple[int, ...], list[str]] = defaultdict(list)
+            for p, k in keys.items():
+                groups[k].append(p)
+            for group in groups.values():
+                for p, k in _head_to_head(group, h2h, opponents).items():
+                    cols["head_to_head"][p] = k[0]
+                    keys[p] += k
+        else:
+            for p in keys:
+                keys[p] += (cols[tb][p],)
+
+    order = sorted(keys, key=lambda p: (tuple(-v for v in keys[p]), p))
+    rows: list[StandingsRow] = []
+    for i, p in enumerate(order):
+        rank = rows[-1].rank if rows and keys[order[i - 1]] == keys[p] else i + 1
+        w, d, lo = rec[p]
+        rows.append(
+            StandingsRow(rank, p, mp[p], w + d + lo, w, d, lo, {tb: cols[tb][p] for tb in st.tiebreaks})
+        )
+    return rows
+
+
+def _head_to_head(
+    group: list[str], h2h: Mapping[tuple[str, str], int], opponents: Mapping[str, list[str]]
+) -> dict[str, tuple[int, ...]]:
+    """Mini-league points among a tied group, re-applied to any smaller group still tied (so a two-way tie left
+    inside a three-way one is settled by the game between those two). A lone pair scores 0."""
+    if len(group) == 1:
+        return {group[0]: (0,)}
+    members = set(group)
+    vals = {p: sum(h2h[(p, o)] for o in set(opponents[p]) & members) for p in group}
+    sub: dict[int, list[str]] = defaultdict(list)
+    for p in group:
+        sub[vals[p]].append(p)
+    out: dict[str, tuple[int, ...]] = {}
+    for v, ps in sub.items():
+        if 1 < len(ps) < len(group):
+            for p, k in _head_to_head(ps, h2h, opponents).items():
+                out[p] = (v, *k)
+        else:
+            for p in ps:
+                out[p] = (v,)
+    return out

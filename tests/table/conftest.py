@@ -1,0 +1,37 @@
+"""Fixtures for the table side: a match with a judge, and helpers that play simulated deals through the service."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import recording
+from rules.simulate import simulate_deal
+
+
+def play_through_service(deal, user, record, *, upto: int | None = None) -> None:
+    """Enter a simulated record's plays one by one, as the judge's page does."""
+    for i, trick in enumerate(record["tricks"][:upto]):
+        for j, (seat, cards) in enumerate(trick["plays"]):
+            throw = None
+            if j == 0 and trick.get("throw"):
+                t = trick["throw"]
+                throw = recording.Throw(t["attempted"], t["challenger"], t["shown"])
+            deal.refresh_from_db()
+            recording.record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
+        del i
+
+
+def simulated(deal, seed: int = 1) -> dict:
+    return simulate_deal(
+        deal.match.round.tournament.ruleset, banker=deal.banker, level=deal.level, trump=deal.trump, seed=seed
+    )
+
+
+@pytest.fixture
+def record_for():
+    return simulated
+
+
+@pytest.fixture
+def play_all():
+    return play_through_service
