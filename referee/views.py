@@ -62,19 +62,43 @@ def load_deal(request: HttpRequest, deal_id: int) -> Deal:
     return deal
 
 
-def match_history(match: Match) -> list:
+def describe_history(h) -> str:
+    """One history record in words: which object, with the values that identify it."""
+    model = h.instance_type if hasattr(h, "instance_type") else type(h)
+    name = model._meta.verbose_name
+    if model is Play:
+        return f"{name} {h.seat} {h.cards}"
+    if model is Trick:
+        return f"{name} {h.number + 1}" + (f" ({h.throw_attempted})" if h.throw_attempted else "")
+    if model is Penalty:
+        return f"{name} {h.seat} {h.code} {h.note}".rstrip()
+    if model is Deal:
+        return f"{name} {h.number} · {h.get_state_display()} · v{h.version}"
+    return f"{name} {h.level_ns}:{h.level_ew} {h.get_state_display()}"
+
+
+def match_history(match: Match) -> list[dict]:
     """Every change to the match and its deals, tricks, plays and penalties, newest first (for the TD)."""
     deal_ids = list(match.deals.values_list("pk", flat=True))
     records = chain(
-        match.history.all().select_related("history_user")[:50],
+        match.history.select_related("history_user")[:50],
         Deal.history.filter(match_id=match.pk).select_related("history_user")[:200],
         Trick.history.filter(deal_id__in=deal_ids).select_related("history_user")[:200],
-        Play.history.filter(trick__deal_id__in=deal_ids).select_related("history_user")[:200]
-        if deal_ids
-        else [],
+        Play.history.filter(trick__deal_id__in=deal_ids).select_related("history_user")[:200],
         Penalty.history.filter(deal_id__in=deal_ids).select_related("history_user")[:100],
     )
-    return sorted(records, key=lambda h: h.history_date, reverse=True)[:200]
+    kinds = {"+": _("created"), "-": _("deleted"), "~": _("changed")}
+    rows = [
+        {
+            "when": h.history_date,
+            "who": h.history_user,
+            "what": describe_history(h),
+            "change": kinds.get(h.history_type, h.history_type),
+            "reason": h.history_change_reason or "",
+        }
+        for h in records
+    ]
+    return sorted(rows, key=lambda r: r["when"], reverse=True)[:200]
 
 
 @require_GET

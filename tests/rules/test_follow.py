@@ -113,3 +113,11 @@ def test_random_follow_is_legal(seed):
         p = random_follow(hand, t.eff[lc[0]], shape_of(lc, t), t, rng)
         assert p is not None
         assert is_legal_follow(hand, lc, p, t)
+
+
+def test_playable_cards_for_a_tractor_lead_is_exact():
+    t = T10
+    hand = parse_cards("SJ SJ S9 S9 SK SK S3 D4")  # JJ99 is the only tractor: only it may be played
+    assert playable_cards(hand, parse_cards("S3 S3 S4 S4"), t) == set(parse_cards("SJ S9"))
+    # a pair and a single lead: the pair must be a pair, the single may be anything of the suit
+    assert playable_cards(hand, parse_cards("S5 S5 S6"), t) == set(parse_cards("SJ S9 SK S3"))

@@ -1,0 +1,69 @@
+"""Command line: ``python -m rules judge FILE|-`` and ``python -m rules bench``.
+
+Exit status of ``judge``: 0 ok, 1 violations, 2 unreadable input (one line on stderr naming the culprit,
+nothing on stdout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .record import RecordError, judge_text
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m rules", description="升级 / 拖拉机 referee: judge deal records.")
+    sub = p.add_subparsers(dest="command", required=True)
+    j = sub.add_parser("judge", help="judge one tractor-deal/1 record and print the verdict JSON")
+    j.add_argument("file", help="the record file, or - for standard input")
+    b = sub.add_parser("bench", help="time judging simulated deals")
+    b.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
+    b.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
+    b.add_argument("--profile", action="store_true", help="print cProfile's top entries")
+    return p
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def judge_command(path: str) -> int:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        text = data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"error: cannot read {path}: {_one_line(str(e))}", file=sys.stderr)
+        return 2
+    try:
+        verdict = judge_text(text)
+    except (RecordError, RecursionError) as e:
+        print(f"error: {_one_line(str(e))}", file=sys.stderr)
+        return 2
+    out = json.dumps(verdict.as_dict(), ensure_ascii=False, indent=2) + "\n"
+    try:  # UTF-8 whatever the locale says (a C locale must not turn the Chinese into a crash)
+        sys.stdout.buffer.write(out.encode("utf-8"))
+        sys.stdout.flush()
+    except AttributeError:  # a replaced stdout without a buffer (tests)
+        sys.stdout.write(out)
+    return 0 if verdict.ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "judge":
+        return judge_command(args.file)
+    from .bench import run
+
+    if args.deals < 1:
+        print("error: --deals must be at least 1", file=sys.stderr)
+        return 2
+    n, dt = run(args.deals, args.seed, args.profile)
+    print(f"judged {n} deals in {dt:.3f} s: {n / dt:.0f} deals/s")
+    return 0

@@ -1,0 +1,174 @@
+"""Following (RULES §6): is a follow legal, and why not; which cards may be played; a random legal follow.
+
+Refusal codes: ``play_size`` (wrong number of cards), ``revoke_suit`` (did not follow the led suit while
+holding it), ``revoke_tractor`` (covered fewer of the lead's tractor pairs with tractors than the hand allows),
+``revoke_pair`` (fewer pairs than the hand allows, counting at most as many as the lead has).
+
+``exact=False`` is for a hand known only from below (a live or partial record: the cards the player is seen
+to play later). The check then reports only what is certain: a missing card of the led suit when the play was
+short of the suit, and a shape below what the known cards already allow when they outnumber the lead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from math import comb
+from typing import NamedTuple
+
+from .cards import Card
+from .order import Trump
+from .units import Shape, cover, holding_shape, pair_positions, take_runs
+
+Hand = Sequence[int]  # 54 counts, indexed by card
+_ENUMERATE_LIMIT = 4000
+
+
+class FollowProblem(NamedTuple):
+    code: str
+    witness: tuple[Card, ...]  # cards of the hand that show the fault (what should have been played)
+
+
+def hand_counts(cards: Sequence[Card]) -> list[int]:
+    counts = [0] * 54
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+def suit_cards(hand: Hand, suit: int, trump: Trump) -> list[Card]:
+    """The hand's cards of one effective suit, with repeats."""
+    return [c for c in trump.members[suit] if hand[c] for _ in range(hand[c])]
+
+
+def follow_problem(hand: Hand, play: Sequence[Card], lead_suit: int, lead_shape: Shape, trump: Trump,
+                   exact: bool = True) -> FollowProblem | None:
+    """Why ``play`` is not a legal follow to a lead of ``lead_suit``/``lead_shape`` from ``hand``; None if legal."""
+    n = lead_shape.size
+    if len(play) != n:
+        return FollowProblem("play_size", ())
+    eff = trump.eff
+    in_suit = [c for c in play if eff[c] == lead_suit]
+    k = len(in_suit)
+    if k == n and (lead_shape.pairs == 0 or (n == 2 and lead_shape.pairs == 1 and play[0] == play[1])):
+        return None  # all of the suit, and the lead asks for no shape (or a pair answered by a pair)
+    held = suit_cards(hand, lead_suit, trump)
+    if len(held) <= n:
+        if k == n and not exact:
+            return None
+        missing = Counter(held) - Counter(in_suit)
+        if missing and (exact or k < n):
+            return FollowProblem("revoke_suit", tuple(missing.elements()))
+        return None
+    if k < n:
+        rest = Counter(held) - Counter(in_suit)
+        return FollowProblem("revoke_suit", tuple(rest.elements())[: n - k])
+    if lead_shape.pairs == 1 and not lead_shape.tractors and len(play) == 2 and play[0] == play[1]:
+        return None  # fast path: a pair answered by a pair
+    runs_h, pairs_h = holding_shape(held, trump)
+    runs_p, pairs_p = holding_shape(play, trump)
+    lt, cap = lead_shape.tractors, lead_shape.pairs
+    if lt and cover(lt, runs_p) < cover(lt, runs_h):
+        return FollowProblem("revoke_tractor", _tractor_witness(held, trump))
+    if min(cap, pairs_p) < min(cap, pairs_h):
+        played = Counter(play)
+        unplayed = [c for v in pair_positions(held, trump).values() for c in v if played[c] < 2]
+        return FollowProblem("revoke_pair", tuple(c for c in unplayed for _ in range(2)))
+    return None
+
+
+def _tractor_witness(held: Sequence[Card], trump: Trump) -> tuple[Card, ...]:
+    runs = take_runs(pair_positions(held, trump))
+    if not runs:
+        return ()
+    run = max(runs, key=len)
+    return tuple(c for _p, c in reversed(run) for _ in range(2))
+
+
+def is_legal_follow(hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump) -> bool:
+    """Convenience for pages: ``hand`` and ``play`` as card lists, ``lead`` the lead's cards."""
+    from .units import shape_of
+
+    return follow_problem(hand_counts(hand), play, trump.eff[lead[0]], shape_of(lead, trump), trump) is None
+
+
+def playable_cards(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> set[Card]:
+    """Cards a follower may use in some legal follow (for greying out a judge screen; advisory).
+
+    Exact: void or short in the suit, leads without pairs, and any case with at most a few thousand selections
+    (tried one by one). Beyond that (long throws against long suits) it offers the suit's pair or tractor cards
+    when every slot must be a pair, else the whole suit.
+    """
+    from .units import shape_of
+
+    shape = shape_of(lead, trump)
+    n = shape.size
+    suit = trump.eff[lead[0]]
+    held = [c for c in hand if trump.eff[c] == suit]
+    if len(held) < n:
+        return set(hand)
+    if len(held) == n or shape.pairs == 0:
+        return set(held)
+    if comb(len(held), n) <= _ENUMERATE_LIMIT:  # small enough: exact, by trying every selection
+        counts = hand_counts(hand)
+        ok: set[Card] = set()
+        for sel in set(combinations(sorted(held), n)):
+            if not ok.issuperset(sel) and follow_problem(counts, sel, suit, shape, trump) is None:
+                ok.update(sel)
+        return ok
+    runs_h, pairs_h = holding_shape(held, trump)
+    best_a = cover(shape.tractors, runs_h) if shape.tractors else 0
+    best_b = min(shape.pairs, pairs_h)
+    if n - 2 * best_b > 0:
+        return set(held)
+    if best_a and best_a == best_b:
+        return {c for r in take_runs(pair_positions(held, trump)) for _p, c in r}
+    return {c for v in pair_positions(held, trump).values() for c in v}
+
+
+def random_follow(hand: Sequence[Card], lead_suit: int, shape: Shape, trump: Trump,
+                  rng: random.Random) -> tuple[Card, ...] | None:
+    """A random legal follow (the simulator's player); None in the rare case the greedy build misses."""
+    n = shape.size
+    eff = trump.eff
+    held = [c for c in hand if eff[c] == lead_suit]
+    others = [c for c in hand if eff[c] != lead_suit]
+    if len(held) <= n:
+        rng.shuffle(others)
+        return tuple(held + others[: n - len(held)])
+    if shape.pairs == 0:
+        return tuple(rng.sample(held, n))
+    by_pos = pair_positions(held, trump)
+    runs = [[c for _p, c in reversed(r)] for r in take_runs(by_pos)]  # high to low
+    loose = [c for v in by_pos.values() for c in v]
+    chosen: list[Card] = []
+    pairs_used = 0
+    for t in shape.tractors:
+        runs.sort(key=len, reverse=True)
+        if not runs or len(runs[0]) < 2:
+            break
+        r = runs.pop(0)
+        piece = min(t, len(r))
+        start = rng.randrange(len(r) - piece + 1)
+        chosen += r[start:start + piece]
+        pairs_used += piece
+        for part in (r[:start], r[start + piece:]):
+            if len(part) >= 2:
+                runs.append(part)
+            else:
+                loose.extend(part)
+    loose.extend(c for r in runs for c in r)
+    rng.shuffle(loose)
+    need = min(shape.pairs, pairs_used + len(loose)) - pairs_used
+    chosen += loose[: max(0, need)]
+    play = [c for c in chosen for _ in range(2)]
+    left = Counter(held) - Counter(play)
+    pool = list(left.elements())
+    rng.shuffle(pool)
+    play += pool[: n - len(play)]
+    result = tuple(play)
+    if follow_problem(hand_counts(hand), result, lead_suit, shape, trump) is not None:
+        return None
+    return result

@@ -1,0 +1,118 @@
+"""Random but legal deals (for the site's demo, load tests, the benchmark and property tests).
+
+``simulate_deal`` shuffles, deals, lets the banker bury a random kitty, and plays every trick with random
+legal plays: leads are random units, sometimes throws; a throw that another hand can beat is challenged by that
+player and reduced to its forced unit, exactly as a table judge would record it. The same seed gives the same
+deal. The record it returns is a valid ``tractor-deal/1`` document that ``judge`` finds ok.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import CARD_TEXT, Card, make_deck
+from .follow import random_follow
+from .order import TRUMP, Trump, trump_from_text
+from .ranks import parse_rank
+from .ruleset import Ruleset
+from .seats import SEATS, play_order
+from .throw import check_throw
+from .trick import winner_index
+from .units import decompose, shape_of_units
+
+TRUMP_CHOICES = ("S", "H", "C", "D", "NT")
+
+
+def _text(cards: list[Card] | tuple[Card, ...], t: Trump) -> str:
+    return " ".join(CARD_TEXT[c] for c in t.sort(cards))
+
+
+def _remove(hand: list[Card], cards: tuple[Card, ...] | list[Card]) -> None:
+    for c in cards:
+        hand.remove(c)
+
+
+def simulate_deal(ruleset: Ruleset | str | dict[str, Any] = "standard", *, banker: str = "N", level: str = "2",
+                  trump: str | None = None, seed: int | str = 0, throw_rate: float = 0.12) -> dict[str, Any]:
+    """A complete, legal DEAL-RECORD dict; ``trump`` None picks one at random (``NT`` included)."""
+    rs = Ruleset.from_spec(ruleset)
+    rng = random.Random(seed)
+    level = parse_rank(level)
+    if banker not in SEATS:
+        raise ValueError(f"bad seat {banker!r}")
+    trump_text = trump if trump is not None else rng.choice(TRUMP_CHOICES)
+    t = trump_from_text(level, trump_text, rs.permanent_twos)
+    deck = list(make_deck(rs.decks))
+    rng.shuffle(deck)
+    total = len(deck)
+    kitty_size = total % 4 + 4 if total % 4 else 8
+    hand_size = (total - kitty_size) // 4
+    hands = {s: deck[i * hand_size:(i + 1) * hand_size] for i, s in enumerate(SEATS)}
+    rest = deck[4 * hand_size:]
+    pool = hands[banker] + rest
+    rng.shuffle(pool)
+    kitty, hands[banker] = pool[:kitty_size], pool[kitty_size:]
+    tricks: list[dict[str, Any]] = []
+    leader = banker
+    while hands[leader]:
+        trick = _play_trick(hands, leader, t, rs, rng, throw_rate)
+        tricks.append(trick["record"])
+        leader = trick["winner"]
+    return {
+        "format": "tractor-deal/1",
+        "ruleset": rs.to_spec(),
+        "banker": banker,
+        "level": level,
+        "trump": t.trump_text,
+        "kitty": _text(kitty, t),
+        "partial": False,
+        "tricks": tricks,
+        "penalties": [],
+    }
+
+
+def _play_trick(hands: dict[str, list[Card]], leader: str, t: Trump, rs: Ruleset, rng: random.Random,
+                throw_rate: float) -> dict[str, Any]:
+    eff = t.eff
+    hand = hands[leader]
+    suits = sorted({eff[c] for c in hand})
+    suit = rng.choice(suits)
+    held = [c for c in hand if eff[c] == suit]
+    units = decompose(held, t)
+    throw: dict[str, Any] | None = None
+    lead: tuple[Card, ...]
+    if len(units) >= 2 and rng.random() < throw_rate and (suit != TRUMP or rs.trump_throws):
+        picked = rng.sample(units, rng.randint(2, min(4, len(units))))
+        attempt = tuple(c for u in picked for c in u.cards)
+        att_units = decompose(attempt, t)
+        others = {s: [c for c in hands[s] if eff[c] == suit] for s in SEATS if s != leader}
+        chk = check_throw(att_units, others, t) if len(att_units) > 1 else None
+        if chk is None or chk.stands:
+            lead = attempt
+        else:
+            lead = chk.forced.cards  # type: ignore[union-attr]
+            throw = {"attempted": _text(list(attempt), t), "challenger": chk.challenger,
+                     "shown": _text(list(chk.beater.cards), t)}  # type: ignore[union-attr]
+    else:
+        lead = rng.choice(units).cards
+    for attempt_no in range(2):
+        shape = shape_of_units(decompose(lead, t))
+        plays: list[tuple[str, tuple[Card, ...]]] = [(leader, tuple(lead))]
+        for s in play_order(leader, rs.clockwise)[1:]:
+            p = random_follow(hands[s], suit, shape, t, rng)
+            if p is None:
+                break
+            plays.append((s, p))
+        if len(plays) == 4:
+            break
+        # a follower the greedy builder could not serve: lead a single card instead (rare)
+        lead, throw = (rng.choice(held),), None
+        assert attempt_no == 0
+    w = winner_index([p for _s, p in plays], t, shape)
+    for s, p in plays:
+        _remove(hands[s], p)
+    rec: dict[str, Any] = {"plays": [[s, _text(list(p), t)] for s, p in plays]}
+    if throw is not None:
+        rec["throw"] = throw
+    return {"record": rec, "winner": plays[w][0]}

@@ -1,0 +1,96 @@
+"""Throws (甩牌, RULES §5): does a throw stand, the forced unit of a failed one, checking a challenge.
+
+A unit of the throw is beaten by a holding of the same effective suit that has a unit of the same kind above
+it: a higher single, a higher pair, or a tractor at least as long whose lowest pair (of the part set against
+it) is higher. Being able to ruff never blocks a throw, so only cards of the throw's suit matter.
+
+Failed throw: kinds are checked tractors → pairs → singles; for the first kind with a beatable unit the thrower
+plays the smallest unit of that kind (shortest, then lowest). Seed 002 (``002_3d5fa3dae83fe5b8.txt``):
+♠98844 fails to 44 against ♠QQ or ♠55, else to 9 against ♠J.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+from .cards import Card
+from .order import Trump
+from .units import PAIR, SINGLE, TRACTOR, Unit, decompose, pair_positions, take_runs
+
+
+def beating_unit(unit: Unit, holding: Sequence[Card], trump: Trump) -> Unit | None:
+    """A unit of ``holding`` (cards of the unit's effective suit) that beats ``unit``, or None."""
+    pos = trump.pos
+    if unit.kind == SINGLE:
+        higher = [c for c in holding if pos[c] > unit.top]
+        if not higher:
+            return None
+        c = min(higher, key=pos.__getitem__)
+        return Unit(SINGLE, 0, pos[c], pos[c], (c,))
+    by_pos = pair_positions(holding, trump)
+    if unit.kind == PAIR:
+        above = [p for p in by_pos if p > unit.top]
+        if not above:
+            return None
+        p = min(above)
+        c = by_pos[p][0]
+        return Unit(PAIR, 1, p, p, (c, c))
+    t = unit.length
+    for run in take_runs(by_pos):  # low → high
+        if len(run) >= t and run[-t][0] > unit.low:
+            piece = run[-t:]
+            cards = tuple(c for _p, c in reversed(piece) for _ in range(2))
+            return Unit(TRACTOR, t, piece[-1][0], piece[0][0], cards)
+    return None
+
+
+class ThrowCheck(NamedTuple):
+    stands: bool
+    forced: Unit | None  # the unit the thrower must play when it fails
+    challenger: str | None  # a seat holding a unit that beats the forced kind
+    beater: Unit | None
+
+
+def check_throw(units: Sequence[Unit], others: Mapping[str, Sequence[Card]], trump: Trump) -> ThrowCheck:
+    """Against the other players' holdings of the throw's suit (seat → cards): does it stand, what is forced."""
+    for kind in (TRACTOR, PAIR, SINGLE):
+        of_kind = [u for u in units if u.kind == kind]
+        if not of_kind:
+            continue
+        for seat, holding in others.items():
+            for u in sorted(of_kind, key=lambda u: (u.length, u.top)):
+                b = beating_unit(u, holding, trump)
+                if b is not None:
+                    forced = min(of_kind, key=lambda u: (u.length, u.top))
+                    return ThrowCheck(False, forced, seat, b)
+    return ThrowCheck(True, None, None, None)
+
+
+def forced_kind_from(units: Sequence[Unit], shown: Unit) -> Unit | None:
+    """The unit forced when ``shown`` is the beating unit known: smallest unit of the kind it beats."""
+    of_kind = [u for u in units if u.kind == shown.kind]
+    beaten = [u for u in of_kind if _beats(shown, u)]
+    if not beaten:
+        return None
+    return min(of_kind, key=lambda u: (u.length, u.top))
+
+
+def _beats(b: Unit, u: Unit) -> bool:
+    if b.kind != u.kind:
+        return False
+    if u.kind == TRACTOR:
+        return b.length >= u.length and b.top - u.length + 1 > u.low
+    return b.top > u.top
+
+
+def shown_unit(shown: Sequence[Card], trump: Trump) -> Unit | None:
+    """The shown cards as one unit (single, pair or tractor of one effective suit), else None."""
+    if not shown or len({trump.eff[c] for c in shown}) != 1:
+        return None
+    units = decompose(shown, trump)
+    return units[0] if len(units) == 1 else None
+
+
+def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:
+    return sorted(a) == sorted(b)

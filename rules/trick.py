@@ -1,0 +1,89 @@
+"""Who wins a trick (RULES §7).
+
+A later play can win only if all its cards are of the led suit or all are trump *and* it has the lead's shape:
+it covers every tractor pair of the lead with tractors of its own and holds at least as many pairs (seed 002
+``002_3d5fa3dae83fe5b8.txt``: 主牌 998872 可毙副牌 AK5544，但不能毙副牌 AA5544). The *deciding unit* is the
+lead's highest kind — tractor, else pair, else single — and each play is valued by its largest unit of that
+kind (a tractor by its highest pair). A trump play beats a plain winner; otherwise it must be strictly higher:
+equal stays with the earlier play (先出者为大; seed: 977 毙 544, 884 盖毙; on 567, 884 cannot overruff 977).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import Card
+from .order import TRUMP, Trump
+from .units import PAIR, SINGLE, TRACTOR, Shape, cover, decompose, holding_shape, pair_positions, take_runs
+
+
+def deciding_value(cards: Sequence[Card], kind: int, trump: Trump) -> int:
+    """The position of the play's largest unit of ``kind`` (−1 when it has none)."""
+    pos = trump.pos
+    if kind == SINGLE:
+        return max(pos[c] for c in cards)
+    by_pos = pair_positions(cards, trump)
+    if not by_pos:
+        return -1
+    if kind == PAIR:
+        return max(by_pos)
+    runs = take_runs(by_pos)
+    return max((r[-1][0] for r in runs), default=-1)
+
+
+def lead_kind(shape: Shape) -> int:
+    return TRACTOR if shape.tractors else PAIR if shape.pairs else SINGLE
+
+
+def has_shape(cards: Sequence[Card], shape: Shape, trump: Trump) -> bool:
+    """Does a play of one suit match the lead's shape well enough to win (§7)?"""
+    if not shape.pairs:
+        return True
+    runs, pairs = holding_shape(cards, trump)
+    if pairs < shape.pairs:
+        return False
+    return not shape.tractors or cover(shape.tractors, runs) >= sum(shape.tractors)
+
+
+def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | None = None) -> int:
+    """Index (0 = the lead) of the play that wins. ``shape`` is the lead's, computed when not given."""
+    eff, pos = trump.eff, trump.pos
+    lead = plays[0]
+    suit = eff[lead[0]]
+    if len(lead) == 1:  # fast path: single-card tricks
+        best, best_trump, best_val = 0, suit == TRUMP, pos[lead[0]]
+        for i in range(1, len(plays)):
+            p = plays[i]
+            if len(p) != 1:
+                continue
+            s = eff[p[0]]
+            if s != suit and s != TRUMP:
+                continue
+            is_t = s == TRUMP
+            v = pos[p[0]]
+            if (is_t and not best_trump) or (is_t == best_trump and v > best_val):
+                best, best_trump, best_val = i, is_t, v
+        return best
+    if shape is None:
+        from .units import shape_of_units
+
+        shape = shape_of_units(decompose([c for c in lead if eff[c] == suit], trump))
+    kind = lead_kind(shape)
+    best, best_trump, best_val = 0, suit == TRUMP, deciding_value(lead, kind, trump)
+    for i in range(1, len(plays)):
+        p = plays[i]
+        if not p or len(p) != len(lead):
+            continue
+        suits = {eff[c] for c in p}
+        if len(suits) != 1:
+            continue
+        s = suits.pop()
+        if s != suit and s != TRUMP:
+            continue
+        if not has_shape(p, shape, trump):
+            continue
+        is_t = s == TRUMP
+        v = deciding_value(p, kind, trump)
+        if (is_t and not best_trump) or (is_t == best_trump and v > best_val):
+            best, best_trump, best_val = i, is_t, v
+    return best

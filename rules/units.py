@@ -1,0 +1,154 @@
+"""Units of a play (RULES §4): singles, pairs and tractors, read longest tractors first.
+
+A ``Unit`` is a small named tuple: ``kind`` (SINGLE 0, PAIR 1, TRACTOR 2), ``length`` (pairs: 0, 1, or the
+tractor's length), ``top`` and ``low`` (chain positions of its highest and lowest card or pair) and its
+``cards``. All functions take cards of one effective suit and a ``Trump``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from .cards import Card
+from .order import Trump
+
+SINGLE, PAIR, TRACTOR = 0, 1, 2
+KIND_NAMES = ("single", "pair", "tractor")
+KIND_ZH = ("单张", "对子", "拖拉机")
+
+
+class Unit(NamedTuple):
+    kind: int
+    length: int
+    top: int
+    low: int
+    cards: tuple[Card, ...]
+
+
+class Shape(NamedTuple):
+    """What following and ruffing compare: tractor lengths (longest first) and pairs (tractor pairs included)."""
+
+    tractors: tuple[int, ...]
+    pairs: int
+    size: int
+
+
+def pair_positions(cards: Sequence[Card], trump: Trump) -> dict[int, list[Card]]:
+    """Chain position → the cards forming a pair there (one entry per pair)."""
+    out: dict[int, list[Card]] = {}
+    if len(cards) < 2:
+        return out
+    pos = trump.pos
+    counts: dict[Card, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    for c, k in counts.items():
+        while k >= 2:
+            out.setdefault(pos[c], []).append(c)
+            k -= 2
+    return out
+
+
+def take_runs(by_pos: dict[int, list[Card]]) -> list[list[tuple[int, Card]]]:
+    """Cut the pairs into tractors, longest (then highest) first; consumes ``by_pos``."""
+    runs: list[list[tuple[int, Card]]] = []
+    while True:
+        keys = sorted(p for p, v in by_pos.items() if v)
+        best: tuple[int, int] | None = None  # (length, start index)
+        i = 0
+        while i < len(keys):
+            j = i
+            while j + 1 < len(keys) and keys[j + 1] == keys[j] + 1:
+                j += 1
+            length = j - i + 1
+            if length >= 2 and (best is None or length >= best[0]):
+                best = (length, i)
+            i = j + 1
+        if best is None:
+            return runs
+        length, start = best
+        run = [(p, by_pos[p].pop()) for p in keys[start:start + length]]
+        runs.append(run)
+
+
+def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
+    """Units of a set of one effective suit: longest tractors first, then pairs, then singles (highest first)."""
+    if len(cards) == 1:
+        c = cards[0]
+        p = trump.pos[c]
+        return [Unit(SINGLE, 0, p, p, (c,))]
+    pos = trump.pos
+    by_pos = pair_positions(cards, trump)
+    left = Counter(cards)
+    units: list[Unit] = []
+    if len(by_pos) >= 2:
+        for run in take_runs(by_pos):
+            cs: list[Card] = []
+            for _p, c in reversed(run):
+                cs += (c, c)
+                left[c] -= 2
+            units.append(Unit(TRACTOR, len(run), run[-1][0], run[0][0], tuple(cs)))
+    for p in sorted(by_pos, reverse=True):
+        for c in by_pos[p]:
+            units.append(Unit(PAIR, 1, p, p, (c, c)))
+            left[c] -= 2
+    singles = sorted((c for c, k in left.items() for _ in range(k)), key=pos.__getitem__, reverse=True)
+    units.extend(Unit(SINGLE, 0, pos[c], pos[c], (c,)) for c in singles)
+    return units
+
+
+def shape_of_units(units: Sequence[Unit]) -> Shape:
+    tractors = tuple(sorted((u.length for u in units if u.kind == TRACTOR), reverse=True))
+    pairs = sum(u.length for u in units if u.kind != SINGLE)
+    return Shape(tractors, pairs, sum(len(u.cards) for u in units))
+
+
+def shape_of(cards: Sequence[Card], trump: Trump) -> Shape:
+    return shape_of_units(decompose(cards, trump))
+
+
+def holding_shape(cards: Sequence[Card], trump: Trump) -> tuple[tuple[int, ...], int]:
+    """(tractor lengths, pair count) of a holding — what it can offer to a lead's tractors and pairs."""
+    by_pos = pair_positions(cards, trump)
+    npairs = sum(len(v) for v in by_pos.values())
+    if len(by_pos) < 2:
+        return (), npairs
+    runs = tuple(sorted((len(r) for r in take_runs(by_pos)), reverse=True))
+    return runs, npairs
+
+
+@lru_cache(maxsize=4096)
+def cover(lead_tractors: tuple[int, ...], runs: tuple[int, ...]) -> int:
+    """Most of the lead's tractor pairs the follower's tractors can cover (RULES §6 (a)).
+
+    A follower tractor may be cut into pieces of length ≥ 2; a piece covers at most the length of the lead
+    tractor it is set against, one piece per lead tractor.
+    """
+    if not lead_tractors or not runs:
+        return 0
+    t, rest = lead_tractors[0], lead_tractors[1:]
+    best = cover(rest, runs)  # leave this lead tractor uncovered
+    for i, r in enumerate(runs):
+        if i and runs[i - 1] == r:
+            continue
+        for piece in range(2, min(t, r) + 1):
+            left = runs[:i] + runs[i + 1:]
+            if r - piece >= 2:
+                left = tuple(sorted(left + (r - piece,), reverse=True))
+            best = max(best, piece + cover(rest, left))
+    return best
+
+
+def shape_name(units: Sequence[Unit]) -> str:
+    """``single``, ``pair``, ``tractor`` — or ``throw`` for a lead of several units."""
+    if len(units) != 1:
+        return "throw"
+    return KIND_NAMES[units[0].kind]
+
+
+def largest_unit(units: Sequence[Unit]) -> Unit:
+    """The largest unit: highest kind, then longest, then highest."""
+    return max(units, key=lambda u: (u.kind, u.length, u.top))

@@ -1,0 +1,315 @@
+"""The judges' pages over HTTP: the permission matrix, JSON trick entry, stale pages, quick entry, commands."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
+
+from referee import recording
+from tests.table.conftest import simulated
+from tournaments.models import Deal, Match
+
+pytestmark = pytest.mark.django_db
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture
+def deal(match, judge):
+    return recording.start_deal(match, judge, trump="S", declarer="N")
+
+
+@pytest.fixture
+def english(client):
+    client.cookies["django_language"] = "en"
+    return client
+
+
+def as_user(user) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+# ------------------------------------------------------------------ the permission matrix
+
+@pytest.fixture
+def people(judge, make_judge, director):
+    spectator = get_user_model().objects.create_user("fan", password="fan-pass-123")
+    return {"anonymous": None, "spectator": spectator, "other judge": make_judge("other"), "assigned judge": judge,
+            "director": director}
+
+
+WRITE = {"anonymous": False, "spectator": False, "other judge": False, "assigned judge": True, "director": True}
+
+
+@pytest.mark.parametrize("who", list(WRITE))
+def test_who_may_record_a_play(people, deal, who):
+    response = as_user(people[who]).post(
+        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": deal.version}, **JSON
+    )
+    if who == "anonymous":
+        assert response.status_code == 302 and "/login/" in response["Location"]
+    else:
+        assert response.status_code == (200 if WRITE[who] else 403)
+    assert deal.tricks.exists() is WRITE[who]
+
+
+@pytest.mark.parametrize("who", list(WRITE))
+def test_who_may_start_a_deal(people, match, who):
+    response = as_user(people[who]).post(reverse("new_deal", args=[match.pk]), {"trump": "H", "declarer": "E"})
+    if who == "anonymous":
+        assert response.status_code == 302 and "/login/" in response["Location"]
+    else:
+        assert response.status_code == (302 if WRITE[who] else 403)
+    assert match.deals.exists() is WRITE[who]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "spectator", "assigned judge"])
+def test_anyone_reads_the_public_match_page(people, match, who):
+    assert as_user(people[who]).get(reverse("match", args=[match.pk])).status_code == 200
+
+
+def test_a_hidden_tournament_hides_its_matches(people, match):
+    match.round.tournament.is_public = False
+    match.round.tournament.save()
+    assert as_user(people["spectator"]).get(reverse("match", args=[match.pk])).status_code == 404
+    assert as_user(people["director"]).get(reverse("match", args=[match.pk])).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("who", "allowed"),
+    [("spectator", False), ("other judge", True), ("director", True), ("assigned judge", False)],
+)
+def test_who_may_confirm(people, match, judge, who, allowed):
+    deal = recording.record_deal(match, simulated_first(match), people["director"])
+    recording.reopen_deal(deal, people["director"], version=deal.version)
+    deal.refresh_from_db()
+    recording.submit_deal(deal, judge, version=deal.version)  # the assigned judge submits
+    deal.refresh_from_db()
+    response = as_user(people[who]).post(reverse("deal_action", args=[deal.pk, "confirm"]),
+                                         {"version": deal.version}, **JSON)
+    deal.refresh_from_db()
+    assert response.status_code == (200 if allowed else 403)
+    assert (deal.state == Deal.State.CONFIRMED) is allowed
+
+
+def test_a_captain_of_the_other_side_may_confirm(match, judge):
+    captain = get_user_model().objects.create_user("captain", password="captain-pass-1")
+    match.pair_ew.captain = captain
+    match.pair_ew.save()
+    deal = recording.record_deal(match, simulated_first(match), judge_director())
+    recording.reopen_deal(deal, judge_director(), version=deal.version)
+    deal.refresh_from_db()
+    recording.submit_deal(deal, judge, version=deal.version)
+    deal.refresh_from_db()
+    response = as_user(captain).post(reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version},
+                                     **JSON)
+    assert response.status_code == 200
+
+
+def judge_director():
+    from tournaments.services import create_director
+
+    user = get_user_model().objects.filter(username="td-x").first()
+    return user or create_director("td-x", "director-pass-9")
+
+
+def simulated_first(match):
+    from rules.simulate import simulate_deal
+
+    record = simulate_deal("standard", banker="N", level="2", seed=11)
+    record["ruleset"] = match.round.tournament.ruleset
+    return record
+
+
+def test_csrf_is_required(deal, judge):
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(judge)
+    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON)
+    assert response.status_code == 403
+    assert not deal.tricks.exists()
+
+
+# ------------------------------------------------------------------ trick entry over JSON
+
+def test_play_answers_with_the_new_state(deal, judge):
+    c = as_user(judge)
+    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "sa, ♠A", "version": 0}, **JSON)
+    data = response.json()
+    assert data["ok"] is True
+    state = data["state"]
+    assert state["deal"]["version"] == 1
+    assert state["next_seat"] == "W"
+    assert [c["code"] for c in state["tricks"][0]["plays"][0]["cards"]] == ["SA", "SA"]
+    spade_ace = next(c for row in state["picker"] for c in row["cards"] if c["code"] == "SA")
+    assert spade_ace["left"] == 0
+
+
+def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, judge):
+    c = as_user(judge)
+    c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA SA", "version": 0}, **JSON)
+    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "S3", "version": 1}, **JSON)
+    assert response.status_code == 422
+    data = response.json()
+    assert data["error"] == "illegal"
+    assert "首家出的是 2 张" in data["message"]
+    assert data["state"]["deal"]["version"] == 1
+    assert len(data["state"]["tricks"][0]["plays"]) == 1
+
+
+def test_stale_page_gets_409_with_who_changed_it(deal, judge, director, english):
+    as_user(director).post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON)
+    english.force_login(judge)
+    response = english.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SK", "version": 0}, **JSON)
+    assert response.status_code == 409
+    data = response.json()
+    assert "changed by td" in data["message"]
+    assert data["state"]["deal"]["version"] == 1
+    assert data["state"]["tricks"][0]["plays"][0]["cards"][0]["code"] == "SA"
+
+
+def test_bad_cards_name_the_token(deal, judge):
+    response = as_user(judge).post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA ZZ", "version": 0},
+                                   **JSON)
+    assert response.status_code == 400
+    assert "ZZ" in response.json()["message"]
+
+
+def test_pages_render(deal, judge, match):
+    c = as_user(judge)
+    for name, args in (("match", [match.pk]), ("deal", [deal.pk]), ("review", [deal.pk]), ("deal_state", [deal.pk])):
+        assert c.get(reverse(name, args=args)).status_code == 200
+
+
+def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make_judge):
+    c = as_user(judge)
+    c.post(reverse("new_deal", args=[match.pk]), {"trump": "D", "declarer": "W"})
+    deal = match.deals.get()
+    record = simulated(deal, seed=4)
+    version = 0
+    for trick in record["tricks"]:
+        for j, (seat, cards) in enumerate(trick["plays"]):
+            fields = {"cards": cards, "seat": seat, "version": version}
+            if j == 0 and trick.get("throw"):
+                fields.update({f"throw_{k}": v for k, v in trick["throw"].items()})
+            response = c.post(reverse("deal_action", args=[deal.pk, "play"]), fields, **JSON)
+            assert response.status_code == 200, response.json()
+            version = response.json()["state"]["deal"]["version"]
+    c.post(reverse("deal_action", args=[deal.pk, "kitty"]), {"kitty": record["kitty"], "version": version}, **JSON)
+    deal.refresh_from_db()
+    review = c.get(reverse("review", args=[deal.pk])).content.decode()
+    assert "levels-after" in review
+    response = c.post(reverse("deal_action", args=[deal.pk, "submit"]), {"version": deal.version})
+    assert response.status_code == 302
+    deal.refresh_from_db()
+    assert deal.state == Deal.State.SUBMITTED
+    other = as_user(make_judge("second"))
+    other.post(reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version})
+    deal.refresh_from_db()
+    match.refresh_from_db()
+    assert deal.state == Deal.State.CONFIRMED
+    assert match.level_ns == deal.verdict["result"]["levels_after"]["NS"]
+    page = other.get(reverse("match", args=[match.pk])).content.decode()
+    assert deal.outcome_label in page
+
+
+def test_the_director_sees_the_history_on_the_match_page(deal, judge, director):
+    recording.record_play(deal, judge, cards="SA", version=0)
+    page = as_user(director).get(reverse("match", args=[deal.match_id])).content.decode()
+    assert "history" in page and "judge" in page
+    assert "history" not in as_user(judge).get(reverse("match", args=[deal.match_id])).content.decode()
+
+
+# ------------------------------------------------------------------ quick entry
+
+@pytest.fixture
+def quick(match):
+    t = match.round.tournament
+    t.quick_entry_allowed = True
+    t.save()
+    return match
+
+
+def post_quick(client, match, **fields):
+    data = {"trump": "S", "declarer": "N", "points": 85, "kitty_points": 10, "last_lead": "pair",
+            "attackers_won_last": "on"}
+    data.update(fields)
+    return client.post(reverse("quick_entry", args=[match.pk]), data)
+
+
+def test_quick_entry_scores_through_the_same_function(quick, judge, english):
+    english.force_login(judge)
+    assert post_quick(english, quick).status_code == 302
+    deal = quick.deals.get()
+    assert deal.mode == Deal.Mode.QUICK and deal.state == Deal.State.SUBMITTED
+    assert deal.verdict["attackers_points"] == {"tricks": 85, "kitty": 10, "multiplier": 4, "kitty_bonus": 40,
+                                                "penalties": 0, "total": 125}
+    assert deal.verdict["result"]["outcome"] == "takeover" and deal.verdict["result"]["levels"] == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [({"points": 83}, "fives"), ({"kitty_points": 205}, "Kitty points"), ({"points": 195, "kitty_points": 10},
+                                                                          "between 0 and 190")],
+)
+def test_quick_entry_bounds(quick, judge, english, fields, problem):
+    english.force_login(judge)
+    response = post_quick(english, quick, **fields)
+    assert response.status_code == 200
+    assert problem in response.content.decode()
+    assert not quick.deals.exists()
+
+
+def test_quick_entry_needs_the_tournament_setting(match, judge):
+    assert post_quick(as_user(judge), match).status_code == 403
+
+
+# ------------------------------------------------------------------ commands
+
+def test_record_deal_and_match_state_commands(tmp_path, match, director):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(simulated_first(match)), encoding="utf-8")
+    out = StringIO()
+    call_command("record_deal", str(match.pk), str(path), stdout=out)
+    verdict = json.loads(out.getvalue())
+    assert verdict["ok"] is True and verdict["result"]["outcome"] in ("banker_holds", "takeover")
+    out = StringIO()
+    call_command("match_state", str(match.pk), stdout=out)
+    state = json.loads(out.getvalue())
+    assert set(state) == {"id", "status", "ruleset", "levels", "banker", "deals", "winner", "ended_by"}
+    assert state["deals"] == 1 and state["banker"] == verdict["result"]["next_banker"]
+    out = StringIO()
+    call_command("export_deals", str(match.pk), stdout=out)
+    (exported,) = json.loads(out.getvalue())
+    assert exported["format"] == "tractor-deal/1"
+    assert exported["tricks"] == simulated_first(match)["tricks"]
+
+
+def test_record_deal_refuses_a_disagreeing_record_with_exit_2(tmp_path, match, director):
+    record = simulated_first(match)
+    record["level"] = "9"
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(CommandError) as err:
+        call_command("record_deal", str(match.pk), str(path))
+    assert err.value.returncode == 2
+    assert "level" in str(err.value)
+    assert not match.deals.exists()
+
+
+def test_simulate_command_plays_the_round_to_the_end(round1, make_pair, director):
+    for table in (1, 2):
+        Match.objects.create(round=round1, table=table, pair_ns=make_pair(), pair_ew=make_pair())
+    out = StringIO()
+    call_command("simulate", round1.tournament.slug, "--round", "1", "--seed", "7", stdout=out)
+    for m in round1.matches.all():
+        assert m.state == Match.State.FINISHED and m.winner is not None
+        assert m.deals.filter(state=Deal.State.CONFIRMED).count() == m.deals.count() > 0
+    assert "table 1:" in out.getvalue()
