@@ -39,10 +39,19 @@ class NewDealForm(SeatedForm):
 
 
 class PenaltyForm(forms.Form):
+    """A penalty the judge calls; the trick is numbered from 1 as on the screen (stored from 0)."""
+
     seat = forms.ChoiceField(label=_("seat"), choices=SEAT_CHOICES)
     code = forms.ChoiceField(label=_("penalty"), choices=PENALTY_CODES)
-    trick = forms.IntegerField(label=_("trick"), required=False, min_value=0, max_value=99)
+    trick = forms.IntegerField(label=_("trick no."), required=False, min_value=1, max_value=99)
     note = forms.CharField(label=_("note"), required=False, max_length=300)
+
+    def penalty(self) -> dict:
+        """The service's arguments: the trick index counted from 0, as in DEAL-RECORD."""
+        data = dict(self.cleaned_data)
+        if data.get("trick") is not None:
+            data["trick"] -= 1
+        return data
 
 
 class QuickEntryForm(SeatedForm):

@@ -41,7 +41,6 @@ RECORD_FORMAT = "tractor-deal/1"
 ENTRY_FAULTS = frozenset(
     {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
 )
-SEAT_ZH = {"N": "北", "W": "西", "S": "南", "E": "东"}
 LAST_LEAD_KINDS = ("single", "pair", "tractor2", "tractor3", "tractor4", "throw")
 
 
@@ -325,6 +324,8 @@ def next_to_play(deal: Deal, verdict: Verdict | None = None) -> str | None:
     plays = sorted(trick.plays.all(), key=lambda p: p.order)
     if plays and len(plays) < 4:
         return next_seat(plays[-1].seat, rs.clockwise)
+    if deal_complete(deal, rs):
+        return None
     verdict = verdict or judge_deal(deal)
     if verdict.tricks and verdict.tricks[-1].winner:
         return verdict.tricks[-1].winner

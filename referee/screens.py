@@ -32,9 +32,9 @@ SUIT_CLASS = {"S": "S", "H": "H", "C": "C", "D": "D"}
 def card_label(text: str) -> dict:
     """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}``."""
     if text == "BJ":
-        return {"code": text, "face": _("Big joker"), "suit": "J", "short": "大王"}
+        return {"code": text, "face": _("Big joker"), "suit": "J", "short": _("BJ")}
     if text == "LJ":
-        return {"code": text, "face": _("Small joker"), "suit": "J", "short": "小王"}
+        return {"code": text, "face": _("Small joker"), "suit": "J", "short": _("LJ")}
     rank = "10" if text[1] == "T" else text[1]
     face = "♠♥♣♦"["SHCD".index(text[0])] + rank
     return {"code": text, "face": face, "suit": text[0], "short": face}

@@ -239,7 +239,7 @@ def run_action(request: HttpRequest, deal: Deal, action: str):
         form = PenaltyForm(post)
         if not form.is_valid():
             raise RecordingError("; ".join(e for errors in form.errors.values() for e in errors))
-        return recording.add_penalty(deal, user, version=version, **form.cleaned_data)
+        return recording.add_penalty(deal, user, version=version, **form.penalty())
     if action == "remove_penalty":
         return recording.remove_penalty(
             deal, user, penalty_id=int(post.get("penalty", 0) or 0), version=version

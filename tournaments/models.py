@@ -423,19 +423,22 @@ class Deal(models.Model):
 
     @property
     def outcome_label(self) -> str:
-        """The result in words: who gains how many levels."""
-        result = self.result
-        if not result:
-            return ""
-        if result["outcome"] == "match_won":
-            return gettext("banker side wins the match")
-        if result["next_banker"] is None:
-            return gettext("void deal: the bank is contested")
-        if result["outcome"] == "takeover":
-            if result["levels"]:
-                return gettext("attackers take over, +%(n)s") % {"n": result["levels"]}
-            return gettext("attackers take over")
-        return gettext("banker side holds, +%(n)s") % {"n": result["levels"]}
+        return describe_result(self.result)
+
+
+def describe_result(result: dict | None) -> str:
+    """A verdict's result in words: who gains how many levels."""
+    if not result:
+        return ""
+    if result["outcome"] == "match_won":
+        return gettext("banker side wins the match")
+    if result["next_banker"] is None:
+        return gettext("void deal: the bank is contested")
+    if result["outcome"] == "takeover":
+        if result["levels"]:
+            return gettext("attackers take over, +%(n)s") % {"n": result["levels"]}
+        return gettext("attackers take over")
+    return gettext("banker side holds, +%(n)s") % {"n": result["levels"]}
 
 
 class Trick(models.Model):

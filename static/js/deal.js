@@ -49,6 +49,7 @@
 
   function render() {
     var d = state.deal;
+    app.dataset.version = d.version;
     bind("banker", seatLabel(d.banker));
     bind("level", d.level);
     bind("trump", d.trump_label);

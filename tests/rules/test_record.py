@@ -106,7 +106,7 @@ def test_revoke_pair_message():
     assert codes(v) == [(0, "W", "revoke_pair")]
     viol = v.as_dict()["violations"][0]
     assert viol["message"] == "W held ♠QQ but followed the pair lead with ♠7 ♠3"
-    assert viol["message_zh"] == "W 持有 ♠QQ，却用 ♠7 ♠3 跟对子"
+    assert viol["message_zh"] == "西家持有 ♠QQ，却用 ♠7 ♠3 跟对子"
 
 
 def test_revoke_tractor():
@@ -114,7 +114,7 @@ def test_revoke_tractor():
     plays = [["N", "S3 S3 S4 S4"], ["W", "SJ SJ SQ SA"], ["S", "S6 S7 S8 S9"], ["E", "D6 D7 D8 D9"]]
     v = judge(rec([plays], hands))
     assert codes(v) == [(0, "W", "revoke_tractor")]
-    assert v.violations[0].message_zh == "W 持有拖拉机 ♠QQ ♠JJ，却用 ♠A ♠Q ♠JJ 跟拖拉机"
+    assert v.violations[0].message_zh == "西家持有拖拉机 ♠QQ ♠JJ，却用 ♠A ♠Q ♠JJ 跟拖拉机"
     # no tractor in hand (JJ, KK are not adjacent): two pairs are owed instead
     hands["W"] = "SJ SJ SK SK SA SQ"
     plays[1] = ["W", "SJ SJ SA SQ"]

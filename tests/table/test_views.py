@@ -313,3 +313,12 @@ def test_simulate_command_plays_the_round_to_the_end(round1, make_pair, director
         assert m.state == Match.State.FINISHED and m.winner is not None
         assert m.deals.filter(state=Deal.State.CONFIRMED).count() == m.deals.count() > 0
     assert "table 1:" in out.getvalue()
+
+
+def test_penalty_from_the_review_page_counts_tricks_from_one(deal, judge):
+    c = as_user(judge)
+    c.post(reverse("deal_action", args=[deal.pk, "penalty"]),
+           {"seat": "W", "code": "signal", "trick": 3, "note": "tapped", "version": deal.version, "next": "review"})
+    penalty = deal.penalties.get()
+    assert (penalty.seat, penalty.code, penalty.trick, penalty.note) == ("W", "signal", 2, "tapped")
+    assert recording.deal_record(deal)["penalties"] == [{"seat": "W", "code": "signal", "trick": 2, "note": "tapped"}]

@@ -1,0 +1,105 @@
+"""A judge records a whole deal in the browser — picker and keyboard — is refused an illegal follow in Chinese,
+submits; a second account confirms; the match page shows the new levels. Screenshots of each page are saved."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.record import judge as engine_judge
+from rules.simulate import simulate_deal
+from tests.browser.conftest import login
+from tournaments.demo import create_demo
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def plain_record():
+    """A simulated first deal (banker N, level 2, spades) without challenged throws, whose first lead is one card."""
+    for seed in range(200):
+        record = simulate_deal("standard", banker="N", level="2", trump="S", seed=seed)
+        tricks = record["tricks"]
+        if not any("throw" in t for t in tricks) and len(tricks[0]["plays"][0][1].split()) == 1:
+            return record
+    raise AssertionError("no plain simulated deal in 200 seeds")
+
+
+def wait_for_version(page, version: int) -> None:
+    page.wait_for_function(f"document.getElementById('deal-app').dataset.version == '{version}'")
+
+
+def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
+    demo = create_demo()
+    match = demo.tournament.rounds.get(number=1).matches.get(table=1)  # judge1's table, no deal yet
+    record = plain_record()
+
+    login(page, "judge1", "demo-judge1-2026")
+    page.goto_path(f"/match/{match.pk}/")
+    screenshot(page, "1-match")
+    page.get_by_role("link", name="新的一局").click()
+    page.locator("input[name=declarer][value=N]").check()
+    page.locator("label.trump-S").click()
+    screenshot(page, "2-new-deal")
+    page.get_by_role("button", name="开始本局").click()
+    page.wait_for_selector("#deal-app")
+
+    version = 0
+    # The lead of trick 1 by tapping the picker.
+    lead_cards = record["tricks"][0]["plays"][0][1].split()
+    for code in lead_cards:
+        page.locator(f"button.pick[data-code='{code}']:not(.selected)").first.click()
+    assert page.locator("#cards-input").input_value() == " ".join(lead_cards)
+    screenshot(page, "3-picker")
+    page.get_by_role("button", name="录入").click()
+    version += 1
+    wait_for_version(page, version)
+
+    # An illegal follow: two cards to a one-card lead is refused with the Chinese reason; the typing stays.
+    follower_cards = record["tricks"][0]["plays"][1][1]
+    wrong = f"{follower_cards} {follower_cards}"
+    page.fill("#cards-input", wrong)
+    page.press("#cards-input", "Enter")
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    assert "首家出的是 1 张" in message.inner_text()
+    assert page.locator("#cards-input").input_value() == wrong
+    screenshot(page, "4-refused")
+
+    # Everything else by keyboard.
+    first = True
+    for trick in record["tricks"]:
+        for seat, cards in trick["plays"]:
+            if first:
+                first = False
+                continue
+            page.fill("#cards-input", cards)
+            page.press("#cards-input", "Enter")
+            version += 1
+            wait_for_version(page, version)
+    assert "所有墩已出完" in page.locator("[data-bind=turn]").inner_text()
+    page.fill("#kitty-form input[name=kitty]", record["kitty"])
+    page.click("#kitty-form button[type=submit]")
+    version += 1
+    wait_for_version(page, version)
+    screenshot(page, "5-all-tricks")
+
+    page.locator("#review-link").click()
+    expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
+    assert page.get_by_test_id("total").inner_text() == str(expected["attackers_points"]["total"])
+    screenshot(page, "6-review")
+    page.get_by_role("button", name="提交本局").click()
+    page.wait_for_url(f"**/match/{match.pk}/")
+    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已提交"
+    screenshot(page, "7-submitted")
+
+    # A second account confirms.
+    page.context.clear_cookies()
+    login(page, "judge2", "demo-judge2-2026")
+    page.goto_path(f"/match/{match.pk}/")
+    page.locator("tr[data-deal='1']").get_by_role("button", name="确认").click()
+    page.wait_for_url(f"**/match/{match.pk}/")
+    after = expected["result"]["levels_after"]
+    shown = {"T": "10"}
+    assert page.get_by_test_id("level-NS").inner_text() == shown.get(after["NS"], after["NS"])
+    assert page.get_by_test_id("level-EW").inner_text() == shown.get(after["EW"], after["EW"])
+    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"
+    screenshot(page, "8-confirmed")
