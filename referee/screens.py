@@ -22,6 +22,7 @@ from referee.recording import (
 )
 from rules.cards import ALL_CARDS, CARD_TEXT, parse_cards
 from rules.order import TRUMP, trump_from_text
+from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from tournaments.models import Deal, Match
 from tournaments.roles import is_director
@@ -44,6 +45,19 @@ def seat_players(match: Match) -> dict[str, str]:
     """Who sits where: a pair's first player North (or East), the second South (or West)."""
     ns, ew = match.pair_ns, match.pair_ew
     return {"N": ns.player1.name, "S": ns.player2.name, "E": ew.player1.name, "W": ew.player2.name}
+
+
+def throw_info(trick, plays, rs) -> dict:
+    """A challenged throw as the judge saw it, with the unit played and the penalty it costs."""
+    played = len(plays[0].cards.split()) if plays else 0
+    taken_back = max(len(trick.throw_attempted.split()) - played, 0)
+    return {
+        "attempted": [card_label(c) for c in trick.throw_attempted.split()],
+        "challenger": trick.throw_challenger,
+        "shown": [card_label(c) for c in trick.throw_shown.split()],
+        "forced": [card_label(c) for c in plays[0].cards.split()] if plays else [],
+        "penalty": failed_throw_points(rs, taken_back),
+    }
 
 
 def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -> list[dict]:
@@ -86,13 +100,7 @@ def deal_state(deal: Deal, user) -> dict:
                 "plays": [{"seat": p.seat, "cards": [card_label(c) for c in p.cards.split()]} for p in plays],
                 "winner": summary.winner if summary and len(plays) == 4 else None,
                 "points": summary.points if summary and len(plays) == 4 else None,
-                "throw": {
-                    "attempted": trick.throw_attempted,
-                    "challenger": trick.throw_challenger,
-                    "shown": trick.throw_shown,
-                }
-                if trick.throw_attempted
-                else None,
+                "throw": throw_info(trick, plays, rs) if trick.throw_attempted else None,
             }
         )
     kitty = list(parse_cards(deal.kitty)) if deal.kitty else []

@@ -176,6 +176,10 @@ def entry_labels() -> dict[str, str]:
         "network": _("The server did not answer; nothing was lost — try again."),
         "nothing": _("Tap or type the cards first."),
         "leader": _("lead"),
+        "throw": _("Failed throw, challenged by %(seat)s: penalty %(penalty)s points."),
+        "attempted": _("tried"),
+        "shown": _("shown"),
+        "forced": _("played"),
     }
 
 

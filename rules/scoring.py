@@ -145,12 +145,7 @@ def penalty_points(
         if t.failed_throw_seat is None:
             continue
         seat = _check_seat(t.failed_throw_seat, "failed throw")
-        if rs.failed_throw == "per_card":
-            charge(seat, rs.failed_throw_points * t.cards_taken_back)
-        elif rs.failed_throw == "per_attempt":
-            charge(seat, rs.failed_throw_points)
-        else:  # "misplay": seed 004 出错牌 罚 10 分
-            charge(seat, rs.misplay_points)
+        charge(seat, failed_throw_points(rs, t.cards_taken_back))
     for p in penalties:
         seat = _check_seat(p.seat, f"penalty {p.code!r}")
         if p.code == "misplay":
@@ -158,6 +153,15 @@ def penalty_points(
         elif p.code == "signal" and rs.signal_points is not None:
             charge(seat, rs.signal_points)
     return total
+
+
+def failed_throw_points(rs: Ruleset, cards_taken_back: int) -> int:
+    """Points one failed throw costs the thrower's side (RULES §9; the judge's screen shows it too)."""
+    if rs.failed_throw == "per_card":
+        return rs.failed_throw_points * cards_taken_back
+    if rs.failed_throw == "per_attempt":
+        return rs.failed_throw_points
+    return rs.misplay_points  # "misplay": seed 004 出错牌 罚 10 分
 
 
 def penalty_effects(rs: Ruleset, penalties: Sequence[PenaltyCall]) -> PenaltyEffects:

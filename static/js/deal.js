@@ -90,6 +90,15 @@
         li.appendChild(span);
       });
       if (t.winner) li.appendChild(el("span", "muted", fmt(L.won, { seat: t.winner, points: t.points })));
+      if (t.throw) {
+        var note = el("div", "throw-note");
+        note.appendChild(el("span", "", fmt(L.throw, { seat: t.throw.challenger, penalty: t.throw.penalty }) + " "));
+        [["attempted", L.attempted], ["shown", L.shown], ["forced", L.forced]].forEach(function (part) {
+          note.appendChild(el("span", "muted", " " + part[1] + " "));
+          t.throw[part[0]].forEach(function (c) { note.appendChild(chip(c)); });
+        });
+        li.appendChild(note);
+      }
       list.appendChild(li);
     });
 

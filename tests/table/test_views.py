@@ -322,3 +322,25 @@ def test_penalty_from_the_review_page_counts_tricks_from_one(deal, judge):
     penalty = deal.penalties.get()
     assert (penalty.seat, penalty.code, penalty.trick, penalty.note) == ("W", "signal", 2, "tapped")
     assert recording.deal_record(deal)["penalties"] == [{"seat": "W", "code": "signal", "trick": 2, "note": "tapped"}]
+
+
+def test_a_challenged_throw_shows_the_forced_unit_and_its_penalty(match, judge):
+    """Seed 002: ♠98844 thrown; a player shows ♠QQ, so 44 is played and 3 cards go back (10 per card)."""
+    deal = recording.start_deal(match, judge, trump="H", declarer="N")
+    c = as_user(judge)
+    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {
+        "cards": "S4 S4", "version": 0, "throw_attempted": "S98844", "throw_challenger": "W", "throw_shown": "SQQ",
+    }, **JSON)
+    assert response.status_code == 200, response.json()
+    throw = response.json()["state"]["tricks"][0]["throw"]
+    assert [x["code"] for x in throw["forced"]] == ["S4", "S4"]
+    assert throw["challenger"] == "W" and throw["penalty"] == 30
+
+
+def test_a_wrong_forced_unit_is_refused(match, judge):
+    deal = recording.start_deal(match, judge, trump="H", declarer="N")
+    response = as_user(judge).post(reverse("deal_action", args=[deal.pk, "play"]), {
+        "cards": "S9", "version": 0, "throw_attempted": "S98844", "throw_challenger": "W", "throw_shown": "SQQ",
+    }, **JSON)
+    assert response.status_code == 422
+    assert response.json()["violations"][0]["code"] == "wrong_forced_unit"
