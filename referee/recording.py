@@ -121,6 +121,8 @@ def seat_name(seat: str | None) -> str:
 def lock_deal(deal: Deal, version: int | None) -> Deal:
     """Re-read the deal under a row lock and check the writer saw its current version."""
     current = Deal.objects.select_for_update().select_related("changed_by").get(pk=deal.pk)
+    if Deal.match.is_cached(deal):
+        current.match = deal.match
     if version is not None and int(version) != current.version:
         who = current.changed_by.get_username() if current.changed_by else _("someone")
         when = timezone.localtime(current.changed_at).strftime("%H:%M:%S")
@@ -154,21 +156,66 @@ def parse_card_text(text: str, field: str) -> str:
         raise RecordingError(_("%(field)s: cannot read %(error)s") % {"field": field, "error": exc}) from exc
 
 
-def deal_tricks(deal: Deal) -> list[dict]:
-    """The deal's tricks as DEAL-RECORD ``tricks`` (plays in order, challenged throws)."""
-    tricks = []
-    for trick in deal.tricks.all().prefetch_related("plays").order_by("number"):
-        entry: dict[str, Any] = {
-            "plays": [[p.seat, p.cards] for p in sorted(trick.plays.all(), key=lambda p: p.order)]
-        }
-        if trick.throw_attempted:
-            entry["throw"] = {
-                "attempted": trick.throw_attempted,
-                "challenger": trick.throw_challenger,
-                "shown": trick.throw_shown,
-            }
-        tricks.append(entry)
-    return tricks
+@dataclass
+class Snapshot:
+    """One read of a deal's tricks and plays (two queries), shared by the checks and the screen of a request."""
+
+    deal: Deal
+    rs: Ruleset
+    tricks: list[Trick]
+    plays: list[list[Play]]
+    levels: Mapping[str, str] | None
+
+    @property
+    def cards_played(self) -> int:
+        return sum(len(p.cards.split()) for plays in self.plays for p in plays)
+
+    @property
+    def complete(self) -> bool:
+        """All tricks played: every seat has played a whole hand."""
+        return all(len(p) == 4 for p in self.plays) and self.cards_played == 4 * hand_size(self.rs)
+
+    @property
+    def last(self) -> tuple[Trick | None, list[Play]]:
+        return (self.tricks[-1], self.plays[-1]) if self.tricks else (None, [])
+
+    def record_tricks(self) -> list[dict]:
+        """DEAL-RECORD ``tricks`` (plays in order, challenged throws)."""
+        out = []
+        for trick, plays in zip(self.tricks, self.plays, strict=True):
+            entry: dict[str, Any] = {"plays": [[p.seat, p.cards] for p in plays]}
+            if trick.throw_attempted:
+                entry["throw"] = {
+                    "attempted": trick.throw_attempted,
+                    "challenger": trick.throw_challenger,
+                    "shown": trick.throw_shown,
+                }
+            out.append(entry)
+        return out
+
+    def record(self, partial: bool = False) -> dict:
+        return deal_record(self.deal, levels=self.levels, partial=partial, tricks=self.record_tricks())
+
+    def due(self, verdict: Verdict | None = None) -> str | None:
+        """Whose turn it is: the next seat in the trick, the last winner, or the banker at the start."""
+        trick, plays = self.last
+        if trick is None:
+            return self.deal.banker
+        if len(plays) < 4:
+            return next_seat(plays[-1].seat, self.rs.clockwise)
+        if self.complete:
+            return None
+        verdict = verdict or judge_probe(self.record())
+        return verdict.tricks[-1].winner if verdict.tricks else None
+
+
+def snapshot(deal: Deal, levels: Mapping[str, str] | None = None) -> Snapshot:
+    """Read the deal's tricks once; ``levels`` (both sides' levels when it began) are computed when not given."""
+    tricks = list(deal.tricks.order_by("number").prefetch_related("plays"))
+    plays = [sorted(t.plays.all(), key=lambda p: p.order) for t in tricks]
+    return Snapshot(
+        deal, ruleset_for(deal.match), tricks, plays, levels if levels is not None else levels_before(deal)
+    )
 
 
 def penalty_entries(deal: Deal) -> list[dict]:
@@ -184,8 +231,16 @@ def penalty_entries(deal: Deal) -> list[dict]:
     ]
 
 
-def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial: bool = False) -> dict:
+def deal_record(
+    deal: Deal,
+    *,
+    levels: Mapping[str, str] | None = None,
+    partial: bool = False,
+    tricks: list[dict] | None = None,
+) -> dict:
     """The deal as a portable DEAL-RECORD document (what ``export_deals`` prints and the engine judges)."""
+    if tricks is None:
+        tricks = snapshot(deal, levels or {}).record_tricks()
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "ruleset": deal.match.round.tournament.ruleset,
@@ -194,7 +249,7 @@ def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial:
         "trump": deal.trump,
         "kitty": deal.kitty,
         "partial": partial,
-        "tricks": deal_tricks(deal),
+        "tricks": tricks,
         "penalties": penalty_entries(deal),
     }
     if levels is not None and levels.get(side_of(deal.banker)) == deal.level:
@@ -295,7 +350,7 @@ def levels_before(deal: Deal) -> dict[str, str]:
 
 def judge_deal(deal: Deal) -> Verdict:
     """The engine's verdict on the deal so far (the whole-deal audit once every trick is in)."""
-    return judge_probe(deal_record(deal, levels=levels_before(deal)))
+    return judge_probe(snapshot(deal).record())
 
 
 def judge_probe(record: dict) -> Verdict:
@@ -315,36 +370,15 @@ def cards_used_up(record: dict, text: str, decks: int) -> str:
     return " ".join(sorted(card for card, n in seen.items() if n > decks and card in text.split()))
 
 
-def next_to_play(deal: Deal, verdict: Verdict | None = None) -> str | None:
-    """Whose turn it is: the next seat in the trick, the last winner, or the banker at the start."""
-    rs = ruleset_for(deal.match)
-    trick = deal.tricks.order_by("-number").prefetch_related("plays").first()
-    if trick is None:
-        return deal.banker
-    plays = sorted(trick.plays.all(), key=lambda p: p.order)
-    if plays and len(plays) < 4:
-        return next_seat(plays[-1].seat, rs.clockwise)
-    if deal_complete(deal, rs):
-        return None
-    verdict = verdict or judge_deal(deal)
-    if verdict.tricks and verdict.tricks[-1].winner:
-        return verdict.tricks[-1].winner
-    return None
-
-
 def hand_size(rs: Ruleset) -> int:
     total = rs.decks * 54
     kitty = total % 4 + 4 if total % 4 else 8
     return (total - kitty) // 4
 
 
-def deal_complete(deal: Deal, rs: Ruleset) -> bool:
+def deal_complete(deal: Deal) -> bool:
     """All tricks played: every seat has played a whole hand."""
-    plays = Play.objects.filter(trick__deal=deal)
-    if plays.count() % 4:
-        return False
-    cards = sum(len(p.cards.split()) for p in plays)
-    return cards == 4 * hand_size(rs)
+    return snapshot(deal, {}).complete
 
 
 def verdict_message(violations: Sequence[dict]) -> str:
@@ -454,7 +488,10 @@ def record_play(
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
-    due = next_to_play(deal)
+    snap = snapshot(deal)
+    probe = snap.record()
+    before = judge_probe(probe)
+    due = snap.due(before)
     if due is None:
         raise RecordingError(_("All tricks are played: submit the deal."))
     if seat and seat != due:
@@ -464,20 +501,17 @@ def record_play(
     text = parse_card_text(cards, _("cards"))
     if not text:
         raise RecordingError(_("Enter the cards played."))
-    last = deal.tricks.order_by("-number").prefetch_related("plays").first()
-    new_trick = last is None or last.plays.count() == 4
+    last, last_plays = snap.last
+    new_trick = last is None or len(last_plays) == 4
     if throw is not None and not new_trick:
         raise RecordingError(_("Only the lead can be a challenged throw."))
-    levels = levels_before(deal)
-    probe = deal_record(deal, levels=levels)
-    used_up = cards_used_up(probe, text, ruleset_for(deal.match).decks)
+    used_up = cards_used_up(probe, text, snap.rs.decks)
     if used_up:
         raise IllegalPlay(
             _("%(cards)s: every copy is already played or in the kitty.") % {"cards": used_up},
             [],
             forceable=False,
         )
-    before = judge_probe(probe)
     if new_trick:
         probe["tricks"].append({"plays": []})
     probe["tricks"][-1]["plays"].append([due, text])
@@ -506,9 +540,10 @@ def record_play(
         trick.throw_attempted = probe["tricks"][-1]["throw"]["attempted"]
         trick.throw_challenger = throw.challenger
         trick.throw_shown = probe["tricks"][-1]["throw"]["shown"]
-    trick._history_user = user
-    trick.save()
-    order = 0 if new_trick else trick.plays.count()
+    if new_trick or throw is not None:
+        trick._history_user = user
+        trick.save()
+    order = 0 if new_trick else len(last_plays)
     play = Play(trick=trick, order=order, seat=due, cards=text, recorded_by=user)
     play._history_user = user
     play.save()
@@ -599,12 +634,13 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
     require_open(deal)
     rs = ruleset_for(deal.match)
     if deal.mode == Deal.Mode.TRICKS:
-        if not deal_complete(deal, rs):
+        snap = snapshot(deal)
+        if not snap.complete:
             raise RecordingError(_("The deal is not finished: record every trick first."))
         expected = rs.decks * 54 - 4 * hand_size(rs)
         if len(deal.kitty.split()) != expected:
             raise RecordingError(_("Enter the kitty (%(n)s cards) before submitting.") % {"n": expected})
-        verdict = judge_deal(deal).as_dict()
+        verdict = judge_probe(snap.record()).as_dict()
     else:
         verdict = quick_verdict(deal, rs)
     if not verdict.get("result"):

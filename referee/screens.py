@@ -13,11 +13,9 @@ from django.utils.translation import gettext as _
 from referee.recording import (
     can_confirm,
     can_record,
-    deal_complete,
-    judge_deal,
-    next_to_play,
-    ruleset_for,
+    judge_probe,
     seat_name,
+    snapshot,
     table_state,
 )
 from rules.cards import ALL_CARDS, CARD_TEXT, parse_cards
@@ -80,16 +78,16 @@ def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -
     return rows
 
 
-def deal_state(deal: Deal, user) -> dict:
-    """Everything the trick-entry page shows, for one deal."""
+def deal_state(deal: Deal, user, levels: dict | None = None) -> dict:
+    """Everything the trick-entry page shows, for one deal (``levels``: its start levels, when known)."""
     match = deal.match
-    rs = ruleset_for(match)
-    verdict = judge_deal(deal)
+    snap = snapshot(deal, levels)
+    rs = snap.rs
+    verdict = judge_probe(snap.record())
     summaries = verdict.tricks
     tricks = []
     played: Counter = Counter()
-    for trick in deal.tricks.all().prefetch_related("plays").order_by("number"):
-        plays = sorted(trick.plays.all(), key=lambda p: p.order)
+    for trick, plays in zip(snap.tricks, snap.plays, strict=True):
         for p in plays:
             played.update(p.cards.split())
         summary = summaries[trick.number] if trick.number < len(summaries) else None
@@ -103,13 +101,14 @@ def deal_state(deal: Deal, user) -> dict:
                 "throw": throw_info(trick, plays, rs) if trick.throw_attempted else None,
             }
         )
+    players = seat_players(match)
     kitty = list(parse_cards(deal.kitty)) if deal.kitty else []
     buried = Counter(CARD_TEXT[c] for c in kitty)
     banker_side = side_of(deal.banker)
     attackers_points = sum(
         t["points"] or 0 for t in tricks if t["winner"] and side_of(t["winner"]) != banker_side
     )
-    due = next_to_play(deal, verdict) if deal.state == Deal.State.RECORDING else None
+    due = snap.due(verdict) if deal.state == Deal.State.RECORDING else None
     current = tricks[-1] if tricks and len(tricks[-1]["plays"]) < 4 else None
     leader = current["leader"] if current else due
     return {
@@ -126,16 +125,14 @@ def deal_state(deal: Deal, user) -> dict:
             "kitty": [card_label(c) for c in deal.kitty.split()] if deal.kitty else [],
             "kitty_text": deal.kitty,
         },
-        "seats": {
-            s: {"name": seat_name(s), "player": seat_players(match)[s], "side": side_of(s)} for s in SEATS
-        },
+        "seats": {s: {"name": seat_name(s), "player": players[s], "side": side_of(s)} for s in SEATS},
         "order": list(play_order(leader, rs.clockwise)) if leader else [],
         "next_seat": due,
         "tricks": tricks,
         "attackers_points": attackers_points,
         "picker": picker_rows(deal, played + buried, rs.decks, rs.permanent_twos),
         "violations": [v.as_dict() for v in verdict.violations],
-        "complete": deal_complete(deal, rs),
+        "complete": snap.complete,
         "can_record": can_record(user, match) and deal.state == Deal.State.RECORDING,
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
         "is_director": is_director(user),

@@ -272,7 +272,9 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     except RecordingError as exc:
         status = {"forbidden": 403, "stale": 409, "illegal": 422}.get(exc.code, 400)
         payload = {"ok": False, "error": exc.code, "message": exc.message, **exc.details}
+    match = deal.match
     deal.refresh_from_db()
+    deal.match = match  # already loaded with its pairs and players
     if wants_json(request):
         payload["state"] = deal_state(deal, request.user)
         return JsonResponse(payload, status=status)
@@ -315,7 +317,7 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
             "penalties": deal.penalties.select_related("recorded_by"),
             "penalty_form": PenaltyForm(),
             "kitty": [card_label(c) for c in deal.kitty.split()],
-            "complete": recording.deal_complete(deal, recording.ruleset_for(deal.match)),
+            "complete": recording.deal_complete(deal),
             "can_record": recording.can_record(request.user, deal.match),
             "can_confirm": deal.state == Deal.State.SUBMITTED and recording.can_confirm(request.user, deal),
             "is_director": is_director(request.user),

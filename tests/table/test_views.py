@@ -39,14 +39,26 @@ def as_user(user) -> Client:
 
 # ------------------------------------------------------------------ the permission matrix
 
+
 @pytest.fixture
 def people(judge, make_judge, director):
     spectator = get_user_model().objects.create_user("fan", password="fan-pass-123")
-    return {"anonymous": None, "spectator": spectator, "other judge": make_judge("other"), "assigned judge": judge,
-            "director": director}
+    return {
+        "anonymous": None,
+        "spectator": spectator,
+        "other judge": make_judge("other"),
+        "assigned judge": judge,
+        "director": director,
+    }
 
 
-WRITE = {"anonymous": False, "spectator": False, "other judge": False, "assigned judge": True, "director": True}
+WRITE = {
+    "anonymous": False,
+    "spectator": False,
+    "other judge": False,
+    "assigned judge": True,
+    "director": True,
+}
 
 
 @pytest.mark.parametrize("who", list(WRITE))
@@ -63,7 +75,9 @@ def test_who_may_record_a_play(people, deal, who):
 
 @pytest.mark.parametrize("who", list(WRITE))
 def test_who_may_start_a_deal(people, match, who):
-    response = as_user(people[who]).post(reverse("new_deal", args=[match.pk]), {"trump": "H", "declarer": "E"})
+    response = as_user(people[who]).post(
+        reverse("new_deal", args=[match.pk]), {"trump": "H", "declarer": "E"}
+    )
     if who == "anonymous":
         assert response.status_code == 302 and "/login/" in response["Location"]
     else:
@@ -93,8 +107,9 @@ def test_who_may_confirm(people, match, judge, who, allowed):
     deal.refresh_from_db()
     recording.submit_deal(deal, judge, version=deal.version)  # the assigned judge submits
     deal.refresh_from_db()
-    response = as_user(people[who]).post(reverse("deal_action", args=[deal.pk, "confirm"]),
-                                         {"version": deal.version}, **JSON)
+    response = as_user(people[who]).post(
+        reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
+    )
     deal.refresh_from_db()
     assert response.status_code == (200 if allowed else 403)
     assert (deal.state == Deal.State.CONFIRMED) is allowed
@@ -109,8 +124,9 @@ def test_a_captain_of_the_other_side_may_confirm(match, judge):
     deal.refresh_from_db()
     recording.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
-    response = as_user(captain).post(reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version},
-                                     **JSON)
+    response = as_user(captain).post(
+        reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
+    )
     assert response.status_code == 200
 
 
@@ -139,9 +155,12 @@ def test_csrf_is_required(deal, judge):
 
 # ------------------------------------------------------------------ trick entry over JSON
 
+
 def test_play_answers_with_the_new_state(deal, judge):
     c = as_user(judge)
-    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "sa, ♠A", "version": 0}, **JSON)
+    response = c.post(
+        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "sa, ♠A", "version": 0}, **JSON
+    )
     data = response.json()
     assert data["ok"] is True
     state = data["state"]
@@ -165,9 +184,13 @@ def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, 
 
 
 def test_stale_page_gets_409_with_who_changed_it(deal, judge, director, english):
-    as_user(director).post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON)
+    as_user(director).post(
+        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON
+    )
     english.force_login(judge)
-    response = english.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SK", "version": 0}, **JSON)
+    response = english.post(
+        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SK", "version": 0}, **JSON
+    )
     assert response.status_code == 409
     data = response.json()
     assert "changed by td" in data["message"]
@@ -176,15 +199,21 @@ def test_stale_page_gets_409_with_who_changed_it(deal, judge, director, english)
 
 
 def test_bad_cards_name_the_token(deal, judge):
-    response = as_user(judge).post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA ZZ", "version": 0},
-                                   **JSON)
+    response = as_user(judge).post(
+        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA ZZ", "version": 0}, **JSON
+    )
     assert response.status_code == 400
     assert "ZZ" in response.json()["message"]
 
 
 def test_pages_render(deal, judge, match):
     c = as_user(judge)
-    for name, args in (("match", [match.pk]), ("deal", [deal.pk]), ("review", [deal.pk]), ("deal_state", [deal.pk])):
+    for name, args in (
+        ("match", [match.pk]),
+        ("deal", [deal.pk]),
+        ("review", [deal.pk]),
+        ("deal_state", [deal.pk]),
+    ):
         assert c.get(reverse(name, args=args)).status_code == 200
 
 
@@ -202,7 +231,11 @@ def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make
             response = c.post(reverse("deal_action", args=[deal.pk, "play"]), fields, **JSON)
             assert response.status_code == 200, response.json()
             version = response.json()["state"]["deal"]["version"]
-    c.post(reverse("deal_action", args=[deal.pk, "kitty"]), {"kitty": record["kitty"], "version": version}, **JSON)
+    c.post(
+        reverse("deal_action", args=[deal.pk, "kitty"]),
+        {"kitty": record["kitty"], "version": version},
+        **JSON,
+    )
     deal.refresh_from_db()
     review = c.get(reverse("review", args=[deal.pk])).content.decode()
     assert "levels-after" in review
@@ -229,6 +262,7 @@ def test_the_director_sees_the_history_on_the_match_page(deal, judge, director):
 
 # ------------------------------------------------------------------ quick entry
 
+
 @pytest.fixture
 def quick(match):
     t = match.round.tournament
@@ -238,8 +272,14 @@ def quick(match):
 
 
 def post_quick(client, match, **fields):
-    data = {"trump": "S", "declarer": "N", "points": 85, "kitty_points": 10, "last_lead": "pair",
-            "attackers_won_last": "on"}
+    data = {
+        "trump": "S",
+        "declarer": "N",
+        "points": 85,
+        "kitty_points": 10,
+        "last_lead": "pair",
+        "attackers_won_last": "on",
+    }
     data.update(fields)
     return client.post(reverse("quick_entry", args=[match.pk]), data)
 
@@ -249,15 +289,24 @@ def test_quick_entry_scores_through_the_same_function(quick, judge, english):
     assert post_quick(english, quick).status_code == 302
     deal = quick.deals.get()
     assert deal.mode == Deal.Mode.QUICK and deal.state == Deal.State.SUBMITTED
-    assert deal.verdict["attackers_points"] == {"tricks": 85, "kitty": 10, "multiplier": 4, "kitty_bonus": 40,
-                                                "penalties": 0, "total": 125}
+    assert deal.verdict["attackers_points"] == {
+        "tricks": 85,
+        "kitty": 10,
+        "multiplier": 4,
+        "kitty_bonus": 40,
+        "penalties": 0,
+        "total": 125,
+    }
     assert deal.verdict["result"]["outcome"] == "takeover" and deal.verdict["result"]["levels"] == 1
 
 
 @pytest.mark.parametrize(
     ("fields", "problem"),
-    [({"points": 83}, "fives"), ({"kitty_points": 205}, "Kitty points"), ({"points": 195, "kitty_points": 10},
-                                                                          "between 0 and 190")],
+    [
+        ({"points": 83}, "fives"),
+        ({"kitty_points": 205}, "Kitty points"),
+        ({"points": 195, "kitty_points": 10}, "between 0 and 190"),
+    ],
 )
 def test_quick_entry_bounds(quick, judge, english, fields, problem):
     english.force_login(judge)
@@ -272,6 +321,7 @@ def test_quick_entry_needs_the_tournament_setting(match, judge):
 
 
 # ------------------------------------------------------------------ commands
+
 
 def test_record_deal_and_match_state_commands(tmp_path, match, director):
     path = tmp_path / "deal.json"
@@ -317,20 +367,39 @@ def test_simulate_command_plays_the_round_to_the_end(round1, make_pair, director
 
 def test_penalty_from_the_review_page_counts_tricks_from_one(deal, judge):
     c = as_user(judge)
-    c.post(reverse("deal_action", args=[deal.pk, "penalty"]),
-           {"seat": "W", "code": "signal", "trick": 3, "note": "tapped", "version": deal.version, "next": "review"})
+    c.post(
+        reverse("deal_action", args=[deal.pk, "penalty"]),
+        {
+            "seat": "W",
+            "code": "signal",
+            "trick": 3,
+            "note": "tapped",
+            "version": deal.version,
+            "next": "review",
+        },
+    )
     penalty = deal.penalties.get()
     assert (penalty.seat, penalty.code, penalty.trick, penalty.note) == ("W", "signal", 2, "tapped")
-    assert recording.deal_record(deal)["penalties"] == [{"seat": "W", "code": "signal", "trick": 2, "note": "tapped"}]
+    assert recording.deal_record(deal)["penalties"] == [
+        {"seat": "W", "code": "signal", "trick": 2, "note": "tapped"}
+    ]
 
 
 def test_a_challenged_throw_shows_the_forced_unit_and_its_penalty(match, judge):
     """Seed 002: ♠98844 thrown; a player shows ♠QQ, so 44 is played and 3 cards go back (10 per card)."""
     deal = recording.start_deal(match, judge, trump="H", declarer="N")
     c = as_user(judge)
-    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {
-        "cards": "S4 S4", "version": 0, "throw_attempted": "S98844", "throw_challenger": "W", "throw_shown": "SQQ",
-    }, **JSON)
+    response = c.post(
+        reverse("deal_action", args=[deal.pk, "play"]),
+        {
+            "cards": "S4 S4",
+            "version": 0,
+            "throw_attempted": "S98844",
+            "throw_challenger": "W",
+            "throw_shown": "SQQ",
+        },
+        **JSON,
+    )
     assert response.status_code == 200, response.json()
     throw = response.json()["state"]["tricks"][0]["throw"]
     assert [x["code"] for x in throw["forced"]] == ["S4", "S4"]
@@ -339,8 +408,27 @@ def test_a_challenged_throw_shows_the_forced_unit_and_its_penalty(match, judge):
 
 def test_a_wrong_forced_unit_is_refused(match, judge):
     deal = recording.start_deal(match, judge, trump="H", declarer="N")
-    response = as_user(judge).post(reverse("deal_action", args=[deal.pk, "play"]), {
-        "cards": "S9", "version": 0, "throw_attempted": "S98844", "throw_challenger": "W", "throw_shown": "SQQ",
-    }, **JSON)
+    response = as_user(judge).post(
+        reverse("deal_action", args=[deal.pk, "play"]),
+        {
+            "cards": "S9",
+            "version": 0,
+            "throw_attempted": "S98844",
+            "throw_challenger": "W",
+            "throw_shown": "SQQ",
+        },
+        **JSON,
+    )
     assert response.status_code == 422
     assert response.json()["violations"][0]["code"] == "wrong_forced_unit"
+
+
+def test_one_play_costs_a_bounded_number_of_queries(deal, judge, django_assert_max_num_queries):
+    """Trick entry stays fast: one play (checks, save, history, the new screen) in a fixed number of queries."""
+    c = as_user(judge)
+    c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON)
+    with django_assert_max_num_queries(25):
+        response = c.post(
+            reverse("deal_action", args=[deal.pk, "play"]), {"cards": "S2", "version": 1}, **JSON
+        )
+    assert response.status_code == 200

@@ -1,0 +1,96 @@
+"""Benchmark (not a test): post simulated deals play by play to the trick-entry endpoint; report per-trick times.
+
+Run it on a throwaway database (``make bench`` does): it creates its own tournament, judge and match.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test import Client
+from django.test.utils import setup_test_environment
+from django.urls import reverse
+
+from referee import recording
+from rules.simulate import simulate_deal
+from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.roles import JUDGE_GROUP, add_to_group
+
+
+class Command(BaseCommand):
+    help = "Time trick entry through the JSON endpoint (median and p95 per play and per trick)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--deals", type=int, default=4)
+        parser.add_argument("--seed", default="bench")
+
+    def handle(self, *args, **options):
+        setup_test_environment()  # lets the test client run against ALLOWED_HOSTS=testserver
+        judge = get_user_model().objects.create_user(f"bench-judge-{time.time_ns()}", password="x-bench-pass")
+        confirmer = get_user_model().objects.create_user(
+            f"bench-judge2-{time.time_ns()}", password="x-bench-pass"
+        )
+        add_to_group(confirmer, JUDGE_GROUP)
+        tournament = Tournament.objects.create(name="bench", slug=f"bench-{time.time_ns()}")
+        pairs = [
+            Pair.objects.create(
+                tournament=tournament,
+                name=f"p{i}",
+                player1=Player.objects.create(name=f"a{i}"),
+                player2=Player.objects.create(name=f"b{i}"),
+            )
+            for i in range(2)
+        ]
+        rnd = Round.objects.create(tournament=tournament, number=1)
+        match = Match.objects.create(round=rnd, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
+        client = Client()
+        client.force_login(judge)
+        plays, tricks = [], []
+        for n in range(options["deals"]):
+            state = recording.table_state(match)
+            if state.over:
+                break
+            banker = state.banker or "N"
+            record = simulate_deal(
+                "standard",
+                banker=banker,
+                level=state.levels["NS" if banker in "NS" else "EW"],
+                seed=f"{options['seed']}-{n}",
+            )
+            deal = recording.start_deal(match, judge, trump=record["trump"], declarer=banker)
+            url = reverse("deal_action", args=[deal.pk, "play"])
+            version = deal.version
+            for trick in record["tricks"]:
+                trick_time = 0.0
+                for j, (seat, cards) in enumerate(trick["plays"]):
+                    data = {"cards": cards, "seat": seat, "version": version}
+                    if j == 0 and trick.get("throw"):
+                        data.update({f"throw_{k}": v for k, v in trick["throw"].items()})
+                    start = time.perf_counter()
+                    response = client.post(url, data, HTTP_ACCEPT="application/json")
+                    elapsed = time.perf_counter() - start
+                    if response.status_code != 200:
+                        raise SystemExit(f"play refused: {response.json().get('message')}")
+                    version = response.json()["state"]["deal"]["version"]
+                    plays.append(elapsed)
+                    trick_time += elapsed
+                tricks.append(trick_time)
+            deal.refresh_from_db()
+            recording.set_kitty(deal, judge, record["kitty"], version=deal.version)
+            deal.refresh_from_db()
+            recording.submit_deal(deal, judge, version=deal.version)
+            deal.refresh_from_db()
+            recording.confirm_deal(deal, confirmer, version=deal.version)
+
+        def ms(values, q):
+            return 1000 * (statistics.median(values) if q == 50 else statistics.quantiles(values, n=20)[18])
+
+        self.stdout.write(
+            f"trick entry on {connection.vendor}: {len(plays)} plays in {len(tricks)} tricks; per play median "
+            f"{ms(plays, 50):.1f} ms, p95 {ms(plays, 95):.1f} ms; per trick median {ms(tricks, 50):.1f} ms, "
+            f"p95 {ms(tricks, 95):.1f} ms"
+        )
