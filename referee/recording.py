@@ -120,7 +120,7 @@ def seat_name(seat: str | None) -> str:
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
     """Re-read the deal under a row lock and check the writer saw its current version."""
-    current = Deal.objects.select_for_update().select_related("changed_by").get(pk=deal.pk)
+    current = Deal.objects.select_for_update(of=("self",)).select_related("changed_by").get(pk=deal.pk)
     if Deal.match.is_cached(deal):
         current.match = deal.match
     if version is not None and int(version) != current.version:
