@@ -179,7 +179,7 @@ def entry_labels() -> dict[str, str]:
         "throw": _("Failed throw, challenged by %(seat)s: penalty %(penalty)s points."),
         "attempted": _("tried"),
         "shown": _("shown"),
-        "forced": _("played"),
+        "forced": _("actually played"),
     }
 
 

@@ -16,8 +16,15 @@ PRESETS = ("standard", "permanent-twos", "jj-competition", "club-competition")
 
 def make_deals(n: int, seed: int = 0) -> list[dict[str, Any]]:
     """``n`` simulated deals, varied over presets, bankers, levels and trumps."""
-    return [simulate_deal(PRESETS[i % 4], banker="NWSE"[i % 4], level="23456789TJQKA"[(seed + i) % 13],
-                          seed=seed * 1_000_003 + i) for i in range(n)]
+    return [
+        simulate_deal(
+            PRESETS[i % 4],
+            banker="NWSE"[i % 4],
+            level="23456789TJQKA"[(seed + i) % 13],
+            seed=seed * 1_000_003 + i,
+        )
+        for i in range(n)
+    ]
 
 
 def run(n: int = 500, seed: int = 0, profile: bool = False) -> tuple[int, float]:

@@ -85,7 +85,7 @@ _SIMPLE: dict[str, tuple[Card, ...]] = {}
 for _c in range(52):
     _s, _r = SUITS[_c // 13], RANKS[_c % 13]
     for _st in (_s, SUIT_SYMBOLS[_c // 13]):
-        for _rt in ((_r, "10") if _r == "T" else (_r,)):
+        for _rt in (_r, "10") if _r == "T" else (_r,):
             _SIMPLE[_st + _rt] = (_c,)
             _SIMPLE[(_st + _rt).lower()] = (_c,)
 for _t, _c in (("LJ", LJ), ("BJ", BJ), ("小王", LJ), ("大王", BJ), ("lj", LJ), ("bj", BJ)):
@@ -146,7 +146,9 @@ def parse_cards(text: str | Iterable[str] | None) -> tuple[Card, ...]:
             return tuple(map(_ONE.__getitem__, text.split()))
         except KeyError:
             pass
-        tokens = text.split() if text.isascii() and "," not in text and ";" not in text else _SPLIT.split(text)
+        tokens = (
+            text.split() if text.isascii() and "," not in text and ";" not in text else _SPLIT.split(text)
+        )
     else:
         tokens = []
         for part in text:

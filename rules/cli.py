@@ -15,7 +15,9 @@ from .record import RecordError, judge_text
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m rules", description="升级 / 拖拉机 referee: judge deal records.")
+    p = argparse.ArgumentParser(
+        prog="python -m rules", description="升级 / 拖拉机 referee: judge deal records."
+    )
     sub = p.add_subparsers(dest="command", required=True)
     j = sub.add_parser("judge", help="judge one tractor-deal/1 record and print the verdict JSON")
     j.add_argument("file", help="the record file, or - for standard input")

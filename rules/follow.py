@@ -43,8 +43,9 @@ def suit_cards(hand: Hand, suit: int, trump: Trump) -> list[Card]:
     return [c for c in trump.members[suit] if hand[c] for _ in range(hand[c])]
 
 
-def follow_problem(hand: Hand, play: Sequence[Card], lead_suit: int, lead_shape: Shape, trump: Trump,
-                   exact: bool = True) -> FollowProblem | None:
+def follow_problem(
+    hand: Hand, play: Sequence[Card], lead_suit: int, lead_shape: Shape, trump: Trump, exact: bool = True
+) -> FollowProblem | None:
     """Why ``play`` is not a legal follow to a lead of ``lead_suit``/``lead_shape`` from ``hand``; None if legal."""
     n = lead_shape.size
     if len(play) != n:
@@ -128,8 +129,9 @@ def playable_cards(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> 
     return {c for v in pair_positions(held, trump).values() for c in v}
 
 
-def random_follow(hand: Sequence[Card], lead_suit: int, shape: Shape, trump: Trump,
-                  rng: random.Random) -> tuple[Card, ...] | None:
+def random_follow(
+    hand: Sequence[Card], lead_suit: int, shape: Shape, trump: Trump, rng: random.Random
+) -> tuple[Card, ...] | None:
     """A random legal follow (the simulator's player); None in the rare case the greedy build misses."""
     n = shape.size
     eff = trump.eff
@@ -152,9 +154,9 @@ def random_follow(hand: Sequence[Card], lead_suit: int, shape: Shape, trump: Tru
         r = runs.pop(0)
         piece = min(t, len(r))
         start = rng.randrange(len(r) - piece + 1)
-        chosen += r[start:start + piece]
+        chosen += r[start : start + piece]
         pairs_used += piece
-        for part in (r[:start], r[start + piece:]):
+        for part in (r[:start], r[start + piece :]):
             if len(part) >= 2:
                 runs.append(part)
             else:

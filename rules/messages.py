@@ -29,29 +29,58 @@ def show(cards: Sequence[Card], trump: Trump | None = None) -> str:
 
 
 _TEMPLATES: dict[str, tuple[str, str]] = {
-    "not_held": ("{seat} played {cards} without holding {missing}", "{seat}并未持有 {missing}，却打出了 {cards}"),
-    "deck_count": ("the deal uses {card} {n} times instead of {decks}", "整局牌中 {card} 出现 {n} 次，应为 {decks} 次"),
-    "card_count": ("{seat} has {n} cards instead of {expected}", "{seat}多牌少牌：共 {n} 张，应为 {expected} 张"),
+    "not_held": (
+        "{seat} played {cards} without holding {missing}",
+        "{seat}并未持有 {missing}，却打出了 {cards}",
+    ),
+    "deck_count": (
+        "the deal uses {card} {n} times instead of {decks}",
+        "整局牌中 {card} 出现 {n} 次，应为 {decks} 次",
+    ),
+    "card_count": (
+        "{seat} has {n} cards instead of {expected}",
+        "{seat}多牌少牌：共 {n} 张，应为 {expected} 张",
+    ),
     "kitty_count": ("the kitty has {n} cards instead of {expected}", "底牌 {n} 张，应为 {expected} 张"),
     "mixed_lead": ("{seat} led {cards}, which mixes suits", "{seat}首出 {cards}，混出了不同花色"),
-    "trump_throw": ("{seat} threw trumps {cards}; this ruleset forbids trump throws",
-                    "本规则不许甩主牌，{seat}却甩出 {cards}"),
+    "trump_throw": (
+        "{seat} threw trumps {cards}; this ruleset forbids trump throws",
+        "本规则不许甩主牌，{seat}却甩出 {cards}",
+    ),
     "wrong_leader": ("{seat} led, but {expected} should have", "应由{expected}首出，却由{seat}出牌"),
-    "wrong_order": ("{seat} played out of turn ({expected} was due)", "出牌顺序错误：应由{expected}出牌，却由{seat}出牌"),
+    "wrong_order": (
+        "{seat} played out of turn ({expected} was due)",
+        "出牌顺序错误：应由{expected}出牌，却由{seat}出牌",
+    ),
     "play_size": ("{seat} played {n} cards to a lead of {m}", "{seat}出了 {n} 张牌，首家出的是 {m} 张"),
-    "revoke_suit": ("{seat} held {witness} but did not follow {suit}, playing {cards}",
-                    "{seat}持有 {witness}，却没有跟出{suit_zh}，打出 {cards}"),
-    "revoke_pair": ("{seat} held {witness} but followed the {kind} lead with {cards}",
-                    "{seat}持有 {witness}，却用 {cards} 跟{kind_zh}"),
-    "revoke_tractor": ("{seat} held the tractor {witness} but followed the {kind} lead with {cards}",
-                       "{seat}持有拖拉机 {witness}，却用 {cards} 跟{kind_zh}"),
-    "throw_should_fail": ("{seat}'s throw {cards} should have failed: {holder} held {beater}",
-                          "{seat}甩牌 {cards} 应当失败：{holder}持有 {beater}"),
-    "bad_challenge": ("{challenger}'s challenge of {seat}'s throw {attempted} does not hold: {why}",
-                      "{challenger}对 {seat}甩牌 {attempted} 的否决不成立：{why_zh}"),
-    "wrong_forced_unit": ("{seat}'s failed throw {attempted} must be played as {forced}, not {cards}",
-                          "{seat}甩牌 {attempted} 失败，应出 {forced}，却出了 {cards}"),
-    "incomplete_trick": ("trick {n} (counting from 1) has only {k} plays, but later tricks follow", "第 {n} 轮只有 {k} 家出牌，之后却还有出牌"),
+    "revoke_suit": (
+        "{seat} held {witness} but did not follow {suit}, playing {cards}",
+        "{seat}持有 {witness}，却没有跟出{suit_zh}，打出 {cards}",
+    ),
+    "revoke_pair": (
+        "{seat} held {witness} but followed the {kind} lead with {cards}",
+        "{seat}持有 {witness}，却用 {cards} 跟{kind_zh}",
+    ),
+    "revoke_tractor": (
+        "{seat} held the tractor {witness} but followed the {kind} lead with {cards}",
+        "{seat}持有拖拉机 {witness}，却用 {cards} 跟{kind_zh}",
+    ),
+    "throw_should_fail": (
+        "{seat}'s throw {cards} should have failed: {holder} held {beater}",
+        "{seat}甩牌 {cards} 应当失败：{holder}持有 {beater}",
+    ),
+    "bad_challenge": (
+        "{challenger}'s challenge of {seat}'s throw {attempted} does not hold: {why}",
+        "{challenger}对 {seat}甩牌 {attempted} 的否决不成立：{why_zh}",
+    ),
+    "wrong_forced_unit": (
+        "{seat}'s failed throw {attempted} must be played as {forced}, not {cards}",
+        "{seat}甩牌 {attempted} 失败，应出 {forced}，却出了 {cards}",
+    ),
+    "incomplete_trick": (
+        "trick {n} (counting from 1) has only {k} plays, but later tricks follow",
+        "第 {n} 轮只有 {k} 家出牌，之后却还有出牌",
+    ),
 }
 
 KIND_ZH = {"single": "单张", "pair": "对子", "tractor": "拖拉机", "throw": "甩牌"}

@@ -74,7 +74,9 @@ class Trump:
         object.__setattr__(self, "eff", tuple(eff))
         object.__setattr__(self, "pos", tuple(pos))
         object.__setattr__(self, "sort_key", tuple(key))
-        object.__setattr__(self, "members", tuple(tuple(c for c in range(54) if eff[c] == s) for s in range(5)))
+        object.__setattr__(
+            self, "members", tuple(tuple(c for c in range(54) if eff[c] == s) for s in range(5))
+        )
 
     def is_trump(self, card: Card) -> bool:
         return self.eff[card] == TRUMP

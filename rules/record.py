@@ -30,8 +30,19 @@ from .trick import winner_index
 from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name, shape_of_units
 
 FORMAT = "tractor-deal/1"
-FIELDS = {"format", "ruleset", "banker", "level", "trump", "kitty", "levels", "hands", "partial", "tricks",
-          "penalties"}
+FIELDS = {
+    "format",
+    "ruleset",
+    "banker",
+    "level",
+    "trump",
+    "kitty",
+    "levels",
+    "hands",
+    "partial",
+    "tricks",
+    "penalties",
+}
 REQUIRED = ("format", "banker", "level", "trump", "tricks")
 TRICK_FIELDS = {"plays", "throw"}
 THROW_FIELDS = {"attempted", "challenger", "shown"}
@@ -154,7 +165,9 @@ def parse_record(obj: Any) -> Record:
         except ValueError:
             raise RecordError(f"levels: unknown rank in {dict(raw)!r}") from None
         if levels[side_of(banker)] != level:
-            raise RecordError(f"levels: the banker side is at {levels[side_of(banker)]!r} but level is {level!r}")
+            raise RecordError(
+                f"levels: the banker side is at {levels[side_of(banker)]!r} but level is {level!r}"
+            )
     if not isinstance(obj["tricks"], list):
         raise RecordError("tricks must be a list")
     tricks = tuple(_trick(t, i) for i, t in enumerate(obj["tricks"]))
@@ -208,7 +221,11 @@ def _trick(t: Any, i: int) -> TrickRecord:
         if seat.__class__ is not str or seat not in _SEAT_SET:
             seat = _seat(seat, f"{where}.plays[{j}]")
         try:
-            parsed = parse_cards(cards) if cards.__class__ is str else _cards(cards, f"{where}.plays[{j}] ({seat})")
+            parsed = (
+                parse_cards(cards)
+                if cards.__class__ is str
+                else _cards(cards, f"{where}.plays[{j}] ({seat})")
+            )
         except CardError as e:
             raise RecordError(f"{where}.plays[{j}] ({seat}): {e}") from None
         plays.append((seat, parsed))
@@ -218,9 +235,11 @@ def _trick(t: Any, i: int) -> TrickRecord:
         for key in THROW_FIELDS:
             if key not in th:
                 raise RecordError(f"{where}.throw: missing field {key!r}")
-        throw = ThrowRecord(_cards(th["attempted"], f"{where}.throw.attempted"),
-                            _seat(th["challenger"], f"{where}.throw.challenger"),
-                            _cards(th["shown"], f"{where}.throw.shown"))
+        throw = ThrowRecord(
+            _cards(th["attempted"], f"{where}.throw.attempted"),
+            _seat(th["challenger"], f"{where}.throw.challenger"),
+            _cards(th["shown"], f"{where}.throw.shown"),
+        )
     return TrickRecord(tuple(plays), throw)
 
 
@@ -258,8 +277,13 @@ class Violation:
     message_zh: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"trick": self.trick, "seat": self.seat, "code": self.code, "message": self.message,
-                "message_zh": self.message_zh}
+        return {
+            "trick": self.trick,
+            "seat": self.seat,
+            "code": self.code,
+            "message": self.message,
+            "message_zh": self.message_zh,
+        }
 
 
 class TrickSummary(NamedTuple):
@@ -271,7 +295,12 @@ class TrickSummary(NamedTuple):
     lead_shape: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"leader": self.leader, "winner": self.winner, "points": self.points, "lead_shape": self.lead_shape}
+        return {
+            "leader": self.leader,
+            "winner": self.winner,
+            "points": self.points,
+            "lead_shape": self.lead_shape,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,16 +401,24 @@ class _Judge:
                 add(k, leader, "wrong_leader", expected=expected_leader)
             order = _ORDERS[clockwise][leader]
             np = len(plays)
-            if not (np == 4 and plays[1][0] == order[1] and plays[2][0] == order[2] and plays[3][0] == order[3]) \
-                    and (np > 4 or any(plays[i][0] != order[i] for i in range(1, np))):
+            if not (
+                np == 4 and plays[1][0] == order[1] and plays[2][0] == order[2] and plays[3][0] == order[3]
+            ) and (np > 4 or any(plays[i][0] != order[i] for i in range(1, np))):
                 for i, (s, _c) in enumerate(plays):
                     if i >= 4 or s != order[i]:
                         add(k, s, "wrong_order", expected=order[i] if i < 4 else "—")
                         break
             if len(plays) < 4 and k < n_tricks - 1:
                 add(k, None, "incomplete_trick", n=k + 1, k=len(plays))
-            if (np == 4 and not given and tr.throw is None and len(lead) == 1 and len(plays[1][1]) == 1
-                    and len(plays[2][1]) == 1 and len(plays[3][1]) == 1):
+            if (
+                np == 4
+                and not given
+                and tr.throw is None
+                and len(lead) == 1
+                and len(plays[1][1]) == 1
+                and len(plays[2][1]) == 1
+                and len(plays[3][1]) == 1
+            ):
                 winner, pts, w = self._single_trick(k, plays, hands, suit_n)
                 expected_leader = winner
                 summaries.append(TrickSummary(leader, winner, pts, "single"))
@@ -415,8 +452,14 @@ class _Judge:
                     others = {s: self._suit_cards(hands[s], suit) for s in SEATS if s != leader}
                     chk = check_throw(units, others, t)
                     if not chk.stands:
-                        add(k, leader, "throw_should_fail", cards=show(lead, t), holder=chk.challenger,
-                            beater=show(chk.beater.cards, t))  # type: ignore[union-attr]
+                        add(
+                            k,
+                            leader,
+                            "throw_should_fail",
+                            cards=show(lead, t),
+                            holder=chk.challenger,
+                            beater=show(chk.beater.cards, t),
+                        )  # type: ignore[union-attr]
             h, sn = hands[leader], suit_n[leader]
             for c in lead:
                 if h[c]:
@@ -430,8 +473,15 @@ class _Judge:
                     self._held(k, s, h, cards, cards)
                 if single and len(cards) == 1:
                     if eff[cards[0]] != suit and suit_n[s][suit]:
-                        self._follow_fault(k, s, FollowProblem("revoke_suit", tuple(self._suit_cards(h, suit))),
-                                           cards, lead, suit, units)
+                        self._follow_fault(
+                            k,
+                            s,
+                            FollowProblem("revoke_suit", tuple(self._suit_cards(h, suit))),
+                            cards,
+                            lead,
+                            suit,
+                            units,
+                        )
                 elif shape is not None:
                     prob = follow_problem(h, cards, suit, shape, t, exact)
                     if prob is not None:
@@ -460,8 +510,9 @@ class _Judge:
                     ls = _SINGLE_LEAD
                 else:
                     big = largest_unit(units) if units else None
-                    ls = LeadShape(KIND_NAMES[big.kind] if big else "single", big.length if big else 0,
-                                   len(units) > 1)
+                    ls = LeadShape(
+                        KIND_NAMES[big.kind] if big else "single", big.length if big else 0, len(units) > 1
+                    )
                 jack = not _JACKS.isdisjoint(plays[w][1])
                 facts.append(TrickFacts(leader, winner, pts, ls, failed_seat, taken_back, jack))
         if complete:
@@ -471,8 +522,9 @@ class _Judge:
         return self._verdict(summaries, facts, complete, expected_leader)
 
     # -- helpers
-    def _single_trick(self, k: int, plays: Any, hands: dict[str, list[int]],
-                      suit_n: dict[str, list[int]]) -> tuple[str, int, int]:
+    def _single_trick(
+        self, k: int, plays: Any, hands: dict[str, list[int]], suit_n: dict[str, list[int]]
+    ) -> tuple[str, int, int]:
         """Fast path for a trick of four single cards (most tricks): follow checks, winner, points."""
         eff, pos = self.t.eff, self.t.pos
         lead = plays[0][1][0]
@@ -487,11 +539,20 @@ class _Judge:
                 if e != suit:
                     if sn[suit]:
                         h = hands[s]
-                        self._follow_fault(k, s, FollowProblem("revoke_suit", tuple(self._suit_cards(h, suit))),
-                                           (c,), (lead,), suit, [])
+                        self._follow_fault(
+                            k,
+                            s,
+                            FollowProblem("revoke_suit", tuple(self._suit_cards(h, suit))),
+                            (c,),
+                            (lead,),
+                            suit,
+                            [],
+                        )
                     if e == TRUMP and (not best_trump or pos[c] > best_val):
                         best, best_trump, best_val = i, True, pos[c]
-                elif pos[c] > best_val and (suit == TRUMP or not best_trump):  # a plain card never beats a ruff
+                elif pos[c] > best_val and (
+                    suit == TRUMP or not best_trump
+                ):  # a plain card never beats a ruff
                     best, best_val = i, pos[c]
             h = hands[s]
             if h[c]:
@@ -527,11 +588,26 @@ class _Judge:
             self.add(k, s, "play_size", n=len(cards), m=len(lead))
             return
         en, zh = suit_names(suit)
-        self.add(k, s, prob.code, witness=show(prob.witness, t), cards=show(cards, t), suit=en, suit_zh=zh,
-                 kind=shape_name(units))
+        self.add(
+            k,
+            s,
+            prob.code,
+            witness=show(prob.witness, t),
+            cards=show(cards, t),
+            suit=en,
+            suit_zh=zh,
+            kind=shape_name(units),
+        )
 
-    def _challenge(self, k: int, leader: str, th: ThrowRecord, lead: Sequence[Card],
-                   hands: Mapping[str, list[int]], exact: bool) -> tuple[str | None, int]:
+    def _challenge(
+        self,
+        k: int,
+        leader: str,
+        th: ThrowRecord,
+        lead: Sequence[Card],
+        hands: Mapping[str, list[int]],
+        exact: bool,
+    ) -> tuple[str | None, int]:
         t = self.t
         att = th.attempted
         kw = {"attempted": show(att, t), "challenger": th.challenger}
@@ -543,8 +619,14 @@ class _Judge:
         units = decompose(att, t)
         taken = max(0, len(att) - len(lead))
         if len(units) < 2:
-            self.add(k, leader, "bad_challenge", why="the attempt is a single unit, not a throw",
-                     why_zh="所出的牌只是一个牌型，不是甩牌", **kw)
+            self.add(
+                k,
+                leader,
+                "bad_challenge",
+                why="the attempt is a single unit, not a throw",
+                why_zh="所出的牌只是一个牌型，不是甩牌",
+                **kw,
+            )
             return leader, taken
         suit = t.eff[att[0]]
         if suit == TRUMP and not self.rec.ruleset.trump_throws:
@@ -559,10 +641,15 @@ class _Judge:
             for c in th.shown:
                 need[c] = need.get(c, 0) + 1
             if any(h[c] < n for c, n in need.items()):
-                bad = (f"{th.challenger} did not hold {show(th.shown, t)}", f"{th.challenger} 并未持有 {show(th.shown, t)}")
+                bad = (
+                    f"{th.challenger} did not hold {show(th.shown, t)}",
+                    f"{th.challenger} 并未持有 {show(th.shown, t)}",
+                )
         if bad is None and (su is None or t.eff[su.cards[0]] != suit or forced_kind_from(units, su) is None):
-            bad = (f"{show(th.shown, t)} does not beat any unit of the throw",
-                   f"{show(th.shown, t)} 大不过甩牌中的任何一个牌型")
+            bad = (
+                f"{show(th.shown, t)} does not beat any unit of the throw",
+                f"{show(th.shown, t)} 大不过甩牌中的任何一个牌型",
+            )
         if bad is not None:  # the throw was wrongly stopped: no failed-throw penalty for it
             self.add(k, leader, "bad_challenge", at=th.challenger, why=bad[0], why_zh=bad[1], **kw)
             taken = 0
@@ -572,8 +659,13 @@ class _Judge:
             forced = check_throw(units, others, t).forced
         else:
             forced = forced_kind_from(units, su) if su is not None else None
-        equal = [sorted(u.cards) for u in units if forced is not None and u.kind == forced.kind
-                 and (u.length, u.top) == (forced.length, forced.top)]  # equal units: any one may be played
+        equal = [
+            sorted(u.cards)
+            for u in units
+            if forced is not None
+            and u.kind == forced.kind
+            and (u.length, u.top) == (forced.length, forced.top)
+        ]  # equal units: any one may be played
         if forced is not None and sorted(lead) not in equal:
             self.add(k, leader, "wrong_forced_unit", forced=show(forced.cards, t), cards=show(lead, t), **kw)
         elif forced is None and not any(sorted(u.cards) == sorted(lead) for u in units):
@@ -633,8 +725,9 @@ class _Judge:
             if counts[c] > decks:
                 self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=counts[c], decks=decks)
 
-    def _verdict(self, summaries: list[TrickSummary], facts: list[TrickFacts], complete: bool,
-                 next_leader: str | None) -> Verdict:
+    def _verdict(
+        self, summaries: list[TrickSummary], facts: list[TrickFacts], complete: bool, next_leader: str | None
+    ) -> Verdict:
         rec = self.rec
         ap = result = None
         scored = True
@@ -645,13 +738,21 @@ class _Judge:
                 scored = False
             else:
                 try:
-                    ds = score_deal(rec.ruleset, banker=rec.banker, level=rec.level, tricks=facts,
-                                    kitty_points=sum(POINTS[c] for c in rec.kitty), penalties=rec.penalties,
-                                    levels=rec.levels)
+                    ds = score_deal(
+                        rec.ruleset,
+                        banker=rec.banker,
+                        level=rec.level,
+                        tricks=facts,
+                        kitty_points=sum(POINTS[c] for c in rec.kitty),
+                        penalties=rec.penalties,
+                        levels=rec.levels,
+                    )
                 except ValueError as e:
                     raise RecordError(str(e)) from None
                 ap, result = ds.attackers_points.as_dict(), ds.result.as_dict()
-        return Verdict(tuple(self.viol), tuple(summaries), tuple(facts), complete, ap, result, scored, next_leader)
+        return Verdict(
+            tuple(self.viol), tuple(summaries), tuple(facts), complete, ap, result, scored, next_leader
+        )
 
 
 def judge_record(rec: Record) -> Verdict:

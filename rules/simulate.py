@@ -33,8 +33,15 @@ def _remove(hand: list[Card], cards: tuple[Card, ...] | list[Card]) -> None:
         hand.remove(c)
 
 
-def simulate_deal(ruleset: Ruleset | str | dict[str, Any] = "standard", *, banker: str = "N", level: str = "2",
-                  trump: str | None = None, seed: int | str = 0, throw_rate: float = 0.12) -> dict[str, Any]:
+def simulate_deal(
+    ruleset: Ruleset | str | dict[str, Any] = "standard",
+    *,
+    banker: str = "N",
+    level: str = "2",
+    trump: str | None = None,
+    seed: int | str = 0,
+    throw_rate: float = 0.12,
+) -> dict[str, Any]:
     """A complete, legal DEAL-RECORD dict; ``trump`` None picks one at random (``NT`` included)."""
     rs = Ruleset.from_spec(ruleset)
     rng = random.Random(seed)
@@ -48,8 +55,8 @@ def simulate_deal(ruleset: Ruleset | str | dict[str, Any] = "standard", *, banke
     total = len(deck)
     kitty_size = total % 4 + 4 if total % 4 else 8
     hand_size = (total - kitty_size) // 4
-    hands = {s: deck[i * hand_size:(i + 1) * hand_size] for i, s in enumerate(SEATS)}
-    rest = deck[4 * hand_size:]
+    hands = {s: deck[i * hand_size : (i + 1) * hand_size] for i, s in enumerate(SEATS)}
+    rest = deck[4 * hand_size :]
     pool = hands[banker] + rest
     rng.shuffle(pool)
     kitty, hands[banker] = pool[:kitty_size], pool[kitty_size:]
@@ -72,8 +79,9 @@ def simulate_deal(ruleset: Ruleset | str | dict[str, Any] = "standard", *, banke
     }
 
 
-def _play_trick(hands: dict[str, list[Card]], leader: str, t: Trump, rs: Ruleset, rng: random.Random,
-                throw_rate: float) -> dict[str, Any]:
+def _play_trick(
+    hands: dict[str, list[Card]], leader: str, t: Trump, rs: Ruleset, rng: random.Random, throw_rate: float
+) -> dict[str, Any]:
     eff = t.eff
     hand = hands[leader]
     suits = sorted({eff[c] for c in hand})
@@ -92,8 +100,11 @@ def _play_trick(hands: dict[str, list[Card]], leader: str, t: Trump, rs: Ruleset
             lead = attempt
         else:
             lead = chk.forced.cards  # type: ignore[union-attr]
-            throw = {"attempted": _text(list(attempt), t), "challenger": chk.challenger,
-                     "shown": _text(list(chk.beater.cards), t)}  # type: ignore[union-attr]
+            throw = {
+                "attempted": _text(list(attempt), t),
+                "challenger": chk.challenger,
+                "shown": _text(list(chk.beater.cards), t),
+            }  # type: ignore[union-attr]
     else:
         lead = rng.choice(units).cards
     for attempt_no in range(2):

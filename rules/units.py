@@ -70,7 +70,7 @@ def take_runs(by_pos: dict[int, list[Card]]) -> list[list[tuple[int, Card]]]:
         if best is None:
             return runs
         length, start = best
-        run = [(p, by_pos[p].pop()) for p in keys[start:start + length]]
+        run = [(p, by_pos[p].pop()) for p in keys[start : start + length]]
         runs.append(run)
 
 
@@ -135,7 +135,7 @@ def cover(lead_tractors: tuple[int, ...], runs: tuple[int, ...]) -> int:
         if i and runs[i - 1] == r:
             continue
         for piece in range(2, min(t, r) + 1):
-            left = runs[:i] + runs[i + 1:]
+            left = runs[:i] + runs[i + 1 :]
             if r - piece >= 2:
                 left = tuple(sorted(left + (r - piece,), reverse=True))
             best = max(best, piece + cover(rest, left))

@@ -96,7 +96,9 @@ def test_login_page(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("model", ["tournament", "player", "pair", "round", "match", "deal", "penalty", "bye"])
+@pytest.mark.parametrize(
+    "model", ["tournament", "player", "pair", "round", "match", "deal", "penalty", "bye"]
+)
 def test_admin_pages_load(client, director, model):
     demo = create_demo()
     client.force_login(director)

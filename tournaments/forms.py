@@ -1,6 +1,9 @@
+from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Pair
 
 
 class DirectorSetupForm(UserCreationForm):
@@ -10,3 +13,54 @@ class DirectorSetupForm(UserCreationForm):
         model = get_user_model()
         fields = ("username",)
         labels = {"username": _("user name")}
+
+
+class ImportForm(forms.Form):
+    """An .xlsx or .csv file of pairs: header pair,player1,player2,club (or the Chinese header)."""
+
+    file = forms.FileField(
+        label=_("file"), help_text=_("An .xlsx or .csv file with the columns pair, player1, player2, club.")
+    )
+
+
+class MatchRowForm(forms.Form):
+    """One table of a draft round; a row left empty is no match."""
+
+    pair_ns = forms.ModelChoiceField(queryset=Pair.objects.none(), required=False, label=_("North–South"))
+    pair_ew = forms.ModelChoiceField(queryset=Pair.objects.none(), required=False, label=_("East–West"))
+    judge = forms.ModelChoiceField(queryset=get_user_model().objects.none(), required=False, label=_("judge"))
+
+    def __init__(self, *args, pairs=None, judges=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["pair_ns"].queryset = pairs
+        self.fields["pair_ew"].queryset = pairs
+        self.fields["judge"].queryset = judges
+
+    def clean(self):
+        data = super().clean()
+        ns, ew = data.get("pair_ns"), data.get("pair_ew")
+        if bool(ns) != bool(ew):
+            raise forms.ValidationError(_("Choose both pairs, or neither."))
+        if ns and ns == ew:
+            raise forms.ValidationError(_("A pair cannot play itself."))
+        return data
+
+
+class ByeForm(forms.Form):
+    byes = forms.ModelMultipleChoiceField(
+        queryset=Pair.objects.none(), required=False, widget=forms.CheckboxSelectMultiple, label=_("byes")
+    )
+
+    def __init__(self, *args, pairs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["byes"].queryset = pairs
+
+
+class SwapForm(forms.Form):
+    first = forms.ModelChoiceField(queryset=Pair.objects.none(), label=_("pair"))
+    second = forms.ModelChoiceField(queryset=Pair.objects.none(), label=_("with pair"))
+
+    def __init__(self, *args, pairs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["first"].queryset = pairs
+        self.fields["second"].queryset = pairs

@@ -368,6 +368,9 @@ class Deal(models.Model):
     quick_attackers_last = models.BooleanField(_("attackers won the last trick"), default=False)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.RECORDING)
     verdict = models.JSONField(_("verdict"), null=True, blank=True)
+    # Copied from the verdict on save, so standings and exports sum columns instead of parsing JSON.
+    attackers_total = models.SmallIntegerField(_("attackers' points"), null=True, blank=True, editable=False)
+    banker_held = models.BooleanField(_("banker side held"), null=True, blank=True, editable=False)
     started_at = models.DateTimeField(_("started at"), default=timezone.now)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     submitted_by = models.ForeignKey(
@@ -412,6 +415,19 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return _("deal %(n)s") % {"n": self.number}
+
+    def save(self, *args, **kwargs) -> None:
+        self.fill_totals()
+        if kwargs.get("update_fields") is not None and "verdict" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "attackers_total", "banker_held"}
+        super().save(*args, **kwargs)
+
+    def fill_totals(self) -> Deal:
+        """Copy the verdict's total and outcome into their columns (``save`` does; call it before bulk_create)."""
+        result, points = self.result, self.attackers_points
+        self.attackers_total = points["total"] if points else None
+        self.banker_held = result["outcome"] in ("banker_holds", "match_won") if result else None
+        return self
 
     @property
     def result(self) -> dict | None:

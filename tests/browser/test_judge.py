@@ -67,7 +67,7 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
     # Everything else by keyboard.
     first = True
     for trick in record["tricks"]:
-        for seat, cards in trick["plays"]:
+        for _seat, cards in trick["plays"]:
             if first:
                 first = False
                 continue

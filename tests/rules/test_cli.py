@@ -11,8 +11,9 @@ from rules.simulate import simulate_deal
 
 
 def run_cli(args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "rules", *args], input=stdin, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rules", *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_judge_file_ok(tmp_path):
@@ -25,8 +26,14 @@ def test_judge_file_ok(tmp_path):
 
 
 def test_judge_stdin_violation_exit_1():
-    rec = {"format": "tractor-deal/1", "banker": "N", "level": "5", "trump": "H", "partial": True,
-           "tricks": [{"plays": [["N", "SA SA"], ["W", "S3"], ["S", "S8 S8"], ["E", "S4 C3"]]}]}
+    rec = {
+        "format": "tractor-deal/1",
+        "banker": "N",
+        "level": "5",
+        "trump": "H",
+        "partial": True,
+        "tricks": [{"plays": [["N", "SA SA"], ["W", "S3"], ["S", "S8 S8"], ["E", "S4 C3"]]}],
+    }
     r = run_cli(["judge", "-"], json.dumps(rec))
     assert r.returncode == 1
     out = json.loads(r.stdout)
@@ -36,9 +43,16 @@ def test_judge_stdin_violation_exit_1():
 
 @pytest.mark.parametrize(
     "text, culprit",
-    [("not json", "JSON"), ('{"format": "tractor-deal/9"}', "tractor-deal/9"), ("[]", "object"),
-     ('{"format": "tractor-deal/1", "banker": "N", "level": "5", "trump": "H", "partial": true, '
-      '"tricks": [{"plays": [["N", "SQX"]]}]}', "SQX")],
+    [
+        ("not json", "JSON"),
+        ('{"format": "tractor-deal/9"}', "tractor-deal/9"),
+        ("[]", "object"),
+        (
+            '{"format": "tractor-deal/1", "banker": "N", "level": "5", "trump": "H", "partial": true, '
+            '"tricks": [{"plays": [["N", "SQX"]]}]}',
+            "SQX",
+        ),
+    ],
 )
 def test_unreadable_exit_2(text, culprit):
     r = run_cli(["judge", "-"], text)

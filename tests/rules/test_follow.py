@@ -14,8 +14,9 @@ T10 = trump_from_text("10", "H")
 
 def problem(hand, lead, play, t=T10, exact=True):
     lead_c = parse_cards(lead)
-    r = follow_problem(hand_counts(parse_cards(hand)), parse_cards(play), t.eff[lead_c[0]],
-                       shape_of(lead_c, t), t, exact)
+    r = follow_problem(
+        hand_counts(parse_cards(hand)), parse_cards(play), t.eff[lead_c[0]], shape_of(lead_c, t), t, exact
+    )
     return r.code if r else None
 
 

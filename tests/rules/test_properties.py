@@ -93,8 +93,19 @@ json_st = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
-FIELDS = ["format", "ruleset", "banker", "level", "trump", "kitty", "levels", "hands", "partial", "tricks",
-          "penalties"]
+FIELDS = [
+    "format",
+    "ruleset",
+    "banker",
+    "level",
+    "trump",
+    "kitty",
+    "levels",
+    "hands",
+    "partial",
+    "tricks",
+    "penalties",
+]
 
 
 @settings(max_examples=60, deadline=None)
@@ -129,11 +140,21 @@ def test_no_bytes_crash_the_cli(tmp_path_factory, data):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(list("NWSEX")), st.text(alphabet="SHCDAKQJT1023456789 ,♠",
-                                                                     max_size=12)), max_size=5))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(list("NWSEX")), st.text(alphabet="SHCDAKQJT1023456789 ,♠", max_size=12)),
+        max_size=5,
+    )
+)
 def test_no_plays_crash_the_judge(plays):
-    rec = {"format": "tractor-deal/1", "banker": "N", "level": "5", "trump": "H", "partial": True,
-           "tricks": [{"plays": [list(p) for p in plays]}]}
+    rec = {
+        "format": "tractor-deal/1",
+        "banker": "N",
+        "level": "5",
+        "trump": "H",
+        "partial": True,
+        "tricks": [{"plays": [list(p) for p in plays]}],
+    }
     try:
         judge(rec)
     except RecordError:

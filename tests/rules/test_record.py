@@ -19,8 +19,10 @@ EXAMPLE = {
     "partial": False,
     "tricks": [
         {"plays": [["N", "SA SA"], ["W", "S3 S4"], ["S", "S8 S8"], ["E", "HJ HJ"]]},
-        {"plays": [["E", "C9"], ["N", "CK"], ["W", "C2"], ["S", "CA"]],
-         "throw": {"attempted": "C9 CJ CJ", "challenger": "N", "shown": "CT"}},
+        {
+            "plays": [["E", "C9"], ["N", "CK"], ["W", "C2"], ["S", "CA"]],
+            "throw": {"attempted": "C9 CJ CJ", "challenger": "N", "shown": "CT"},
+        },
     ],
     "penalties": [{"seat": "W", "code": "signal", "trick": 7, "note": "tapped the table"}],
 }
@@ -28,8 +30,14 @@ EXAMPLE = {
 
 def rec(tricks, hands=None, **kw):
     """A partial record at level 5, ♥ trump, banker N."""
-    r = {"format": "tractor-deal/1", "banker": "N", "level": "5", "trump": "H", "partial": True,
-         "tricks": [{"plays": p} if isinstance(p, list) else p for p in tricks]}
+    r = {
+        "format": "tractor-deal/1",
+        "banker": "N",
+        "level": "5",
+        "trump": "H",
+        "partial": True,
+        "tricks": [{"plays": p} if isinstance(p, list) else p for p in tricks],
+    }
     if hands is not None:
         r["hands"] = hands
     r.update(kw)
@@ -40,15 +48,22 @@ def codes(verdict):
     return [(v.trick, v.seat, v.code) for v in verdict.violations]
 
 
-HANDS = {"N": "SA SA SQ SQ S9 D3", "W": "S3 S7 SK SK H2 D4", "S": "S8 S8 S6 S2 C5 D5", "E": "HJ HJ S4 C3 C6 D6"}
+HANDS = {
+    "N": "SA SA SQ SQ S9 D3",
+    "W": "S3 S7 SK SK H2 D4",
+    "S": "S8 S8 S6 S2 C5 D5",
+    "E": "HJ HJ S4 C3 C6 D6",
+}
 
 
 def test_spec_example_is_ok_and_live():
     v = judge(EXAMPLE)
     assert v.ok
     d = v.as_dict()
-    assert d["tricks"] == [{"leader": "N", "winner": "E", "points": 0, "lead_shape": "pair"},
-                           {"leader": "E", "winner": "S", "points": 10, "lead_shape": "single"}]
+    assert d["tricks"] == [
+        {"leader": "N", "winner": "E", "points": 0, "lead_shape": "pair"},
+        {"leader": "E", "winner": "S", "points": 10, "lead_shape": "single"},
+    ]
     assert d["result"] is None and d["attackers_points"] is None
     assert v.facts[1].failed_throw_seat == "E" and v.facts[1].cards_taken_back == 2
 
@@ -76,8 +91,12 @@ def test_wrong_leader_and_wrong_order():
 
 
 def test_clockwise_ruleset_changes_the_order():
-    v = judge(rec([[["N", "SA"], ["E", "S4"], ["S", "S8"], ["W", "S3"]]],
-                  ruleset={"preset": "standard", "clockwise": True}))
+    v = judge(
+        rec(
+            [[["N", "SA"], ["E", "S4"], ["S", "S8"], ["W", "S3"]]],
+            ruleset={"preset": "standard", "clockwise": True},
+        )
+    )
     assert v.ok
 
 
@@ -93,16 +112,19 @@ def test_revoke_suit_with_hands():
 
 def test_revoke_after_showing_a_void_live():
     # W discards on a spade lead, then plays a spade later: a revoke, found without any hands
-    v = judge(rec([[["N", "SA"], ["W", "D4"], ["S", "S2"], ["E", "S4"]],
-                   [["N", "D3"], ["W", "S3"]]]))
+    v = judge(rec([[["N", "SA"], ["W", "D4"], ["S", "S2"], ["E", "S4"]], [["N", "D3"], ["W", "S3"]]]))
     assert codes(v) == [(0, "W", "revoke_suit")]
     assert v.as_dict()["result"] is None
     assert v.tricks[1].winner is None
 
 
 def test_revoke_pair_message():
-    v = judge(rec([[["N", "SA SA"], ["W", "S3 S7"], ["S", "S8 S8"], ["E", "S4 C3"]]],
-                  {**HANDS, "W": "S3 S7 SQ SQ H2 D4", "N": "SA SA SK SK S9 D3"}))
+    v = judge(
+        rec(
+            [[["N", "SA SA"], ["W", "S3 S7"], ["S", "S8 S8"], ["E", "S4 C3"]]],
+            {**HANDS, "W": "S3 S7 SQ SQ H2 D4", "N": "SA SA SK SK S9 D3"},
+        )
+    )
     assert codes(v) == [(0, "W", "revoke_pair")]
     viol = v.as_dict()["violations"][0]
     assert viol["message"] == "W held ♠QQ but followed the pair lead with ♠7 ♠3"
@@ -125,16 +147,38 @@ def test_revoke_tractor():
 
 def test_throw_should_fail():
     hands = {"N": "S9 S8 S8 S4 S4", "W": "SQ SQ S3 D2 D3", "S": "S2 C2 C3 C4 C5", "E": "D4 D5 D6 D7 D8"}
-    v = judge(rec([[["N", "S9 S8 S8 S4 S4"], ["W", "SQ SQ S3 D2 D3"], ["S", "S2 C2 C3 C4 C5"],
-                    ["E", "D4 D5 D6 D7 D8"]]], hands))
+    v = judge(
+        rec(
+            [
+                [
+                    ["N", "S9 S8 S8 S4 S4"],
+                    ["W", "SQ SQ S3 D2 D3"],
+                    ["S", "S2 C2 C3 C4 C5"],
+                    ["E", "D4 D5 D6 D7 D8"],
+                ]
+            ],
+            hands,
+        )
+    )
     assert codes(v) == [(0, "N", "throw_should_fail")]
     assert "W" in v.violations[0].message and "♠QQ" in v.violations[0].message_zh
 
 
 def test_throw_that_stands_is_ok():
     hands = {"N": "S9 S8 S8 S4 S4", "W": "S7 S3 S3 D2 D3", "S": "S2 C2 C3 C4 C5", "E": "D4 D5 D6 D7 D8"}
-    v = judge(rec([[["N", "S9 S8 S8 S4 S4"], ["W", "S7 S3 S3 D2 D3"], ["S", "S2 C2 C3 C4 C5"],
-                    ["E", "D4 D5 D6 D7 D8"]]], hands))
+    v = judge(
+        rec(
+            [
+                [
+                    ["N", "S9 S8 S8 S4 S4"],
+                    ["W", "S7 S3 S3 D2 D3"],
+                    ["S", "S2 C2 C3 C4 C5"],
+                    ["E", "D4 D5 D6 D7 D8"],
+                ]
+            ],
+            hands,
+        )
+    )
     assert v.ok and v.tricks[0].lead_shape == "throw"
 
 
@@ -142,9 +186,20 @@ def _challenge_record(play, shown, challenger="W", w_hand="SJ D2 D3 D4 D5"):
     hands = {"N": "S9 S8 S8 S4 S4", "W": w_hand, "S": "C2 C3 C4 C5 C6", "E": "D6 D7 D8 D9 DJ"}
     lead_play = play
     w_play = "SJ" if len(play.split()) == 1 else "SJ D2"
-    return rec([{"plays": [["N", lead_play], ["W", w_play], ["S", " ".join("C2 C3".split()[:len(play.split())])],
-                           ["E", " ".join("D6 D7".split()[:len(play.split())])]],
-                 "throw": {"attempted": "S9 S8 S8 S4 S4", "challenger": challenger, "shown": shown}}], hands)
+    return rec(
+        [
+            {
+                "plays": [
+                    ["N", lead_play],
+                    ["W", w_play],
+                    ["S", " ".join("C2 C3".split()[: len(play.split())])],
+                    ["E", " ".join("D6 D7".split()[: len(play.split())])],
+                ],
+                "throw": {"attempted": "S9 S8 S8 S4 S4", "challenger": challenger, "shown": shown},
+            }
+        ],
+        hands,
+    )
 
 
 def test_challenge_ok_seed_002():
@@ -183,7 +238,14 @@ def test_simulated_complete_deal_is_ok_and_scored():
     assert v.ok and v.complete
     d = v.as_dict()
     assert len(d["tricks"]) == len(deal["tricks"])
-    assert set(d["attackers_points"]) >= {"tricks", "kitty", "multiplier", "kitty_bonus", "penalties", "total"}
+    assert set(d["attackers_points"]) >= {
+        "tricks",
+        "kitty",
+        "multiplier",
+        "kitty_bonus",
+        "penalties",
+        "total",
+    }
     assert d["result"]["outcome"] in ("banker_holds", "takeover", "match_won")
     assert sum(t["points"] for t in d["tricks"]) + d["attackers_points"]["kitty"] == 200
 
@@ -227,8 +289,10 @@ def test_card_count_from_plays():
     else:
         pytest.fail("no simulated deal ends with a trick of singles")
     # E's last card is played by W instead: W 26 cards, E 24
-    deal["tricks"][-1]["plays"] = [[s, c + " " + plays["E"] if s == "W" else "" if s == "E" else c]
-                                   for s, c in deal["tricks"][-1]["plays"]]
+    deal["tricks"][-1]["plays"] = [
+        [s, c + " " + plays["E"] if s == "W" else "" if s == "E" else c]
+        for s, c in deal["tricks"][-1]["plays"]
+    ]
     v = judge(deal)
     got = codes(v)
     assert (None, "W", "card_count") in got and (None, "E", "card_count") in got
@@ -318,8 +382,19 @@ def test_trick_facts_lead_shape_for_the_kitty():
     v = judge(rec([plays]))
     assert v.facts[0].lead_shape == LeadShape("tractor", 2, False) and v.tricks[0].lead_shape == "tractor"
     hands = {"N": "S9 S8 S8 S4 S4", "W": "S7 S3 S3 D2 D3", "S": "S2 C2 C3 C4 C5", "E": "D4 D5 D6 D7 D8"}
-    v = judge(rec([[["N", "S9 S8 S8 S4 S4"], ["W", "S7 S3 S3 D2 D3"], ["S", "S2 C2 C3 C4 C5"],
-                    ["E", "D4 D5 D6 D7 D8"]]], hands))
+    v = judge(
+        rec(
+            [
+                [
+                    ["N", "S9 S8 S8 S4 S4"],
+                    ["W", "S7 S3 S3 D2 D3"],
+                    ["S", "S2 C2 C3 C4 C5"],
+                    ["E", "D4 D5 D6 D7 D8"],
+                ]
+            ],
+            hands,
+        )
+    )
     assert v.facts[0].lead_shape == LeadShape("pair", 1, True)
     assert v.facts[0].winner == "N" and v.facts[0].points == 10
 
@@ -348,7 +423,9 @@ def test_incomplete_trick_in_the_middle():
 
 
 def test_live_record_reports_a_card_seen_too_often():
-    r = rec([[["N", "SA"], ["W", "SA"], ["S", "SA"], ["E", "S4"]]], partial=False, kitty="D2 D3 D4 D5 D6 D7 D8 D9")
+    r = rec(
+        [[["N", "SA"], ["W", "SA"], ["S", "SA"], ["E", "S4"]]], partial=False, kitty="D2 D3 D4 D5 D6 D7 D8 D9"
+    )
     v = judge(r)
     assert not v.complete and [(t, c) for t, _s, c in codes(v)] == [(None, "deck_count")]
     assert "♠A" in v.violations[0].message_zh

@@ -10,7 +10,7 @@ from rules.simulate import simulate_deal
 
 def play_through_service(deal, user, record, *, upto: int | None = None) -> None:
     """Enter a simulated record's plays one by one, as the judge's page does."""
-    for i, trick in enumerate(record["tricks"][:upto]):
+    for trick in record["tricks"][:upto]:
         for j, (seat, cards) in enumerate(trick["plays"]):
             throw = None
             if j == 0 and trick.get("throw"):
@@ -18,7 +18,6 @@ def play_through_service(deal, user, record, *, upto: int | None = None) -> None
                 throw = recording.Throw(t["attempted"], t["challenger"], t["shown"])
             deal.refresh_from_db()
             recording.record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
-        del i
 
 
 def simulated(deal, seed: int = 1) -> dict:

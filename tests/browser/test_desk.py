@@ -1,0 +1,92 @@
+"""The desk in a real browser: the TD imports a CSV, pairs round 1, publishes it and sees the standings."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import login
+from tournaments.models import Round, Tournament
+from tournaments.services import create_director
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PAIRS_CSV = "\n".join(
+    [
+        "队名,选手1,选手2,俱乐部",
+        "东风队,王建国,李秀英,朝阳棋牌俱乐部",
+        "长城队,张伟,刘芳,朝阳棋牌俱乐部",
+        "黄河队,陈志强,杨丽,海淀老年活动中心",
+        "梅花队,赵国庆,黄桂兰,海淀老年活动中心",
+        "拖拉机队,周明,吴静,西城桥牌升级协会",
+        "红桃队,徐海涛,孙玉梅,西城桥牌升级协会",
+    ]
+).encode("utf-8")
+
+
+def english(page, live_server):
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+
+
+def test_td_imports_pairs_publishes_round_one_and_sees_standings(page, live_server, screenshot):
+    create_director("td", "director-pass-1")
+    Tournament.objects.create(name="春季赛", slug="spring", num_rounds=3)
+    english(page, live_server)
+    login(page, "td", "director-pass-1")
+
+    page.goto_path("/t/spring/desk/")
+    page.get_by_role("link", name="Import pairs").click()
+    page.set_input_files(
+        "input[name=file]", files=[{"name": "pairs.csv", "mimeType": "text/csv", "buffer": PAIRS_CSV}]
+    )
+    page.get_by_role("button", name="Preview").click()
+    assert page.locator("table.preview tbody tr").count() == 6
+    screenshot(page, "import-preview")
+    page.get_by_role("button", name="Import 6 pairs").click()
+    page.wait_for_url("**/t/spring/desk/")
+    assert page.get_by_text("6 pairs imported.").is_visible()
+
+    page.get_by_role("button", name="Pair round 1").click()
+    page.wait_for_url("**/desk/rounds/1/")
+    assert page.locator("table.pairing tbody tr").count() == 3
+    screenshot(page, "round-draft")
+    page.get_by_role("button", name="Publish the round").click()
+    page.wait_for_url("**/t/spring/desk/")
+    assert Round.objects.get(tournament__slug="spring", number=1).state == Round.State.PUBLISHED
+
+    page.goto_path("/t/spring/rounds/1/")
+    assert page.locator("table.pairing tbody tr").count() == 3
+    screenshot(page, "pairing-list")
+    page.goto_path("/t/spring/standings/")
+    assert page.get_by_role("heading", name="Standings").is_visible()
+    assert page.locator("table.standings tbody tr").count() == 6
+    assert page.get_by_role("link", name="东风队").is_visible()
+    screenshot(page, "standings")
+    page.set_viewport_size({"width": 390, "height": 800})
+    screenshot(page, "standings-phone")
+
+
+def test_public_standings_in_chinese_refresh_themselves(page, live_server, screenshot):
+    t = Tournament.objects.create(name="春季赛", slug="spring")
+    from tournaments.models import Pair, Player
+
+    Pair.objects.create(
+        tournament=t,
+        name="东风队",
+        player1=Player.objects.create(name="甲"),
+        player2=Player.objects.create(name="乙"),
+    )
+    page.clock.install()
+    page.goto_path("/t/spring/standings/")
+    assert page.locator("html").get_attribute("lang") == "zh-hans"
+    Pair.objects.create(
+        tournament=t,
+        name="长城队",
+        player1=Player.objects.create(name="丙"),
+        player2=Player.objects.create(name="丁"),
+    )
+    assert page.locator("table.standings tbody tr").count() == 1
+    with page.expect_response(lambda r: "/standings/" in r.url and r.request.headers.get("x-live") == "1"):
+        page.clock.run_for(31_000)
+    page.locator("table.standings tbody tr").nth(1).wait_for()
+    assert page.locator("table.standings").get_by_text("长城队").is_visible()
+    screenshot(page, "standings-zh")

@@ -1,0 +1,76 @@
+"""Building finished matches and confirmed deals straight through the models (as the recording service would)."""
+
+from __future__ import annotations
+
+from tournaments.models import Deal, Match, Round
+
+
+def play(rnd: Round, table: int, ns, ew, winner=None, level_ns="2", level_ew="2", ended_by="target") -> Match:
+    """A finished match: ``winner`` None is a draw."""
+    return Match.objects.create(
+        round=rnd,
+        table=table,
+        pair_ns=ns,
+        pair_ew=ew,
+        state=Match.State.FINISHED,
+        winner=winner,
+        level_ns=level_ns,
+        level_ew=level_ew,
+        ended_by=ended_by,
+    )
+
+
+def finish(match: Match, winner=None, level_ns="2", level_ew="2", ended_by="target") -> Match:
+    match.state = Match.State.FINISHED
+    match.winner = winner
+    match.level_ns, match.level_ew, match.ended_by = level_ns, level_ew, ended_by
+    match.save()
+    return match
+
+
+def verdict(
+    total: int, outcome: str, levels: int = 1, kitty: int = 0, multiplier: int = 0, penalties: int = 0
+):
+    bonus = kitty * multiplier
+    return {
+        "ok": True,
+        "violations": [],
+        "tricks": [],
+        "attackers_points": {
+            "tricks": total - bonus - penalties,
+            "kitty": kitty,
+            "multiplier": multiplier,
+            "kitty_bonus": bonus,
+            "penalties": penalties,
+            "total": total,
+        },
+        "result": {
+            "outcome": outcome,
+            "side": "banker" if outcome != "takeover" else "attackers",
+            "levels": levels,
+            "next_banker": None if outcome == "match_won" else "N",
+        },
+    }
+
+
+def deal(
+    match: Match,
+    number: int,
+    banker: str,
+    total: int,
+    outcome: str,
+    *,
+    level="2",
+    trump="S",
+    state=Deal.State.CONFIRMED,
+    **kw,
+) -> Deal:
+    return Deal.objects.create(
+        match=match,
+        number=number,
+        banker=banker,
+        level=level,
+        trump=trump,
+        state=state,
+        verdict=verdict(total, outcome, **kw),
+    )

@@ -1,0 +1,177 @@
+"""Importing pairs: both headers, .csv and .xlsx, errors by row and column, all or nothing, limits."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from datetime import datetime
+
+import openpyxl
+import openpyxl.xml
+import pytest
+from django.core.management import CommandError, call_command
+
+from tournaments.importing import MAX_BYTES, header_for, import_entries, parse, template_csv, template_xlsx
+from tournaments.models import Pair, Player
+
+ZH_HEADER = "队名,选手1,选手2,俱乐部"
+
+
+def csv_bytes(*lines: str) -> bytes:
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def xlsx_bytes(rows) -> bytes:
+    wb = openpyxl.Workbook()
+    for row in rows:
+        wb.active.append(row)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def problems(parsed):
+    return [(p.row, p.column) for p in parsed.problems]
+
+
+def test_openpyxl_reads_xml_through_defusedxml():
+    assert openpyxl.xml.DEFUSEDXML is True
+
+
+@pytest.mark.django_db
+def test_english_csv_imports(tournament):
+    parsed = parse(
+        tournament,
+        "pairs.csv",
+        csv_bytes("pair,player1,player2,club", "东风队,王建国,李秀英,朝阳", "长城队,张伟,刘芳,"),
+    )
+    assert parsed.ok and [e.pair for e in parsed.entries] == ["东风队", "长城队"]
+    created = import_entries(tournament, parsed.entries)
+    assert [p.name for p in created] == ["东风队", "长城队"]
+    assert created[0].players == "王建国 / 李秀英" and created[0].club == "朝阳" and created[0].seed == 1
+    assert Player.objects.get(name="王建国").club == "朝阳"
+
+
+@pytest.mark.django_db
+def test_chinese_header_xlsx_imports(tournament):
+    data = xlsx_bytes(
+        [
+            ZH_HEADER.split(","),
+            ["黄河队", "陈志强", "杨丽", "海淀"],
+            [None, None, None, None],
+            [7, "甲", "乙", None],
+        ]
+    )
+    parsed = parse(tournament, "名单.xlsx", data)
+    assert parsed.ok, parsed.problems
+    assert [(e.row, e.pair, e.club) for e in parsed.entries] == [(2, "黄河队", "海淀"), (4, "7", "")]
+
+
+@pytest.mark.django_db
+def test_bad_header(tournament):
+    parsed = parse(tournament, "x.csv", csv_bytes("name,a,b,c", "A,B,C,D"))
+    assert not parsed.ok and problems(parsed) == [(1, None)]
+
+
+@pytest.mark.django_db
+def test_errors_by_row_and_column(tournament, make_pair):
+    make_pair("已有队")
+    parsed = parse(
+        tournament,
+        "x.csv",
+        csv_bytes(
+            "pair,player1,player2,club",
+            "A,p,q,",
+            "A,r,s,",  # duplicate in the file
+            "已有队,t,u,",  # already entered
+            "B,,v,",  # empty player
+            "C,w,w,",  # the same player twice
+            ",x,y,",  # empty pair
+        ),
+    )
+    assert not parsed.ok
+    assert problems(parsed) == [(3, "pair"), (4, "pair"), (5, "player1"), (6, "player2"), (7, "pair")]
+    assert "2" in parsed.problems[0].message
+
+
+@pytest.mark.django_db
+def test_wrong_cell_type(tournament):
+    data = xlsx_bytes(
+        [
+            ["pair", "player1", "player2", "club"],
+            ["A", datetime(2026, 1, 1), "q", None],
+            ["B", 1.5, "r", True],
+        ]
+    )
+    parsed = parse(tournament, "x.xlsx", data)
+    assert problems(parsed) == [(2, "player1"), (3, "player1"), (3, "club")]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("x.txt", b"pair,player1,player2,club\n"),
+        ("x.xlsx", b"not a zip file at all"),
+        ("x.csv", b"\xff\xfe\x00bad"),
+        ("x.csv", b""),
+    ],
+)
+def test_wrong_file_type(tournament, name, data):
+    parsed = parse(tournament, name, data)
+    assert not parsed.ok and parsed.problems and parsed.problems[0].row in (None, 1)
+
+
+@pytest.mark.django_db
+def test_oversized_files_are_refused(tournament):
+    big = csv_bytes("pair,player1,player2,club", *[f"P{i},a{i},b{i}," for i in range(100_000)])
+    assert len(big) > MAX_BYTES
+    assert not parse(tournament, "big.csv", big).ok
+    many = csv_bytes("pair,player1,player2,club", *[f"P{i},a{i},b{i}," for i in range(2500)])
+    assert "2000" in parse(tournament, "many.csv", many).problems[0].message
+    # A small .xlsx that unpacks to a huge file.
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("xl/worksheets/sheet1.xml", b" " * 30_000_000)
+    assert len(out.getvalue()) < MAX_BYTES
+    assert not parse(tournament, "bomb.xlsx", out.getvalue()).ok
+
+
+@pytest.mark.django_db
+def test_all_or_nothing_through_the_command(tournament, tmp_path):
+    f = tmp_path / "pairs.csv"
+    f.write_bytes(csv_bytes("pair,player1,player2,club", "A,p,q,", "B,r,,"))
+    with pytest.raises(CommandError, match="row 3, column player2"):
+        call_command("import_pairs", tournament.slug, str(f))
+    assert not Pair.objects.exists() and not Player.objects.exists()
+    f.write_bytes(csv_bytes(ZH_HEADER, "A,p,q,", "B,r,s,"))
+    call_command("import_pairs", tournament.slug, str(f))
+    assert list(tournament.pairs.values_list("name", flat=True)) == ["A", "B"]
+
+
+@pytest.mark.django_db
+def test_a_clash_inside_the_transaction_writes_nothing(tournament, make_pair):
+    parsed = parse(tournament, "x.csv", csv_bytes("pair,player1,player2,club", "A,p,q,", "B,r,s,"))
+    make_pair("B")  # entered meanwhile
+    players = Player.objects.count()
+    with pytest.raises(Exception, match="B"):
+        import_entries(tournament, parsed.entries)
+    assert tournament.pairs.count() == 1 and Player.objects.count() == players
+
+
+def test_templates_in_both_languages():
+    assert header_for("en") == ["pair", "player1", "player2", "club"]
+    assert header_for("zh-hans") == ZH_HEADER.split(",")
+    assert template_csv("zh-hans").decode("utf-8-sig").strip() == ZH_HEADER
+    wb = openpyxl.load_workbook(io.BytesIO(template_xlsx("en")))
+    assert [c.value for c in wb.active[1]] == ["pair", "player1", "player2", "club"]
+
+
+@pytest.mark.django_db
+def test_tab_and_semicolon_files_and_quoted_commas(tournament):
+    tab = parse(tournament, "x.csv", csv_bytes("pair\tplayer1\tplayer2\tclub", "A\tp\tq\tc, d"))
+    assert tab.ok and tab.entries[0].club == "c, d"
+    semi = parse(tournament, "x.csv", csv_bytes("pair;player1;player2;club", "B;p;q;"))
+    assert semi.ok and semi.entries[0].pair == "B"
+    quoted = parse(tournament, "x.csv", csv_bytes("pair,player1,player2,club", '"C, the pair",p,q,'))
+    assert quoted.ok and quoted.entries[0].pair == "C, the pair"

@@ -1,0 +1,261 @@
+"""Desk and public pages: permissions, public switches (404 when off), the desk's round flow, import, CSRF."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from tests.desk.helpers import deal, finish
+from tournaments.models import Round
+from tournaments.pairing import pair_round, publish_round
+
+
+def en(client):
+    client.cookies["django_language"] = "en"
+    return client
+
+
+@pytest.fixture
+def played(tournament, make_pair):
+    """Four pairs, round 1 published and finished, one confirmed deal."""
+    pairs = [make_pair() for _ in range(4)]
+    rnd = pair_round(tournament)
+    publish_round(rnd)
+    for m in rnd.matches.all():
+        finish(m, m.pair_ns, "6", "3")
+    m = rnd.matches.get(table=1)
+    deal(m, 1, "N", 40, "banker_holds", trump="H")
+    return tournament, pairs, m
+
+
+def public_urls(t, pairs, m):
+    return {
+        "public_standings": [reverse("standings", args=[t.slug])],
+        "public_pairings": [reverse("round", args=[t.slug, 1])],
+        "public_results": [reverse("results", args=[t.slug]), reverse("pair", args=[t.slug, pairs[0].pk])],
+        "public_deal_log": [reverse("deal-log", args=[t.slug, m.pk])],
+    }
+
+
+DESK = [
+    ("get", "desk", []),
+    ("get", "desk-round", [1]),
+    ("get", "desk-import", []),
+    ("get", "desk-import-template", ["csv"]),
+    ("get", "desk-export", []),
+    ("post", "desk-pair-round", []),
+    ("post", "desk-publish-round", [1]),
+    ("post", "desk-delete-round", [1]),
+    ("post", "desk-import-confirm", []),
+]
+
+
+@pytest.mark.django_db
+def test_public_pages_open_to_everyone(client, played):
+    t, pairs, m = played
+    for urls in public_urls(t, pairs, m).values():
+        for url in urls:
+            assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "switch", ["public_standings", "public_pairings", "public_results", "public_deal_log"]
+)
+def test_each_public_page_hidden_when_switched_off(client, director, played, switch):
+    t, pairs, m = played
+    setattr(t, switch, False)
+    t.save()
+    urls = public_urls(t, pairs, m)
+    for url in urls[switch]:
+        assert client.get(url).status_code == 404, url
+    for other, others in urls.items():
+        if other != switch:
+            assert all(client.get(u).status_code == 200 for u in others)
+    client.force_login(director)  # the TD still sees it
+    assert all(client.get(u).status_code == 200 for u in urls[switch])
+
+
+@pytest.mark.django_db
+def test_hidden_tournament_is_404_for_the_public(client, played):
+    t, pairs, m = played
+    t.is_public = False
+    t.save()
+    for urls in public_urls(t, pairs, m).values():
+        for url in urls:
+            assert client.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_draft_round_not_public(client, director, tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    pair_round(tournament)
+    url = reverse("round", args=[tournament.slug, 1])
+    assert client.get(url).status_code == 404
+    client.force_login(director)
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("method", "name", "args"), DESK)
+def test_desk_needs_the_director(client, judge, played, method, name, args):
+    t = played[0]
+    url = reverse(name, args=[t.slug, *args])
+    response = getattr(client, method)(url)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    client.force_login(judge)
+    assert getattr(client, method)(url).status_code == 403
+
+
+@pytest.mark.django_db
+def test_standings_page_and_live_fragment(client, played):
+    t, pairs, _m = played
+    en(client)
+    html = client.get(reverse("standings", args=[t.slug])).content.decode()
+    assert "Standings" in html and "X-Live" in html and pairs[0].name in html
+    assert "level difference" in html and "<script>" in html
+    live = client.get(reverse("standings", args=[t.slug]), HTTP_X_LIVE="1")
+    assert "<html" not in live.content.decode() and pairs[0].name in live.content.decode()
+    assert "X-Live" in live["Vary"]
+    after = client.get(reverse("standings", args=[t.slug]) + "?round=1&sort=-name").content.decode()
+    assert "Standings after round 1" in after
+
+
+@pytest.mark.django_db
+def test_round_pair_and_deal_log_pages(client, played):
+    t, pairs, m = played
+    en(client)
+    html = client.get(reverse("round", args=[t.slug, 1])).content.decode()
+    assert all(p.name in html for p in pairs) and "Print" in html
+    html = client.get(reverse("pair", args=[t.slug, m.pair_ns_id])).content.decode()
+    assert m.pair_ew.name in html and reverse("deal-log", args=[t.slug, m.pk]) in html
+    html = client.get(reverse("deal-log", args=[t.slug, m.pk])).content.decode()
+    assert "40" in html and "♥" in html
+
+
+@pytest.mark.django_db
+def test_deal_log_of_another_tournament_is_404(client, played, make_pair):
+    from tournaments.models import Tournament
+
+    _t, _pairs, m = played
+    other = Tournament.objects.create(name="x", slug="other")
+    assert client.get(reverse("deal-log", args=[other.slug, m.pk])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_desk_pairs_swaps_edits_publishes(client, director, tournament, make_pair):
+    pairs = [make_pair() for _ in range(5)]
+    client.force_login(director)
+    en(client)
+    response = client.post(reverse("desk-pair-round", args=[tournament.slug]))
+    assert response.status_code == 302
+    rnd = tournament.rounds.get(number=1)
+    assert rnd.state == Round.State.DRAFT and rnd.matches.count() == 2 and rnd.byes.count() == 1
+    page = client.get(reverse("desk-round", args=[tournament.slug, 1])).content.decode()
+    assert "Publish the round" in page
+    bye = rnd.byes.get().pair
+    seated = rnd.matches.get(table=1).pair_ns
+    client.post(reverse("desk-round", args=[tournament.slug, 1]), {"first": bye.pk, "second": seated.pk})
+    assert rnd.byes.get().pair == seated and rnd.matches.get(table=1).pair_ns == bye
+    # The TD sets the tables by hand: table 1 = pairs 0 v 1, table 2 = 2 v 3, pair 4 has a bye.
+    data = {
+        "form-TOTAL_FORMS": "3",
+        "form-INITIAL_FORMS": "3",
+        "form-0-pair_ns": pairs[0].pk,
+        "form-0-pair_ew": pairs[1].pk,
+        "form-1-pair_ns": pairs[2].pk,
+        "form-1-pair_ew": pairs[3].pk,
+        "byes": [pairs[4].pk],
+    }
+    client.post(reverse("desk-round", args=[tournament.slug, 1]), data)
+    assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == [
+        (pairs[0].pk, pairs[1].pk),
+        (pairs[2].pk, pairs[3].pk),
+    ]
+    # A pair placed twice is refused with a message and nothing changes.
+    data["form-1-pair_ns"] = pairs[0].pk
+    response = client.post(reverse("desk-round", args=[tournament.slug, 1]), data, follow=True)
+    assert "placed twice" in response.content.decode()
+    assert rnd.matches.get(table=2).pair_ns == pairs[2]
+    client.post(reverse("desk-publish-round", args=[tournament.slug, 1]))
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.PUBLISHED
+    response = client.post(reverse("desk-pair-round", args=[tournament.slug]), follow=True)
+    assert "unfinished" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_desk_withdraws_and_brings_back(client, director, played):
+    t, pairs, _m = played
+    client.force_login(director)
+    client.post(reverse("desk-withdraw", args=[t.slug, pairs[0].pk]), {"withdrawn": "1"})
+    pairs[0].refresh_from_db()
+    assert pairs[0].withdrawn
+    client.post(reverse("desk-withdraw", args=[t.slug, pairs[0].pk]), {"withdrawn": "0"})
+    pairs[0].refresh_from_db()
+    assert not pairs[0].withdrawn
+
+
+@pytest.mark.django_db
+def test_desk_import_preview_then_confirm(client, director, tournament):
+    client.force_login(director)
+    en(client)
+    url = reverse("desk-import", args=[tournament.slug])
+    bad = SimpleUploadedFile("p.csv", b"pair,player1,player2,club\nA,x,y,\nA,z,,\n")
+    html = client.post(url, {"file": bad}).content.decode()
+    assert "Problems" in html and "Nothing is imported" in html
+    assert client.post(reverse("desk-import-confirm", args=[tournament.slug])).status_code == 302
+    assert not tournament.pairs.exists()
+    good = SimpleUploadedFile("p.csv", "队名,选手1,选手2,俱乐部\n东风队,王建国,李秀英,朝阳\n".encode())
+    html = client.post(url, {"file": good}).content.decode()
+    assert "东风队" in html and "Import 1 pair" in html
+    assert not tournament.pairs.exists()  # only a preview
+    client.post(reverse("desk-import-confirm", args=[tournament.slug]))
+    assert list(tournament.pairs.values_list("name", flat=True)) == ["东风队"]
+    template = client.get(reverse("desk-import-template", args=[tournament.slug, "xlsx"]))
+    assert template.status_code == 200 and template.content[:2] == b"PK"
+    assert client.get(reverse("desk-import-template", args=[tournament.slug, "exe"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_desk_forms_need_csrf(director, played):
+    t = played[0]
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(director)
+    assert client.post(reverse("desk-pair-round", args=[t.slug])).status_code == 403
+    html = client.get(reverse("desk", args=[t.slug])).content.decode()
+    assert html.count("csrfmiddlewaretoken") >= 3
+
+
+@pytest.mark.django_db
+def test_tournament_page_links_to_public_pages_and_desk(client, director, played):
+    t = played[0]
+    html = client.get(t.get_absolute_url()).content.decode()
+    assert reverse("standings", args=[t.slug]) in html and reverse("desk", args=[t.slug]) not in html
+    client.force_login(director)
+    assert reverse("desk", args=[t.slug]) in client.get(t.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db
+def test_desk_import_refuses_an_oversized_upload(client, director, tournament):
+    client.force_login(director)
+    en(client)
+    big = SimpleUploadedFile("p.csv", b"pair,player1,player2,club\n" + b"A,b,c,\n" * 200_000)
+    html = client.post(reverse("desk-import", args=[tournament.slug]), {"file": big}).content.decode()
+    assert "too large" in html and "Import" in html
+    assert client.post(reverse("desk-import-confirm", args=[tournament.slug])).status_code == 302
+    assert not tournament.pairs.exists()
+
+
+@pytest.mark.django_db
+def test_overview_hides_a_draft_pairing_from_the_public(client, director, tournament, make_pair):
+    pairs = [make_pair() for _ in range(2)]
+    pair_round(tournament)
+    html = client.get(tournament.get_absolute_url()).content.decode()
+    assert pairs[0].name in html  # the pairs table
+    assert html.count(pairs[0].name) == 1  # but not the draft match
+    client.force_login(director)
+    assert client.get(tournament.get_absolute_url()).content.decode().count(pairs[0].name) > 1

@@ -1,0 +1,288 @@
+"""Pairing invariants: everyone once per round, no Swiss rematch while avoidable, byes, withdrawals, round robin."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from tests.desk.helpers import finish
+from tournaments.models import Bye, Match, Round, Seating, Tournament
+from tournaments.pairing import (
+    PairingError,
+    circle_schedule,
+    pair_round,
+    publish_round,
+    set_round_matches,
+    set_withdrawn,
+    swap_pairs,
+    swiss_pairs,
+)
+
+# --- pure maths -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", range(2, 21))
+def test_circle_schedule_is_complete_and_seat_balanced(n):
+    rounds = circle_schedule(list(range(n)))
+    assert len(rounds) == (n - 1 if n % 2 == 0 else n)
+    met = Counter()
+    ns_minus_ew = Counter()
+    for games in rounds:
+        seated = [p for g in games for p in g if p is not None]
+        assert sorted(seated) == list(range(n))  # everyone exactly once (a bye counts)
+        for a, b in games:
+            if b is None:
+                continue
+            met[frozenset((a, b))] += 1
+            ns_minus_ew[a] += 1
+            ns_minus_ew[b] -= 1
+        # Never more than two seats ahead at any point of the event ...
+        assert all(abs(v) <= 2 for v in ns_minus_ew.values())
+    assert len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
+    # ... and within one over the whole event.
+    assert all(abs(v) <= 1 for v in ns_minus_ew.values())
+
+
+def test_circle_schedule_gives_each_pair_one_bye_when_odd():
+    rounds = circle_schedule(list("ABCDE"))
+    byes = [a for games in rounds for a, b in games if b is None]
+    assert sorted(byes) == list("ABCDE")
+
+
+def test_swiss_pairs_neighbours_without_rematch():
+    order = list("ABCDEF")
+    assert swiss_pairs(order) == [("A", "B"), ("C", "D"), ("E", "F")]
+    played = {frozenset("AB"), frozenset("CD")}
+    games = swiss_pairs(order, played)
+    assert not {frozenset(g) for g in games} & played
+    assert games[0] == ("A", "C")
+
+
+def test_swiss_pairs_backtracks_when_the_last_two_have_met():
+    games = swiss_pairs(list("ABCD"), {frozenset("CD")})
+    assert {frozenset(g) for g in games} == {frozenset("AC"), frozenset("BD")}
+
+
+def test_swiss_pairs_allows_a_rematch_only_when_unavoidable():
+    played = {frozenset(p) for p in itertools.combinations("ABCD", 2)}
+    assert len(swiss_pairs(list("ABCD"), played)) == 2
+
+
+def test_swiss_same_club_avoidance_is_an_option():
+    clubs = {"A": "x", "B": "x", "C": "y", "D": "y"}
+    assert swiss_pairs(list("ABCD"), clubs=clubs) == [("A", "B"), ("C", "D")]
+    games = swiss_pairs(list("ABCD"), clubs=clubs, avoid_same_club=True)
+    assert all(clubs[a] != clubs[b] for a, b in games)
+
+
+# --- the database services ----------------------------------------------------------------------------------
+
+
+def finish_round(rnd: Round, rng: random.Random) -> None:
+    for m in rnd.matches.all():
+        finish(m, rng.choice([m.pair_ns, m.pair_ew, None]), rng.choice("2345"), rng.choice("2345"))
+
+
+def assert_everyone_once(rnd: Round, active: set[int]) -> None:
+    seated = [p for m in rnd.matches.all() for p in (m.pair_ns_id, m.pair_ew_id)]
+    seated += list(rnd.byes.values_list("pair_id", flat=True))
+    assert sorted(seated) == sorted(active)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("n", [6, 7, 12])
+def test_swiss_event_everyone_once_no_rematch_byes_rotate(tournament, make_pair, n):
+    tournament.num_rounds = 5
+    tournament.save()
+    pairs = [make_pair() for _ in range(n)]
+    rng = random.Random(n)
+    met = set()
+    bye_pairs = []
+    for number in range(1, 6):
+        rnd = pair_round(tournament)
+        assert rnd.number == number and rnd.state == Round.State.DRAFT
+        assert_everyone_once(rnd, {p.pk for p in pairs})
+        assert list(rnd.matches.values_list("table", flat=True)) == list(range(1, n // 2 + 1))
+        for m in rnd.matches.all():
+            key = frozenset((m.pair_ns_id, m.pair_ew_id))
+            assert key not in met
+            met.add(key)
+        bye_pairs += list(rnd.byes.values_list("pair_id", flat=True))
+        publish_round(rnd)
+        finish_round(rnd, rng)
+    if n % 2:
+        assert len(bye_pairs) == 5 and len(set(bye_pairs)) == 5  # nobody gets a second bye
+        assert set(Bye.objects.values_list("points", flat=True)) == {tournament.bye_points}
+
+
+@pytest.mark.django_db
+def test_swiss_round_one_is_top_half_against_bottom_half(tournament, make_pair):
+    pairs = [make_pair() for _ in range(8)]
+    rnd = pair_round(tournament)
+    games = {frozenset((m.pair_ns_id, m.pair_ew_id)) for m in rnd.matches.all()}
+    assert games == {frozenset((pairs[i].pk, pairs[i + 4].pk)) for i in range(4)}
+
+
+@pytest.mark.django_db
+def test_swiss_bye_goes_to_the_lowest_ranked_pair_without_one(tournament, make_pair):
+    a = make_pair("A")
+    make_pair("B"), make_pair("C")
+    r1 = pair_round(tournament)
+    assert list(r1.byes.values_list("pair__name", flat=True)) == ["C"]  # lowest seed
+    publish_round(r1)
+    m = r1.matches.get()
+    finish(m, winner=a if m.pair_ns == a else a)
+    r2 = pair_round(tournament)
+    # B lost and C had a bye (2 points): B is now lowest and has had no bye.
+    assert list(r2.byes.values_list("pair__name", flat=True)) == ["B"]
+    assert {r2.matches.get().pair_ns.name, r2.matches.get().pair_ew.name} == {"A", "C"}
+
+
+@pytest.mark.django_db
+def test_swiss_seats_balance_over_rounds(tournament, make_pair):
+    pairs = [make_pair() for _ in range(8)]
+    rng = random.Random(1)
+    for _n in range(4):
+        rnd = pair_round(tournament)
+        publish_round(rnd)
+        finish_round(rnd, rng)
+    for p in pairs:
+        sides = Counter(Seating.objects.filter(pair=p).values_list("side", flat=True))
+        assert abs(sides["NS"] - sides["EW"]) <= 2
+
+
+@pytest.mark.django_db
+def test_same_club_avoided_when_asked(tournament, make_pair):
+    tournament.avoid_same_club = True
+    tournament.save()
+    for club in ["x", "x", "y", "y"]:
+        make_pair(club=club)
+    rnd = pair_round(tournament)
+    assert all(m.pair_ns.club != m.pair_ew.club for m in rnd.matches.select_related("pair_ns", "pair_ew"))
+
+
+@pytest.mark.django_db
+def test_withdrawn_pair_keeps_results_and_is_not_paired(tournament, make_pair):
+    pairs = [make_pair() for _ in range(4)]
+    r1 = pair_round(tournament)
+    publish_round(r1)
+    for m in r1.matches.all():
+        finish(m, m.pair_ns)
+    quitter = r1.matches.first().pair_ns
+    set_withdrawn(quitter)
+    r2 = pair_round(tournament)
+    seated = {p for m in r2.matches.all() for p in (m.pair_ns_id, m.pair_ew_id)}
+    assert quitter.pk not in seated
+    assert len(seated) + r2.byes.count() == 3
+    assert Match.objects.filter(round=r1, winner=quitter).exists()  # results kept
+    from tournaments.standings import compute_standings
+
+    line = next(x for x in compute_standings(tournament) if x.pair == quitter)
+    assert line.match_points == tournament.points_win
+    del pairs
+
+
+@pytest.mark.django_db
+def test_late_entry_is_paired_from_the_next_round(tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    r1 = pair_round(tournament)
+    publish_round(r1)
+    for m in r1.matches.all():
+        finish(m, m.pair_ns)
+    late = make_pair("late")
+    r2 = pair_round(tournament)
+    assert_everyone_once(r2, set(tournament.pairs.values_list("pk", flat=True)))
+    assert r2.byes.get().pair == late or late.pk in {m.pair_ew_id for m in r2.matches.all()} | {
+        m.pair_ns_id for m in r2.matches.all()
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("n", [6, 7])
+def test_round_robin_event_is_complete_and_balanced(make_pair, n):
+    t = Tournament.objects.create(name="RR", slug="rr", format=Tournament.Format.ROUND_ROBIN, num_rounds=n)
+    pairs = [make_pair(t=t) for _ in range(n)]
+    rounds = n - 1 if n % 2 == 0 else n
+    for _i in range(rounds):
+        rnd = pair_round(t)
+        assert_everyone_once(rnd, {p.pk for p in pairs})
+        publish_round(rnd)
+    met = Counter(
+        frozenset(x) for x in Match.objects.filter(round__tournament=t).values_list("pair_ns", "pair_ew")
+    )
+    assert len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
+    for p in pairs:
+        sides = Counter(Seating.objects.filter(pair=p).values_list("side", flat=True))
+        assert abs(sides["NS"] - sides["EW"]) <= 1
+    if n % 2:
+        assert sorted(Bye.objects.filter(round__tournament=t).values_list("pair_id", flat=True)) == sorted(
+            p.pk for p in pairs
+        )
+    with pytest.raises(PairingError):
+        pair_round(t)  # the round robin is over
+
+
+@pytest.mark.django_db
+def test_round_robin_withdrawal_gives_the_opponent_a_bye(make_pair):
+    t = Tournament.objects.create(name="RR", slug="rr", format=Tournament.Format.ROUND_ROBIN, num_rounds=3)
+    pairs = [make_pair(t=t) for _ in range(4)]
+    publish_round(pair_round(t))
+    set_withdrawn(pairs[0])
+    r2 = pair_round(t)
+    assert r2.matches.count() == 1 and r2.byes.count() == 1
+    assert pairs[0].pk not in set(r2.byes.values_list("pair_id", flat=True))
+
+
+@pytest.mark.django_db
+def test_manual_format_drafts_seed_order_and_the_td_rearranges(make_pair):
+    t = Tournament.objects.create(name="M", slug="m", format=Tournament.Format.MANUAL)
+    a, b, c, d = (make_pair(t=t) for _ in range(4))
+    rnd = pair_round(t)
+    assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == [(a.pk, b.pk), (c.pk, d.pk)]
+    set_round_matches(rnd, [(d.pk, a.pk, None), (b.pk, c.pk, None)])
+    assert list(rnd.matches.values_list("table", "pair_ns", "pair_ew")) == [(1, d.pk, a.pk), (2, b.pk, c.pk)]
+
+
+@pytest.mark.django_db
+def test_swap_two_pairs_in_a_draft(tournament, make_pair):
+    a, b, c, d = (make_pair() for _ in range(4))
+    rnd = pair_round(tournament)  # a–c, b–d (top half v bottom half)
+    m1 = rnd.matches.get(table=1)
+    first_ns, first_ew = m1.pair_ns_id, m1.pair_ew_id
+    other = rnd.matches.get(table=2).pair_ns_id
+    swap_pairs(rnd, first_ew, other)
+    m1 = rnd.matches.get(table=1)
+    assert (m1.pair_ns_id, m1.pair_ew_id) == (first_ns, other)
+    assert Seating.objects.filter(round=rnd).count() == 4
+    del a, b, c, d
+
+
+@pytest.mark.django_db
+def test_a_pair_twice_is_refused_and_nothing_changes(tournament, make_pair):
+    a, b, c, d = (make_pair() for _ in range(4))
+    rnd = pair_round(tournament)
+    before = list(rnd.matches.values_list("pair_ns", "pair_ew"))
+    with pytest.raises(PairingError):
+        set_round_matches(rnd, [(a.pk, b.pk, None), (a.pk, c.pk, None)])
+    assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == before
+    del d
+
+
+@pytest.mark.django_db
+def test_published_round_cannot_change_and_next_waits(tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    rnd = pair_round(tournament)
+    with pytest.raises(PairingError):
+        pair_round(tournament)  # round 1 still a draft
+    publish_round(rnd)
+    with pytest.raises(PairingError):
+        set_round_matches(rnd, [])
+    with pytest.raises(PairingError):
+        pair_round(tournament)  # Swiss: round 1 not finished
+    with pytest.raises(PairingError):
+        pair_round(tournament, 5)

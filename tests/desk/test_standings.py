@@ -1,0 +1,155 @@
+"""Standings from stored matches and deals, against hand-computed examples (ties share a rank)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.desk.helpers import deal, play
+from tournaments.models import Bye, Deal, Round
+from tournaments.standings import compute_standings, gather_results
+
+
+def table(lines):
+    return [(x.rank, x.pair.name, x.match_points) for x in lines]
+
+
+@pytest.fixture
+def two_rounds(tournament, make_pair):
+    """R1: A beat B (A at 5, B at 2); C drew D (both at 4). R2: A beat C (A at A, C at 7); B beat D (6 v 3).
+
+    Standard ladder positions 2 → 0 … A → 12. Match points A 4, B 2, C 1, D 1; level difference A +10, B 0,
+    C −7, D −3; Buchholz A 3, B 5, C 5, D 3.
+    Deals (confirmed only) in A–B: N (A) holds with 30 against; E (B) loses the bank, attackers A take 85;
+    S (A) wins the match with 20 against. So A: 2 deals won as banker, 85 attackers' points; B: 0 and 50.
+    """
+    a, b, c, d = (make_pair(x) for x in "ABCD")
+    r1 = Round.objects.create(tournament=tournament, number=1, state=Round.State.FINISHED)
+    r2 = Round.objects.create(tournament=tournament, number=2, state=Round.State.PUBLISHED)
+    ab = play(r1, 1, a, b, a, "5", "2")
+    play(r1, 2, c, d, None, "4", "4")
+    play(r2, 1, c, a, a, "7", "A")
+    play(r2, 2, b, d, b, "6", "3")
+    deal(ab, 1, "N", 30, "banker_holds")
+    deal(ab, 2, "E", 85, "takeover", kitty=10, multiplier=2)
+    deal(ab, 3, "S", 20, "match_won")
+    deal(ab, 4, "W", 120, "takeover", state=Deal.State.SUBMITTED)  # not confirmed: ignored
+    return tournament, (a, b, c, d)
+
+
+@pytest.mark.django_db
+def test_default_tie_breaks(two_rounds):
+    tournament, (a, b, c, d) = two_rounds
+    lines = compute_standings(tournament)
+    assert table(lines) == [(1, "A", 4), (2, "B", 2), (3, "D", 1), (4, "C", 1)]
+    by = {x.pair.name: x for x in lines}
+    assert by["A"].tiebreaks == {
+        "level_difference": 10,
+        "buchholz": 3,
+        "head_to_head": 0,
+        "banker_deals": 2,
+        "attackers_points": 85,
+    }
+    assert by["B"].tiebreaks["attackers_points"] == 50 and by["B"].tiebreaks["banker_deals"] == 0
+    assert (by["C"].tiebreaks["level_difference"], by["D"].tiebreaks["level_difference"]) == (-7, -3)
+    assert (by["C"].played, by["C"].wins, by["C"].draws, by["C"].losses) == (2, 0, 1, 1)
+
+
+@pytest.mark.django_db
+def test_tie_breaks_in_the_directors_order(two_rounds):
+    tournament, _pairs = two_rounds
+    tournament.tie_breaks = ["buchholz", "level_difference"]
+    tournament.save()
+    lines = compute_standings(tournament)
+    assert table(lines) == [(1, "A", 4), (2, "B", 2), (3, "C", 1), (4, "D", 1)]
+    assert list(lines[0].tiebreaks) == ["buchholz", "level_difference"]
+
+
+@pytest.mark.django_db
+def test_ties_share_a_rank(two_rounds):
+    tournament, _pairs = two_rounds
+    tournament.tie_breaks = []
+    tournament.save()
+    assert [(x.rank, x.match_points) for x in compute_standings(tournament)] == [
+        (1, 4),
+        (2, 2),
+        (3, 1),
+        (3, 1),
+    ]
+    tournament.tie_breaks = ["head_to_head"]  # C drew D: still tied
+    tournament.save()
+    assert [x.rank for x in compute_standings(tournament)] == [1, 2, 3, 3]
+
+
+@pytest.mark.django_db
+def test_head_to_head_breaks_a_tie(tournament, make_pair):
+    a, b, c, d = (make_pair(x) for x in "ABCD")
+    r1 = Round.objects.create(tournament=tournament, number=1, state=Round.State.FINISHED)
+    r2 = Round.objects.create(tournament=tournament, number=2, state=Round.State.FINISHED)
+    play(r1, 1, a, b, b)
+    play(r1, 2, c, d, c)
+    play(r2, 1, a, c, a)
+    play(r2, 2, b, d, d)
+    # A, B, C, D all on 2 points; B beat A, C... A beat C, D beat B: head-to-head among all four is the same
+    # mini-league, so head-to-head alone leaves a tie that equal ranks show.
+    tournament.tie_breaks = ["head_to_head"]
+    tournament.save()
+    lines = compute_standings(tournament)
+    assert all(x.match_points == 2 for x in lines)
+    assert all(x.tiebreaks["head_to_head"] == 2 for x in lines) and {x.rank for x in lines} == {1}
+
+
+@pytest.mark.django_db
+def test_points_byes_and_rounds_as_the_tournament_sets_them(two_rounds):
+    tournament, (a, b, c, d) = two_rounds
+    tournament.points_win, tournament.points_draw, tournament.points_loss, tournament.bye_points = 3, 1, 0, 1
+    tournament.save()
+    r3 = Round.objects.create(tournament=tournament, number=3, state=Round.State.PUBLISHED)
+    Bye.objects.create(round=r3, pair=d, points=1)
+    lines = {x.pair.name: x for x in compute_standings(tournament)}
+    assert (
+        lines["A"].match_points,
+        lines["B"].match_points,
+        lines["C"].match_points,
+        lines["D"].match_points,
+    ) == (
+        6,
+        3,
+        1,
+        2,
+    )
+    assert lines["D"].played == 3 and lines["D"].wins == 1
+    after1 = {x.pair.name: x.match_points for x in compute_standings(tournament, up_to_round=1)}
+    assert after1 == {"A": 3, "B": 0, "C": 1, "D": 1}
+
+
+@pytest.mark.django_db
+def test_unfinished_matches_do_not_count(tournament, match):
+    assert gather_results(tournament) == []
+    assert {x.match_points for x in compute_standings(tournament)} == {0}
+
+
+@pytest.mark.django_db
+def test_off_ladder_levels_count_rungs_below(make_pair):
+    from tournaments.models import Tournament
+
+    t = Tournament.objects.create(name="P", slug="p", ruleset={"preset": "permanent-twos"})
+    a, b = make_pair(t=t), make_pair(t=t)
+    r1 = Round.objects.create(tournament=t, number=1, state=Round.State.FINISHED)
+    play(r1, 1, a, b, a, "5", "2")  # ladder 3…A: 5 → 2, 2 (off the ladder) → 0
+    lines = {x.pair: x for x in compute_standings(t)}
+    assert lines[a].tiebreaks["level_difference"] == 2
+
+
+@pytest.mark.django_db
+def test_deal_totals_follow_new_and_confirmed_deals(two_rounds):
+    tournament, (a, b, c, d) = two_rounds
+    first = {x.pair.name: x.tiebreaks["attackers_points"] for x in compute_standings(tournament)}
+    assert first["B"] == 50
+    ab = a.matches_ns.get(round__number=1)
+    deal(ab, 5, "N", 45, "banker_holds")  # a new confirmed deal
+    assert {x.pair.name: x.tiebreaks["attackers_points"] for x in compute_standings(tournament)}["B"] == 95
+    pending = Deal.objects.get(match=ab, number=4)
+    pending.state = Deal.State.CONFIRMED  # the second person confirms
+    pending.save()
+    lines = {x.pair.name: x.tiebreaks for x in compute_standings(tournament)}
+    assert lines["A"]["attackers_points"] == 85 + 120

@@ -1,0 +1,47 @@
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from rules.ruleset import PRESETS
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Create a tournament: manage.py create_tournament SLUG --name NAME --preset PRESET --rounds N"
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--name", required=True)
+        parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
+        parser.add_argument("--rounds", type=int, default=5)
+        parser.add_argument(
+            "--format", default=Tournament.Format.SWISS, choices=[c for c, _l in Tournament.Format.choices]
+        )
+        parser.add_argument("--venue", default="")
+        parser.add_argument("--avoid-same-club", action="store_true")
+        parser.add_argument("--hidden", action="store_true", help="not public until the TD switches it on")
+
+    def handle(self, *args, **o) -> None:
+        if Tournament.objects.filter(slug=o["slug"]).exists():
+            raise CommandError(f"a tournament with slug {o['slug']!r} exists already")
+        if o["rounds"] < 1:
+            raise CommandError("--rounds must be at least 1")
+        t = Tournament(
+            slug=o["slug"],
+            name=o["name"],
+            venue=o["venue"],
+            ruleset={"preset": o["preset"]},
+            format=o["format"],
+            num_rounds=o["rounds"],
+            avoid_same_club=o["avoid_same_club"],
+            is_public=not o["hidden"],
+        )
+        try:
+            t.full_clean()
+        except ValidationError as exc:
+            raise CommandError(
+                "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+            ) from None
+        t.save()
+        self.stdout.write(
+            f"created {t.slug}: {t.name} ({t.format}, {t.num_rounds} rounds, preset {o['preset']})"
+        )
