@@ -552,39 +552,30 @@ def record_play(
 
 
 @transaction.atomic
-def undo_last_play(deal: Deal, user, *, version: int | None) -> None:
-    """Take back the last play entered (and its trick when it was the lead)."""
+def undo(deal: Deal, user, *, version: int | None, whole_trick: bool = False) -> None:
+    """Take back the last play entered (its trick too when it was the lead), or the whole last trick."""
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
     trick = deal.tricks.order_by("-number").first()
     if trick is None:
         raise RecordingError(_("Nothing to undo."))
-    play = trick.plays.order_by("-order").first()
-    if play is not None:
+    plays = list(trick.plays.order_by("-order"))
+    for play in plays if whole_trick else plays[:1]:
         play._history_user = user
         play.delete()
-    if not trick.plays.exists():
+    if whole_trick or len(plays) <= 1:
         trick._history_user = user
         trick.delete()
     touch(deal, user)
 
 
-@transaction.atomic
+def undo_last_play(deal: Deal, user, *, version: int | None) -> None:
+    undo(deal, user, version=version)
+
+
 def undo_last_trick(deal: Deal, user, *, version: int | None) -> None:
-    """Take back the whole last trick."""
-    require_record(user, deal.match)
-    deal = lock_deal(deal, version)
-    require_open(deal)
-    trick = deal.tricks.order_by("-number").first()
-    if trick is None:
-        raise RecordingError(_("Nothing to undo."))
-    for play in trick.plays.all():
-        play._history_user = user
-        play.delete()
-    trick._history_user = user
-    trick.delete()
-    touch(deal, user)
+    undo(deal, user, version=version, whole_trick=True)
 
 
 @transaction.atomic

@@ -335,9 +335,20 @@ def replay(
     """
     state = start_match(rs, started_at=started_at, first_banker=first_banker)
     for deal in deals:
-        state = fold_deal(state, deal)
-        if not state.over and deal.finished_at is not None:
-            state = call_time(state, deal.finished_at)
+        state = _fold_timed(state, deal)
+    return _close(state, forfeited_by, now)
+
+
+def _fold_timed(state: MatchState, deal: MatchDeal) -> MatchState:
+    """Fold one deal; a deal finishing at or after the deadline then ends the match by time."""
+    state = fold_deal(state, deal)
+    if not state.over and deal.finished_at is not None:
+        state = call_time(state, deal.finished_at)
+    return state
+
+
+def _close(state: MatchState, forfeited_by: str | None, now: datetime | None) -> MatchState:
+    """After the deals: a forfeit, then the time limit at ``now``."""
     if forfeited_by is not None and not state.over:
         state = forfeit(state, forfeited_by)
     if now is not None and not state.over:
@@ -374,15 +385,8 @@ def replay_played(
         if state.levels[bs] != deal.level:
             notes.append(f"deal {n}: played at {deal.level}, but {bs} is now at {state.levels[bs]}")
         state = replace(state, banker=deal.banker)
-        deal = replace(deal, level=state.levels[bs], started_at=None)
-        state = fold_deal(state, deal)
-        if not state.over and deal.finished_at is not None:
-            state = call_time(state, deal.finished_at)
-    if forfeited_by is not None and not state.over:
-        state = forfeit(state, forfeited_by)
-    if now is not None and not state.over:
-        state = call_time(state, now)
-    return state, tuple(notes)
+        state = _fold_timed(state, replace(deal, level=state.levels[bs], started_at=None))
+    return _close(state, forfeited_by, now), tuple(notes)
 
 
 def final_positions(state: MatchState) -> dict[str, int]:

@@ -425,32 +425,29 @@ def desk_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@director_required
-@require_POST
-def desk_publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def _round_step(request: HttpRequest, slug: str, number: int, step, done: str) -> HttpResponse:
+    """Publish or discard a round through the pairing service; a refusal goes back to the round's page."""
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = get_object_or_404(tournament.rounds, number=number)
     try:
-        publish_round(rnd)
+        step(rnd)
     except PairingError as exc:
         messages.error(request, str(exc))
         return redirect("desk-round", slug=slug, number=number)
-    messages.success(request, _("Round %(n)s is published.") % {"n": number})
+    messages.success(request, done % {"n": number})
     return _desk_redirect(tournament)
+
+
+@director_required
+@require_POST
+def desk_publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_step(request, slug, number, publish_round, _("Round %(n)s is published."))
 
 
 @director_required
 @require_POST
 def desk_delete_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    rnd = get_object_or_404(tournament.rounds, number=number)
-    try:
-        delete_draft_round(rnd)
-    except PairingError as exc:
-        messages.error(request, str(exc))
-        return redirect("desk-round", slug=slug, number=number)
-    messages.success(request, _("The draft of round %(n)s is discarded.") % {"n": number})
-    return _desk_redirect(tournament)
+    return _round_step(request, slug, number, delete_draft_round, _("The draft of round %(n)s is discarded."))
 
 
 @director_required
