@@ -283,7 +283,7 @@ def replay_with_notes(
         [match_deal(d, rs) for d in deals if d.verdict and d.verdict.get("result")],
         started_at=match.started_at,
         first_banker=first_banker,
-        now=now,
+        now=now or match.time_called_at,
         forfeited_by=match.forfeited_by or None,
     )
 
@@ -323,6 +323,39 @@ def recompute_match(match: Match) -> MatchState:
     match.version += 1
     match.save()
     return state
+
+
+@transaction.atomic
+def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
+    """After the time limit, with no deal in progress, the match ends by time (RULES §12)."""
+    require_record(user, match)
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    now = now or timezone.now()
+    state = table_state(match)
+    if state.over:
+        raise RecordingError(_("The match is over."))
+    if state.deadline is None or now < state.deadline:
+        raise RecordingError(_("The time limit has not passed yet."))
+    if match.deals.exclude(state__in=PLAYED).exists():
+        raise RecordingError(_("Finish and submit the deal in progress first."))
+    match.time_called_at = now
+    match._history_user = user
+    match.save(update_fields=["time_called_at"])
+    return recompute_match(match)
+
+
+@transaction.atomic
+def forfeit_match(match: Match, user, *, side: str) -> MatchState:
+    """The TD records a no-show or a withdrawal: ``side`` forfeits and the other side wins."""
+    if not is_director(user):
+        raise PermissionRefused(_("Only the tournament director can record a forfeit."))
+    if side not in ("NS", "EW"):
+        raise RecordingError(_("Choose the side that forfeits."))
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    match.forfeited_by = side
+    match._history_user = user
+    match.save(update_fields=["forfeited_by"])
+    return recompute_match(match)
 
 
 def match_summary(match: Match) -> dict:

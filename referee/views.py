@@ -12,12 +12,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from referee import recording
 from referee.forms import NewDealForm, PenaltyForm, QuickEntryForm
-from referee.recording import RecordingError, Throw
+from referee.recording import PermissionRefused, RecordingError, Throw
 from referee.screens import card_label, deal_state, seat_players
 from rules.seats import SEATS, side_of
 from tournaments.models import Deal, Match, Penalty, Play, Trick
@@ -122,8 +123,30 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "is_director": is_director(user),
         "history": match_history(match) if is_director(user) else None,
         "banker_side": side_of(state.banker) if state.banker else None,
+        "time_is_up": bool(state.deadline and timezone.now() >= state.deadline and not state.over),
     }
     return render(request, "referee/match.html", context)
+
+
+@login_required
+@require_POST
+def match_action(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
+    """Call time after the limit (the judge or the TD), or record a forfeit (the TD)."""
+    match = load_match(request, match_id)
+    try:
+        if action == "call-time":
+            recording.call_time(match, request.user)
+        elif action == "forfeit":
+            recording.forfeit_match(match, request.user, side=request.POST.get("side", ""))
+        else:
+            raise Http404
+    except PermissionRefused as exc:
+        return forbidden(request, exc.message)
+    except RecordingError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Saved."))
+    return redirect("match", match.pk)
 
 
 @login_required

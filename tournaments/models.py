@@ -244,6 +244,9 @@ class Match(models.Model):
         verbose_name=_("winner"),
     )
     ended_by = models.CharField(_("ended by"), max_length=12, choices=EndedBy.choices, blank=True)
+    time_called_at = models.DateTimeField(
+        _("time called at"), null=True, blank=True, help_text=_("set when time is called after the limit")
+    )
     forfeited_by = models.CharField(
         _("forfeited by"),
         max_length=2,

@@ -432,3 +432,50 @@ def test_one_play_costs_a_bounded_number_of_queries(deal, judge, django_assert_m
             reverse("deal_action", args=[deal.pk, "play"]), {"cards": "S2", "version": 1}, **JSON
         )
     assert response.status_code == 200
+
+
+def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match, judge, director):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    tournament = match.round.tournament
+    tournament.match_time_limit = 30
+    tournament.save()
+    deal = recording.record_deal(
+        match,
+        simulated_first(match),
+        director,
+        started_at=timezone.now() - dt.timedelta(minutes=40),
+        finished_at=timezone.now() - dt.timedelta(minutes=35),
+    )
+    match.refresh_from_db()
+    match.started_at = timezone.now() - dt.timedelta(minutes=40)
+    match.save()
+    with pytest.raises(recording.RecordingError):
+        recording.call_time(match, judge, now=timezone.now() - dt.timedelta(minutes=20))
+    response = as_user(judge).post(reverse("match_action", args=[match.pk, "call-time"]))
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.state == Match.State.FINISHED and match.ended_by == "time"
+    levels = deal.verdict["result"]["levels_after"]
+    from rules.ranks import RANK_INDEX
+
+    ns, ew = RANK_INDEX[levels["NS"]], RANK_INDEX[levels["EW"]]
+    expected_winner = None if ns == ew else ("NS" if ns > ew else "EW")
+    if expected_winner is None:  # equal levels: standard preset gives the banker side
+        expected_winner = "NS" if deal.verdict["result"]["next_banker"] in "NS" else "EW"
+    assert match.winner == match.pair_of(expected_winner)
+    recording.recompute_match(match)
+    match.refresh_from_db()
+    assert match.ended_by == "time"
+
+
+def test_only_the_director_records_a_forfeit(match, judge, director):
+    response = as_user(judge).post(reverse("match_action", args=[match.pk, "forfeit"]), {"side": "EW"})
+    assert response.status_code == 403
+    match.refresh_from_db()
+    assert match.state != Match.State.FINISHED
+    as_user(director).post(reverse("match_action", args=[match.pk, "forfeit"]), {"side": "EW"})
+    match.refresh_from_db()
+    assert (match.state, match.ended_by, match.winner) == (Match.State.FINISHED, "forfeit", match.pair_ns)
