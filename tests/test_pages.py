@@ -122,3 +122,13 @@ def test_admin_pages_load(client, director, model):
 def test_admin_refuses_anonymous(client):
     response = client.get(reverse("admin:tournaments_match_changelist"))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_a_judge_finds_their_tables_on_the_home_page(client, match, judge):
+    client.force_login(judge)
+    html = client.get("/").content.decode()
+    assert match.get_absolute_url() in html
+    match.state = match.State.FINISHED
+    match.save()
+    assert match.get_absolute_url() not in client.get("/").content.decode()

@@ -24,7 +24,7 @@ class PairTable(tables.Table):
 
 class MatchTable(tables.Table):
     round = tables.Column(verbose_name=_("round"), accessor="round__number")
-    table = tables.Column(verbose_name=_("table"))
+    table = tables.Column(verbose_name=_("table"), linkify=lambda record: record.get_absolute_url())
     pair_ns = tables.Column(verbose_name=_("North–South"))
     pair_ew = tables.Column(verbose_name=_("East–West"))
     levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False)
@@ -96,7 +96,7 @@ class StandingsTable(tables.Table):
 class PairingTable(tables.Table):
     """A round's pairing list: table, seats, pairs, judge (and the result once known)."""
 
-    table = tables.Column(verbose_name=_("table"))
+    table = tables.Column(verbose_name=_("table"), linkify=lambda record: record.get_absolute_url())
     pair_ns = tables.Column(verbose_name=_("North–South"), order_by=("pair_ns__name",))
     pair_ew = tables.Column(verbose_name=_("East–West"), order_by=("pair_ew__name",))
     judge = tables.Column(verbose_name=_("judge"))

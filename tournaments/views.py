@@ -69,7 +69,19 @@ def visible_tournaments(user):
 def home(request: HttpRequest) -> HttpResponse:
     if site_is_new():
         return redirect("setup")
-    return render(request, "tournaments/home.html", {"tournaments": visible_tournaments(request.user)})
+    my_matches = []
+    if request.user.is_authenticated:
+        my_matches = (
+            Match.objects.filter(judge=request.user)
+            .exclude(state=Match.State.FINISHED)
+            .select_related("round__tournament", "pair_ns", "pair_ew")
+            .order_by("round__tournament", "round__number", "table")
+        )
+    return render(
+        request,
+        "tournaments/home.html",
+        {"tournaments": visible_tournaments(request.user), "my_matches": my_matches},
+    )
 
 
 @require_http_methods(["GET", "POST"])

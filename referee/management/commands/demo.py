@@ -24,3 +24,8 @@ class Command(BaseCommand):
         self.stdout.write("demo accounts (change these passwords before a real event):")
         for username, password, group in result.accounts:
             self.stdout.write(f"  {group:9} {username:10} {password}")
+        open_match = tournament.rounds.get(number=1).matches.get(table=OPEN_TABLE)
+        self.stdout.write(
+            f"round 1 is played; table {OPEN_TABLE} is in progress: log in as {open_match.judge} to carry on "
+            f"at /match/{open_match.pk}/"
+        )
