@@ -165,6 +165,7 @@ class Snapshot:
     tricks: list[Trick]
     plays: list[list[Play]]
     levels: Mapping[str, str] | None
+    penalties: list[dict]
 
     @property
     def cards_played(self) -> int:
@@ -194,7 +195,13 @@ class Snapshot:
         return out
 
     def record(self, partial: bool = False) -> dict:
-        return deal_record(self.deal, levels=self.levels, partial=partial, tricks=self.record_tricks())
+        return deal_record(
+            self.deal,
+            levels=self.levels,
+            partial=partial,
+            tricks=self.record_tricks(),
+            penalties=self.penalties,
+        )
 
     def due(self, verdict: Verdict | None = None) -> str | None:
         """Whose turn it is: the next seat in the trick, the last winner, or the banker at the start."""
@@ -213,9 +220,8 @@ def snapshot(deal: Deal, levels: Mapping[str, str] | None = None) -> Snapshot:
     """Read the deal's tricks once; ``levels`` (both sides' levels when it began) are computed when not given."""
     tricks = list(deal.tricks.order_by("number").prefetch_related("plays"))
     plays = [sorted(t.plays.all(), key=lambda p: p.order) for t in tricks]
-    return Snapshot(
-        deal, ruleset_for(deal.match), tricks, plays, levels if levels is not None else levels_before(deal)
-    )
+    levels = levels if levels is not None else levels_before(deal)
+    return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalty_entries(deal))
 
 
 def penalty_entries(deal: Deal) -> list[dict]:
@@ -237,10 +243,12 @@ def deal_record(
     levels: Mapping[str, str] | None = None,
     partial: bool = False,
     tricks: list[dict] | None = None,
+    penalties: list[dict] | None = None,
 ) -> dict:
     """The deal as a portable DEAL-RECORD document (what ``export_deals`` prints and the engine judges)."""
     if tricks is None:
-        tricks = snapshot(deal, levels or {}).record_tricks()
+        snap = snapshot(deal, levels or {})
+        tricks, penalties = snap.record_tricks(), snap.penalties
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "ruleset": deal.match.round.tournament.ruleset,
@@ -250,7 +258,7 @@ def deal_record(
         "kitty": deal.kitty,
         "partial": partial,
         "tricks": tricks,
-        "penalties": penalty_entries(deal),
+        "penalties": penalties if penalties is not None else penalty_entries(deal),
     }
     if levels is not None and levels.get(side_of(deal.banker)) == deal.level:
         record["levels"] = dict(levels)
@@ -260,11 +268,32 @@ def deal_record(
 # ---------------------------------------------------------------- the match
 
 
-def match_deal(deal: Deal, rs: Ruleset) -> MatchDeal:
-    """What the match fold needs of one stored deal: its record's penalties and its verdict."""
-    record = {"banker": deal.banker, "level": deal.level, "penalties": penalty_entries(deal)}
+FOLD_FIELDS = ("pk", "number", "banker", "declarer", "level", "started_at", "finished_at", "attackers_total")
+
+
+def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[dict]:
+    """The columns the match fold needs, with each verdict's ``result`` only (the tricks are never parsed)."""
+    deals = match.deals.filter(state__in=list(states))
+    if before is not None:
+        deals = deals.filter(number__lt=before)
+    rows = list(deals.order_by("number").values(*FOLD_FIELDS, "verdict__result"))
+    penalties: dict[int, list[dict]] = {}
+    calls = Penalty.objects.filter(deal_id__in=[r["pk"] for r in rows]).order_by("recorded_at", "pk")
+    for deal_id, seat, code, trick, note in calls.values_list("deal_id", "seat", "code", "trick", "note"):
+        entry = {"seat": seat, "code": code, "note": note}
+        if trick is not None:
+            entry["trick"] = trick
+        penalties.setdefault(deal_id, []).append(entry)
+    for row in rows:
+        row["penalties"] = penalties.get(row["pk"], [])
+    return rows
+
+
+def match_deal(row: Mapping[str, Any], rs: Ruleset) -> MatchDeal:
+    """What the match fold needs of one stored deal (a row of ``fold_rows``)."""
+    verdict = {"result": row["verdict__result"], "attackers_points": {"total": row["attackers_total"] or 0}}
     return MatchDeal.from_record(
-        rs, record, deal.verdict or {}, started_at=deal.started_at, finished_at=deal.finished_at
+        rs, row, verdict, started_at=row["started_at"], finished_at=row["finished_at"]
     )
 
 
@@ -273,14 +302,16 @@ def replay_with_notes(
 ) -> tuple[MatchState, tuple[str, ...]]:
     """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch."""
     rs = ruleset_for(match)
-    deals = match.deals.filter(state__in=list(states)).order_by("number").prefetch_related("penalties")
-    if before is not None:
-        deals = deals.filter(number__lt=before)
-    first = match.deals.order_by("number").first()
-    first_banker = (first.declarer or first.banker) if first else None
+    rows = fold_rows(match, states, before)
+    first = (
+        rows[0]
+        if rows and rows[0]["number"] == 1
+        else match.deals.values("declarer", "banker").order_by("number").first()
+    )
+    first_banker = (first["declarer"] or first["banker"]) if first else None
     return replay_played(
         rs,
-        [match_deal(d, rs) for d in deals if d.verdict and d.verdict.get("result")],
+        [match_deal(row, rs) for row in rows if row["verdict__result"]],
         started_at=match.started_at,
         first_banker=first_banker,
         now=now or match.time_called_at,
@@ -511,6 +542,7 @@ def record_play(
     seat: str | None = None,
     throw: Throw | None = None,
     force: bool = False,
+    levels: Mapping[str, str] | None = None,
 ) -> Verdict:
     """Check one play with the engine and save it; refuse it with the reason when it is wrong.
 
@@ -521,7 +553,7 @@ def record_play(
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
-    snap = snapshot(deal)
+    snap = snapshot(deal, levels)
     probe = snap.record()
     before = judge_probe(probe)
     due = snap.due(before)

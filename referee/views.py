@@ -238,7 +238,7 @@ def post_version(request: HttpRequest) -> int | None:
         return None
 
 
-def run_action(request: HttpRequest, deal: Deal, action: str):
+def run_action(request: HttpRequest, deal: Deal, action: str, levels: dict):
     """Call the service for one posted action; returns what the service returned."""
     user, version, post = request.user, post_version(request), request.POST
     if action == "play":
@@ -255,6 +255,7 @@ def run_action(request: HttpRequest, deal: Deal, action: str):
             version=version,
             throw=throw,
             force=post.get("force") == "1",
+            levels=levels,
         )
     if action == "undo":
         return recording.undo_last_play(deal, user, version=version)
@@ -289,9 +290,10 @@ def wants_json(request: HttpRequest) -> bool:
 def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse:
     """One write to a deal. The page's script gets JSON (the new state, or the refusal with the state)."""
     deal = load_deal(request, deal_id)
+    levels = recording.levels_before(deal)  # the deal's start levels: read once for the check and the screen
     status, payload = 200, {"ok": True}
     try:
-        run_action(request, deal, action)
+        run_action(request, deal, action, levels)
     except RecordingError as exc:
         status = {"forbidden": 403, "stale": 409, "illegal": 422}.get(exc.code, 400)
         payload = {"ok": False, "error": exc.code, "message": exc.message, **exc.details}
@@ -299,7 +301,7 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     deal.refresh_from_db()
     deal.match = match  # already loaded with its pairs and players
     if wants_json(request):
-        payload["state"] = deal_state(deal, request.user)
+        payload["state"] = deal_state(deal, request.user, levels)
         return JsonResponse(payload, status=status)
     if payload["ok"]:
         messages.success(request, _("Saved."))
