@@ -16,7 +16,6 @@ from referee.recording import (
     judge_probe,
     seat_name,
     snapshot,
-    table_state,
 )
 from rules.cards import ALL_CARDS, CARD_TEXT, parse_cards
 from rules.order import TRUMP, trump_from_text
@@ -24,8 +23,6 @@ from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from tournaments.models import Deal, Match
 from tournaments.roles import is_director
-
-SUIT_CLASS = {"S": "S", "H": "H", "C": "C", "D": "D"}
 
 
 def card_label(text: str) -> dict:
@@ -136,14 +133,4 @@ def deal_state(deal: Deal, user, levels: dict | None = None) -> dict:
         "can_record": can_record(user, match) and deal.state == Deal.State.RECORDING,
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
         "is_director": is_director(user),
-    }
-
-
-def match_clock(match: Match) -> dict:
-    """The clock against the time limit: started, deadline, and minutes left (None without a limit)."""
-    state = table_state(match)
-    return {
-        "started_at": match.started_at,
-        "deadline": state.deadline,
-        "state": state,
     }

@@ -3,7 +3,6 @@
 from django import template
 
 from referee.recording import seat_name
-from referee.screens import card_label
 from tournaments.models import describe_result
 
 register = template.Library()
@@ -13,12 +12,6 @@ register = template.Library()
 def level_text(rank: str) -> str:
     """A level as players say it: ``T`` → ``10``."""
     return "10" if rank == "T" else (rank or "")
-
-
-@register.filter
-def card_faces(text: str) -> list[dict]:
-    """Canonical card text → the labels the card chips show."""
-    return [card_label(c) for c in (text or "").split()]
 
 
 @register.filter
