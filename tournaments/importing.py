@@ -111,6 +111,10 @@ def _rows_from_xlsx(data: bytes) -> list[list]:
                 raise ImportFileError(_("Too many rows: at most %(n)s pairs.") % {"n": MAX_ROWS})
             rows.append(list(row))
         return rows
+    except ImportFileError:
+        raise
+    except Exception as exc:  # sheets are parsed lazily: broken or hostile XML surfaces here (defusedxml)
+        raise ImportFileError(_("The file is not an Excel workbook (.xlsx).")) from exc
     finally:
         wb.close()
 

@@ -10,6 +10,7 @@ import openpyxl
 import openpyxl.xml
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from tournaments.importing import MAX_BYTES, header_for, import_entries, parse, template_csv, template_xlsx
 from tournaments.models import Pair, Player
@@ -175,3 +176,41 @@ def test_tab_and_semicolon_files_and_quoted_commas(tournament):
     assert semi.ok and semi.entries[0].pair == "B"
     quoted = parse(tournament, "x.csv", csv_bytes("pair,player1,player2,club", '"C, the pair",p,q,'))
     assert quoted.ok and quoted.entries[0].pair == "C, the pair"
+
+
+def with_entities(xlsx: bytes, part: str) -> bytes:
+    """The same workbook with an external entity (XXE) and an entity expansion planted in one XML part."""
+    source = zipfile.ZipFile(io.BytesIO(xlsx))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == part:
+                text = data.decode("utf-8")
+                head, _, body = text.partition("?>")
+                doctype = (
+                    '<!DOCTYPE x [<!ENTITY secret SYSTEM "file:///etc/passwd">'
+                    '<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+                )
+                body = body.replace("队1", "&secret;&b;") if "队1" in body else body
+                data = (head + "?>" + doctype + body).encode("utf-8")
+            zf.writestr(item, data)
+    return out.getvalue()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("part", ["xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/workbook.xml"])
+def test_entities_in_an_upload_are_refused(tournament, part):
+    """A workbook declaring entities (XXE, expansion) is refused with a clear message; nothing is expanded."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["pair", "player1", "player2", "club"])
+    ws.append(["队1", "甲", "乙", ""])
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    with translation.override("en"):
+        parsed = parse(tournament, "evil.xlsx", with_entities(buffer.getvalue(), part))
+    assert "root:" not in repr(parsed)
+    assert "aaaaaaaaaa" not in repr(parsed)
+    assert not parsed.ok
+    assert parsed.problems[0].message == "The file is not an Excel workbook (.xlsx)."
