@@ -241,6 +241,8 @@ def post_version(request: HttpRequest) -> int | None:
 def run_action(request: HttpRequest, deal: Deal, action: str, levels: dict):
     """Call the service for one posted action; returns what the service returned."""
     user, version, post = request.user, post_version(request), request.POST
+    if version is None:  # every page sends the version it shows, so a stale page can never overwrite
+        raise RecordingError(_("The page sent no version of the deal: reload it and try again."))
     if action == "play":
         throw = None
         if post.get("throw_attempted", "").strip():

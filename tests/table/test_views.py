@@ -479,3 +479,9 @@ def test_only_the_director_records_a_forfeit(match, judge, director):
     as_user(director).post(reverse("match_action", args=[match.pk, "forfeit"]), {"side": "EW"})
     match.refresh_from_db()
     assert (match.state, match.ended_by, match.winner) == (Match.State.FINISHED, "forfeit", match.pair_ns)
+
+
+def test_a_write_without_a_version_is_refused(deal, judge):
+    response = as_user(judge).post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA"}, **JSON)
+    assert response.status_code == 400
+    assert not deal.tricks.exists()
