@@ -353,6 +353,7 @@ def recompute_match(match: Match) -> MatchState:
         match.ended_by, match.winner, match.ended_at = "", None, None
     match.version += 1
     match.save()
+    match.round.refresh_state()
     return state
 
 

@@ -196,6 +196,16 @@ class Round(models.Model):
     def __str__(self) -> str:
         return _("Round %(n)s") % {"n": self.number}
 
+    def refresh_state(self) -> None:
+        """A published round is finished when every match in it is; reopening a match reopens the round."""
+        if self.state == Round.State.DRAFT:
+            return
+        done = not self.matches.exclude(state=Match.State.FINISHED).exists()
+        state = Round.State.FINISHED if done else Round.State.PUBLISHED
+        if state != self.state:
+            self.state = state
+            self.save(update_fields=["state"])
+
 
 class Match(models.Model):
     class State(models.TextChoices):

@@ -485,3 +485,17 @@ def test_a_write_without_a_version_is_refused(deal, judge):
     response = as_user(judge).post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA"}, **JSON)
     assert response.status_code == 400
     assert not deal.tricks.exists()
+
+
+def test_a_round_finishes_with_its_last_match_and_reopens_with_it(round1, make_pair, director):
+    from tournaments.models import Round
+
+    for table in (1, 2):
+        Match.objects.create(round=round1, table=table, pair_ns=make_pair(), pair_ew=make_pair())
+    call_command("simulate", round1.tournament.slug, "--round", "1", "--seed", "3", stdout=StringIO())
+    round1.refresh_from_db()
+    assert round1.state == Round.State.FINISHED
+    last = Deal.objects.filter(match__round=round1).order_by("-pk").first()
+    recording.reopen_deal(last, director, version=last.version)
+    round1.refresh_from_db()
+    assert round1.state == Round.State.PUBLISHED
