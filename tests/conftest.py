@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import settings as hypothesis_settings
 
 from tournaments.models import Match, Pair, Player, Round, Tournament
 from tournaments.roles import JUDGE_GROUP, add_to_group
 from tournaments.services import create_director
+
+# Timing is for the benchmarks, never the tests: a loaded CI machine must not fail a property test on time.
+hypothesis_settings.register_profile("project", deadline=None)
+hypothesis_settings.load_profile("project")
 
 
 @pytest.fixture
