@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from .cards import CARD_SYMBOL, CARD_TEXT, POINTS, Card, CardError, parse_cards
 from .facts import LeadShape, PenaltyCall, TrickFacts
-from .follow import FollowProblem, follow_problem
+from .follow import FollowProblem, follow_problem, suit_cards
 from .messages import message, show, suit_names
 from .order import TRUMP, Trump, trump_from_text
 from .ranks import parse_rank
@@ -170,7 +170,7 @@ def parse_record(obj: Any) -> Record:
             )
     if not isinstance(obj["tricks"], list):
         raise RecordError("tricks must be a list")
-    tricks = tuple(_trick(t, i) for i, t in enumerate(obj["tricks"]))
+    tricks = _tricks(obj["tricks"])
     penalties = _penalties(obj.get("penalties"))
     if not partial and "kitty" not in obj:
         raise RecordError("record: missing field 'kitty' (needed unless partial)")
@@ -179,6 +179,18 @@ def parse_record(obj: Any) -> Record:
 
 _ONE = {CARD_TEXT[c]: c for c in range(54)}
 _PLAY_CACHE: dict[str, tuple[Card, ...]] = {}
+_THROW_KEYS = frozenset(THROW_FIELDS)
+
+
+def _canonical(text: Any) -> tuple[Card, ...]:
+    """Cards in canonical text, through the cache; anything else raises for the slow path."""
+    parsed = _PLAY_CACHE.get(text)
+    if parsed is None:
+        parsed = tuple(map(_ONE.__getitem__, text.split()))
+        if len(_PLAY_CACHE) > 50_000:
+            _PLAY_CACHE.clear()
+        _PLAY_CACHE[text] = parsed
+    return parsed
 
 
 def _fast_plays(raw: list[Any]) -> tuple[tuple[str, tuple[Card, ...]], ...]:
@@ -192,21 +204,41 @@ def _fast_plays(raw: list[Any]) -> tuple[tuple[str, tuple[Card, ...]], ...]:
         if seat.__class__ is not str or seat not in _SEAT_SET:
             raise ValueError
         parsed = cache.get(cards)
-        if parsed is None:
-            parsed = tuple(map(_ONE.__getitem__, cards.split()))
-            if len(cache) > 50_000:
-                cache.clear()
-            cache[cards] = parsed
-        out.append((seat, parsed))
+        out.append((seat, parsed if parsed is not None else _canonical(cards)))
+    return tuple(out)
+
+
+def _fast_throw(th: Any) -> ThrowRecord:
+    """A canonical ``throw`` object (as the simulator writes it); any surprise raises for the slow path."""
+    if th.__class__ is not dict or th.keys() != _THROW_KEYS:
+        raise ValueError
+    seat = th["challenger"]
+    if seat.__class__ is not str or seat not in _SEAT_SET:
+        raise ValueError
+    if th["attempted"].__class__ is not str or th["shown"].__class__ is not str:
+        raise ValueError
+    return ThrowRecord(_canonical(th["attempted"]), seat, _canonical(th["shown"]))
+
+
+def _tricks(raw: list[Any]) -> tuple[TrickRecord, ...]:
+    """Every trick: canonical ones through the fast path, the rest (and every error) through ``_trick``."""
+    out = []
+    for i, t in enumerate(raw):
+        try:
+            if t.__class__ is not dict or t.get("plays").__class__ is not list:
+                raise ValueError
+            if len(t) == 1:
+                out.append(TrickRecord(_fast_plays(t["plays"])))
+            elif len(t) == 2 and "throw" in t:
+                out.append(TrickRecord(_fast_plays(t["plays"]), _fast_throw(t["throw"])))
+            else:
+                raise ValueError
+        except (ValueError, KeyError, TypeError, AttributeError):
+            out.append(_trick(t, i))
     return tuple(out)
 
 
 def _trick(t: Any, i: int) -> TrickRecord:
-    if t.__class__ is dict and len(t) == 1 and t.get("plays").__class__ is list:
-        try:
-            return TrickRecord(_fast_plays(t["plays"]))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            pass
     where = f"tricks[{i}]"
     t = _only(t, TRICK_FIELDS, where)
     if "plays" not in t:
@@ -336,6 +368,19 @@ _ORDERS = {cw: {s: play_order(s, cw) for s in SEATS} for cw in (False, True)}
 _SINGLE_SHAPE = Shape((), 0, 1)
 _JACKS = frozenset(c for c in range(52) if c % 13 == 9)  # rank index 9 = J
 _SINGLE_LEAD = LeadShape("single", 0, False)
+_SINGLE_RESULTS: dict[tuple[str, str, int, bool], tuple[TrickSummary, TrickFacts]] = {}
+
+
+def _single_result(leader: str, winner: str, pts: int, jack: bool) -> tuple[TrickSummary, TrickFacts]:
+    """Summary and facts of a single-card trick, shared between tricks (both immutable; few distinct values)."""
+    key = (leader, winner, pts, jack)
+    found = _SINGLE_RESULTS.get(key)
+    if found is None:
+        found = _SINGLE_RESULTS[key] = (
+            TrickSummary(leader, winner, pts, "single"),
+            TrickFacts(leader, winner, pts, _SINGLE_LEAD, None, 0, jack),
+        )
+    return found
 
 
 class _Judge:
@@ -391,6 +436,7 @@ class _Judge:
         facts: list[TrickFacts] = []
         n_tricks = len(rec.tricks)
         add = self.add
+        orders = _ORDERS[clockwise]
         for k, tr in enumerate(rec.tricks):
             plays = tr.plays
             if not plays:
@@ -399,30 +445,30 @@ class _Judge:
             leader, lead = plays[0]
             if expected_leader is not None and leader != expected_leader:
                 add(k, leader, "wrong_leader", expected=expected_leader)
-            order = _ORDERS[clockwise][leader]
+            order = orders[leader]
             np = len(plays)
-            if not (
-                np == 4 and plays[1][0] == order[1] and plays[2][0] == order[2] and plays[3][0] == order[3]
-            ) and (np > 4 or any(plays[i][0] != order[i] for i in range(1, np))):
-                for i, (s, _c) in enumerate(plays):
-                    if i >= 4 or s != order[i]:
-                        add(k, s, "wrong_order", expected=order[i] if i < 4 else "—")
-                        break
-            if len(plays) < 4 and k < n_tricks - 1:
-                add(k, None, "incomplete_trick", n=k + 1, k=len(plays))
+            if np == 4:
+                if plays[1][0] != order[1] or plays[2][0] != order[2] or plays[3][0] != order[3]:
+                    self._wrong_order(k, plays, order)
+            else:
+                if np > 4 or any(plays[i][0] != order[i] for i in range(1, np)):
+                    self._wrong_order(k, plays, order)
+                if np < 4 and k < n_tricks - 1:
+                    add(k, None, "incomplete_trick", n=k + 1, k=np)
             if (
                 np == 4
-                and not given
-                and tr.throw is None
                 and len(lead) == 1
                 and len(plays[1][1]) == 1
                 and len(plays[2][1]) == 1
                 and len(plays[3][1]) == 1
+                and tr.throw is None
+                and not given
             ):
                 winner, pts, w = self._single_trick(k, plays, hands, suit_n)
                 expected_leader = winner
-                summaries.append(TrickSummary(leader, winner, pts, "single"))
-                facts.append(TrickFacts(leader, winner, pts, _SINGLE_LEAD, None, 0, plays[w][1][0] in _JACKS))
+                summary, fact = _single_result(leader, winner, pts, plays[w][1][0] in _JACKS)
+                summaries.append(summary)
+                facts.append(fact)
                 continue
             # ---- the lead
             if given:
@@ -522,39 +568,41 @@ class _Judge:
         return self._verdict(summaries, facts, complete, expected_leader)
 
     # -- helpers
+    def _wrong_order(self, k: int, plays: Any, order: Sequence[str]) -> None:
+        """The first play out of turn (or a fifth play) in trick ``k``."""
+        for i, (s, _c) in enumerate(plays):
+            if i >= 4 or s != order[i]:
+                self.add(k, s, "wrong_order", expected=order[i] if i < 4 else "—")
+                return
+
     def _single_trick(
         self, k: int, plays: Any, hands: dict[str, list[int]], suit_n: dict[str, list[int]]
     ) -> tuple[str, int, int]:
         """Fast path for a trick of four single cards (most tricks): follow checks, winner, points."""
         eff, pos = self.t.eff, self.t.pos
-        lead = plays[0][1][0]
+        s, (lead,) = plays[0]
         suit = eff[lead]
-        best, best_trump, best_val = 0, suit == TRUMP, pos[lead]
-        pts = 0
-        for i in range(4):
+        trump_led = suit == TRUMP
+        best, best_trump, best_val = 0, trump_led, pos[lead]
+        h = hands[s]
+        if h[lead]:
+            h[lead] -= 1
+            suit_n[s][suit] -= 1
+        pts = POINTS[lead]
+        for i in (1, 2, 3):
             s, (c,) = plays[i]
             e = eff[c]
             sn = suit_n[s]
-            if i:
-                if e != suit:
-                    if sn[suit]:
-                        h = hands[s]
-                        self._follow_fault(
-                            k,
-                            s,
-                            FollowProblem("revoke_suit", tuple(self._suit_cards(h, suit))),
-                            (c,),
-                            (lead,),
-                            suit,
-                            [],
-                        )
-                    if e == TRUMP and (not best_trump or pos[c] > best_val):
-                        best, best_trump, best_val = i, True, pos[c]
-                elif pos[c] > best_val and (
-                    suit == TRUMP or not best_trump
-                ):  # a plain card never beats a ruff
-                    best, best_val = i, pos[c]
             h = hands[s]
+            if e == suit:
+                if pos[c] > best_val and (trump_led or not best_trump):  # a plain card never beats a ruff
+                    best, best_val = i, pos[c]
+            else:
+                if sn[suit]:
+                    prob = FollowProblem("revoke_suit", tuple(self._suit_cards(h, suit)))
+                    self._follow_fault(k, s, prob, (c,), (lead,), suit, [])
+                if e == TRUMP and (not best_trump or pos[c] > best_val):
+                    best, best_trump, best_val = i, True, pos[c]
             if h[c]:
                 h[c] -= 1
                 sn[e] -= 1
@@ -562,7 +610,7 @@ class _Judge:
         return plays[best][0], pts, best
 
     def _suit_cards(self, hand: list[int], suit: int) -> list[Card]:
-        return [c for c in self.t.members[suit] if hand[c] for _ in range(hand[c])]
+        return suit_cards(hand, suit, self.t)
 
     def _remove(self, hand: list[int], suit_n: list[int], cards: Sequence[Card]) -> None:
         eff = self.t.eff

@@ -45,6 +45,21 @@ def has_shape(cards: Sequence[Card], shape: Shape, trump: Trump) -> bool:
     return not shape.tractors or cover(shape.tractors, runs) >= sum(shape.tractors)
 
 
+def _shaped_value(cards: Sequence[Card], shape: Shape, kind: int, trump: Trump) -> int | None:
+    """``deciding_value`` of a play that ``has_shape``, else None: both read from one count of its pairs."""
+    if not shape.pairs:
+        return max(trump.pos[c] for c in cards)  # no pairs asked for: the kind is SINGLE
+    by_pos = pair_positions(cards, trump)
+    if sum(len(v) for v in by_pos.values()) < shape.pairs:
+        return None
+    if kind == PAIR:
+        return max(by_pos)
+    runs = take_runs(by_pos) if len(by_pos) >= 2 else []
+    if cover(shape.tractors, tuple(sorted((len(r) for r in runs), reverse=True))) < sum(shape.tractors):
+        return None
+    return max((r[-1][0] for r in runs), default=-1)
+
+
 def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | None = None) -> int:
     """Index (0 = the lead) of the play that wins. ``shape`` is the lead's, computed when not given."""
     eff, pos = trump.eff, trump.pos
@@ -68,6 +83,8 @@ def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | N
         from .units import shape_of_units
 
         shape = shape_of_units(decompose([c for c in lead if eff[c] == suit], trump))
+    if shape.pairs == 1 and not shape.tractors and len(lead) == 2 and lead[0] == lead[1]:
+        return _pair_winner(plays, trump)
     kind = lead_kind(shape)
     best, best_trump, best_val = 0, suit == TRUMP, deciding_value(lead, kind, trump)
     for i in range(1, len(plays)):
@@ -80,10 +97,31 @@ def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | N
         s = suits.pop()
         if s != suit and s != TRUMP:
             continue
-        if not has_shape(p, shape, trump):
+        v = _shaped_value(p, shape, kind, trump)
+        if v is None:
             continue
         is_t = s == TRUMP
-        v = deciding_value(p, kind, trump)
+        if (is_t and not best_trump) or (is_t == best_trump and v > best_val):
+            best, best_trump, best_val = i, is_t, v
+    return best
+
+
+def _pair_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
+    """``winner_index`` for a pair lead (the commonest lead after a single): only a pair of the led suit or of
+    trumps can win, and a pair's deciding value is its position."""
+    eff, pos = trump.eff, trump.pos
+    lead = plays[0][0]
+    suit = eff[lead]
+    best, best_trump, best_val = 0, suit == TRUMP, pos[lead]
+    for i in range(1, len(plays)):
+        p = plays[i]
+        if len(p) != 2 or p[0] != p[1]:
+            continue
+        s = eff[p[0]]
+        if s != suit and s != TRUMP:
+            continue
+        is_t = s == TRUMP
+        v = pos[p[0]]
         if (is_t and not best_trump) or (is_t == best_trump and v > best_val):
             best, best_trump, best_val = i, is_t, v
     return best

@@ -7,7 +7,6 @@ tractor's length), ``top`` and ``low`` (chain positions of its highest and lowes
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
@@ -38,13 +37,22 @@ class Shape(NamedTuple):
 
 def pair_positions(cards: Sequence[Card], trump: Trump) -> dict[int, list[Card]]:
     """Chain position → the cards forming a pair there (one entry per pair)."""
-    out: dict[int, list[Card]] = {}
     if len(cards) < 2:
-        return out
-    pos = trump.pos
+        return {}
+    return _pairs_of(_card_counts(cards), trump.pos)
+
+
+def _card_counts(cards: Sequence[Card]) -> dict[Card, int]:
+    """Card → copies, in first-seen order (a plain dict: cheaper than ``Counter`` for a handful of cards)."""
     counts: dict[Card, int] = {}
     for c in cards:
         counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
+def _pairs_of(counts: dict[Card, int], pos: Sequence[int]) -> dict[int, list[Card]]:
+    """``pair_positions`` from counts already taken (``decompose`` needs the counts for its singles too)."""
+    out: dict[int, list[Card]] = {}
     for c, k in counts.items():
         while k >= 2:
             out.setdefault(pos[c], []).append(c)
@@ -76,26 +84,34 @@ def take_runs(by_pos: dict[int, list[Card]]) -> list[list[tuple[int, Card]]]:
 
 def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
     """Units of a set of one effective suit: longest tractors first, then pairs, then singles (highest first)."""
-    if len(cards) == 1:
-        c = cards[0]
-        p = trump.pos[c]
-        return [Unit(SINGLE, 0, p, p, (c,))]
     pos = trump.pos
-    by_pos = pair_positions(cards, trump)
-    left = Counter(cards)
+    n = len(cards)
+    if n == 1:
+        c = cards[0]
+        p = pos[c]
+        return [Unit(SINGLE, 0, p, p, (c,))]
+    if n == 2 and cards[0] == cards[1]:  # a pair: the commonest lead after a single
+        c = cards[0]
+        p = pos[c]
+        return [Unit(PAIR, 1, p, p, (c, c))]
+    counts = _card_counts(cards)
+    if len(counts) == n:  # no two alike (most throws): singles only, high to low
+        return [
+            Unit(SINGLE, 0, pos[c], pos[c], (c,)) for c in sorted(counts, key=pos.__getitem__, reverse=True)
+        ]
+    by_pos = _pairs_of(counts, pos)
     units: list[Unit] = []
     if len(by_pos) >= 2:
         for run in take_runs(by_pos):
             cs: list[Card] = []
             for _p, c in reversed(run):
                 cs += (c, c)
-                left[c] -= 2
             units.append(Unit(TRACTOR, len(run), run[-1][0], run[0][0], tuple(cs)))
     for p in sorted(by_pos, reverse=True):
         for c in by_pos[p]:
             units.append(Unit(PAIR, 1, p, p, (c, c)))
-            left[c] -= 2
-    singles = sorted((c for c, k in left.items() for _ in range(k)), key=pos.__getitem__, reverse=True)
+    # every pair became a unit above, so an odd count leaves exactly one single
+    singles = sorted((c for c, k in counts.items() if k % 2), key=pos.__getitem__, reverse=True)
     units.extend(Unit(SINGLE, 0, pos[c], pos[c], (c,)) for c in singles)
     return units
 
