@@ -62,29 +62,17 @@ def _shaped_value(cards: Sequence[Card], shape: Shape, kind: int, trump: Trump) 
 
 def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | None = None) -> int:
     """Index (0 = the lead) of the play that wins. ``shape`` is the lead's, computed when not given."""
-    eff, pos = trump.eff, trump.pos
+    eff = trump.eff
     lead = plays[0]
     suit = eff[lead[0]]
     if len(lead) == 1:  # fast path: single-card tricks
-        best, best_trump, best_val = 0, suit == TRUMP, pos[lead[0]]
-        for i in range(1, len(plays)):
-            p = plays[i]
-            if len(p) != 1:
-                continue
-            s = eff[p[0]]
-            if s != suit and s != TRUMP:
-                continue
-            is_t = s == TRUMP
-            v = pos[p[0]]
-            if (is_t and not best_trump) or (is_t == best_trump and v > best_val):
-                best, best_trump, best_val = i, is_t, v
-        return best
+        return _unit_winner(plays, trump, 1)
     if shape is None:
         from .units import shape_of_units
 
         shape = shape_of_units(decompose([c for c in lead if eff[c] == suit], trump))
     if shape.pairs == 1 and not shape.tractors and len(lead) == 2 and lead[0] == lead[1]:
-        return _pair_winner(plays, trump)
+        return _unit_winner(plays, trump, 2)
     kind = lead_kind(shape)
     best, best_trump, best_val = 0, suit == TRUMP, deciding_value(lead, kind, trump)
     for i in range(1, len(plays)):
@@ -106,16 +94,16 @@ def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | N
     return best
 
 
-def _pair_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
-    """``winner_index`` for a pair lead (the commonest lead after a single): only a pair of the led suit or of
-    trumps can win, and a pair's deciding value is its position."""
+def _unit_winner(plays: Sequence[Sequence[Card]], trump: Trump, size: int) -> int:
+    """``winner_index`` for a lead of one card (``size`` 1) or one pair (2), the commonest leads: only the same
+    unit of the led suit or of trumps can win, and its deciding value is its card's position."""
     eff, pos = trump.eff, trump.pos
     lead = plays[0][0]
     suit = eff[lead]
     best, best_trump, best_val = 0, suit == TRUMP, pos[lead]
     for i in range(1, len(plays)):
         p = plays[i]
-        if len(p) != 2 or p[0] != p[1]:
+        if len(p) != size or p[0] != p[-1]:
             continue
         s = eff[p[0]]
         if s != suit and s != TRUMP:
