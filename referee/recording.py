@@ -224,17 +224,18 @@ def snapshot(deal: Deal, levels: Mapping[str, str] | None = None) -> Snapshot:
     return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalty_entries(deal))
 
 
+def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
+    """One DEAL-RECORD ``penalties`` entry (``trick`` left out when the judge named none)."""
+    entry: dict[str, Any] = {"seat": seat, "code": code, "note": note}
+    if trick is not None:
+        entry["trick"] = trick
+    return entry
+
+
 def penalty_entries(deal: Deal) -> list[dict]:
     """DEAL-RECORD ``penalties`` (uses a prefetched ``penalties`` when there is one)."""
     rows = sorted(deal.penalties.all(), key=lambda p: (p.recorded_at, p.pk))
-    return [
-        {
-            k: v
-            for k, v in (("seat", p.seat), ("code", p.code), ("trick", p.trick), ("note", p.note))
-            if v is not None
-        }
-        for p in rows
-    ]
+    return [penalty_entry(p.seat, p.code, p.trick, p.note) for p in rows]
 
 
 def deal_record(
@@ -279,11 +280,8 @@ def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[d
     rows = list(deals.order_by("number").values(*FOLD_FIELDS, "verdict__result"))
     penalties: dict[int, list[dict]] = {}
     calls = Penalty.objects.filter(deal_id__in=[r["pk"] for r in rows]).order_by("recorded_at", "pk")
-    for deal_id, seat, code, trick, note in calls.values_list("deal_id", "seat", "code", "trick", "note"):
-        entry = {"seat": seat, "code": code, "note": note}
-        if trick is not None:
-            entry["trick"] = trick
-        penalties.setdefault(deal_id, []).append(entry)
+    for deal_id, *call in calls.values_list("deal_id", "seat", "code", "trick", "note"):
+        penalties.setdefault(deal_id, []).append(penalty_entry(*call))
     for row in rows:
         row["penalties"] = penalties.get(row["pk"], [])
     return rows
@@ -330,6 +328,11 @@ OFFICIAL = (Deal.State.CONFIRMED,)
 PLAYED = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
 
 
+def has_open_deal(match: Match) -> bool:
+    """A deal of the match is still being recorded at the table (not yet submitted)."""
+    return match.deals.exclude(state__in=PLAYED).exists()
+
+
 def table_state(match: Match) -> MatchState:
     """The state the table plays on: submitted deals count before they are confirmed."""
     return replay_match(match, states=PLAYED)
@@ -368,7 +371,7 @@ def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
         raise RecordingError(_("The match is over."))
     if state.deadline is None or now < state.deadline:
         raise RecordingError(_("The time limit has not passed yet."))
-    if match.deals.exclude(state__in=PLAYED).exists():
+    if has_open_deal(match):
         raise RecordingError(_("Finish and submit the deal in progress first."))
     match.time_called_at = now
     match._history_user = user
@@ -441,11 +444,6 @@ def hand_size(rs: Ruleset) -> int:
     return (total - kitty) // 4
 
 
-def deal_complete(deal: Deal) -> bool:
-    """All tricks played: every seat has played a whole hand."""
-    return snapshot(deal, {}).complete
-
-
 def verdict_message(violations: Sequence[dict]) -> str:
     """One line for the judge, in the active language."""
     from django.utils.translation import get_language
@@ -466,7 +464,7 @@ def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, k
     """A new deal: the banker from the rotation (the declarer for the first deal), the level from the match."""
     require_record(user, match)
     match = Match.objects.select_for_update().get(pk=match.pk)
-    if match.deals.exclude(state__in=PLAYED).exists():
+    if has_open_deal(match):
         raise RecordingError(_("Finish and submit the deal in progress first."))
     state = table_state(match)
     if state.over:
@@ -678,11 +676,6 @@ def remove_penalty(deal: Deal, user, *, penalty_id: int, version: int | None) ->
     touch(deal, user)
 
 
-def preview(deal: Deal) -> dict:
-    """The whole-deal verdict as it would be submitted, with the levels it leads to."""
-    return judge_deal(deal).as_dict()
-
-
 @transaction.atomic
 def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
     """Close the deal: the retroactive audit's verdict is stored with it; a second person confirms it."""
@@ -869,7 +862,7 @@ def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
     state = table_state(match)
     if state.over:
         raise RecordingError("the match is over")
-    if match.deals.exclude(state__in=PLAYED).exists():
+    if has_open_deal(match):
         raise RecordingError("a deal of this match is being recorded at the table")
     if state.banker is not None and parsed.banker != state.banker:
         raise RecordingError(f"banker {parsed.banker} is not the banker due, {state.banker}")

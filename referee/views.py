@@ -238,7 +238,7 @@ def post_version(request: HttpRequest) -> int | None:
         return None
 
 
-def run_action(request: HttpRequest, deal: Deal, action: str, levels: dict):
+def run_action(request: HttpRequest, deal: Deal, action: str, levels: dict | None):
     """Call the service for one posted action; returns what the service returned."""
     user, version, post = request.user, post_version(request), request.POST
     if version is None:  # every page sends the version it shows, so a stale page can never overwrite
@@ -292,7 +292,8 @@ def wants_json(request: HttpRequest) -> bool:
 def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse:
     """One write to a deal. The page's script gets JSON (the new state, or the refusal with the state)."""
     deal = load_deal(request, deal_id)
-    levels = recording.levels_before(deal)  # the deal's start levels: read once for the check and the screen
+    # The deal's start levels, read once for the play's check and the new screen (only they need them).
+    levels = recording.levels_before(deal) if action == "play" or wants_json(request) else None
     status, payload = 200, {"ok": True}
     try:
         run_action(request, deal, action, levels)
@@ -322,8 +323,11 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
 def review(request: HttpRequest, deal_id: int) -> HttpResponse:
     """End of deal: the whole-deal verdict, penalties, and a preview of points and levels before submitting."""
     deal = load_deal(request, deal_id)
-    verdict = recording.preview(deal) if deal.mode == Deal.Mode.TRICKS else (deal.verdict or {})
-    levels = recording.levels_before(deal)
+    snap = recording.snapshot(deal)  # one read for the verdict and the completeness check
+    if deal.mode == Deal.Mode.TRICKS:
+        verdict = recording.judge_probe(snap.record()).as_dict()
+    else:
+        verdict = deal.verdict or {}
     violations = [
         {
             **v,
@@ -340,15 +344,13 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
             "match": deal.match,
             "verdict": verdict,
             "violations": violations,
-            "levels_before": levels,
             "penalties": deal.penalties.select_related("recorded_by"),
             "penalty_form": PenaltyForm(),
             "kitty": [card_label(c) for c in deal.kitty.split()],
-            "complete": recording.deal_complete(deal),
+            "complete": snap.complete,
             "can_record": recording.can_record(request.user, deal.match),
             "can_confirm": deal.state == Deal.State.SUBMITTED and recording.can_confirm(request.user, deal),
             "is_director": is_director(request.user),
-            "players": seat_players(deal.match),
         },
     )
 

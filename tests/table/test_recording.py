@@ -50,7 +50,7 @@ def test_first_deal_needs_a_declarer(match, judge):
 
 def test_a_whole_deal_entered_play_by_play_is_judged_and_scored(match, judge):
     deal, record = full_deal(match, judge)
-    assert recording.deal_complete(deal)
+    assert recording.snapshot(deal).complete
     recording.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED
