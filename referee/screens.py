@@ -17,12 +17,15 @@ from referee.recording import (
     seat_name,
     snapshot,
 )
-from rules.cards import ALL_CARDS, CARD_TEXT, parse_cards
+from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
 from rules.order import TRUMP, trump_from_text
+from rules.ranks import rank_text
 from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from tournaments.models import Deal, Match
 from tournaments.roles import is_director
+
+FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
 
 
 def card_label(text: str) -> dict:
@@ -31,8 +34,7 @@ def card_label(text: str) -> dict:
         return {"code": text, "face": _("Big joker"), "suit": "J", "short": _("BJ")}
     if text == "LJ":
         return {"code": text, "face": _("Small joker"), "suit": "J", "short": _("LJ")}
-    rank = "10" if text[1] == "T" else text[1]
-    face = "♠♥♣♦"["SHCD".index(text[0])] + rank
+    face = FACES[text]
     return {"code": text, "face": face, "suit": text[0], "short": face}
 
 
@@ -116,7 +118,7 @@ def deal_state(deal: Deal, user, levels: dict | None = None) -> dict:
             "state": deal.state,
             "state_label": deal.get_state_display(),
             "banker": deal.banker,
-            "level": "10" if deal.level == "T" else deal.level,
+            "level": rank_text(deal.level),
             "trump": deal.trump,
             "trump_label": deal.get_trump_display(),
             "kitty": [card_label(c) for c in deal.kitty.split()] if deal.kitty else [],

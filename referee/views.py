@@ -65,7 +65,7 @@ def load_deal(request: HttpRequest, deal_id: int) -> Deal:
 
 def describe_history(h) -> str:
     """One history record in words: which object, with the values that identify it."""
-    model = h.instance_type if hasattr(h, "instance_type") else type(h)
+    model = h.instance_type
     name = model._meta.verbose_name
     if model is Play:
         return f"{name} {h.seat} {h.cards}"

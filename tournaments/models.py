@@ -12,11 +12,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from rules.ranks import RANKS
+from rules.ranks import RANK_TEXT, RANKS
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
-RANK_CHOICES = [(r, "10" if r == "T" else r) for r in RANKS]
+RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 
 TIE_BREAKS = [
     ("level_difference", _("level difference")),

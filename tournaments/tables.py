@@ -5,6 +5,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from rules.ranks import rank_text
 from tournaments.models import Match, Pair
 
 
@@ -38,8 +39,7 @@ class MatchTable(tables.Table):
         empty_text = _("No matches yet.")
 
     def render_levels(self, record: Match) -> str:
-        show = {"T": "10"}
-        return f"{show.get(record.level_ns, record.level_ns)} : {show.get(record.level_ew, record.level_ew)}"
+        return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
 
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
@@ -118,10 +118,6 @@ class PairingTable(tables.Table):
         )
 
 
-def level_text(level: str) -> str:
-    return "10" if level == "T" else level
-
-
 def result_text(match: Match) -> str:
     if match.state != Match.State.FINISHED:
         return str(match.get_state_display())
@@ -155,7 +151,7 @@ class ResultTable(tables.Table):
             self.columns.hide("deals")
 
     def render_levels(self, record):
-        return f"{level_text(record.level_ns)} : {level_text(record.level_ew)}"
+        return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
 
     def render_result(self, record):
         return result_text(record)

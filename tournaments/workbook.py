@@ -21,6 +21,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from rules.ranks import RANK_TEXT, rank_text
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
 from tournaments.standings import compute_standings, tie_break_columns
 
@@ -176,7 +177,6 @@ def _match_rows(tournament: Tournament) -> dict[int, tuple]:
 def _rounds_sheet(wb: Workbook, matches: dict[int, tuple], byes: list[tuple[int, str, int]]) -> None:
     ended = dict(Match.EndedBy.choices)
     states = dict(Match.State.choices)
-    show = {"T": "10"}
     sheet = Sheet(
         wb,
         _("Rounds"),
@@ -204,8 +204,8 @@ def _rounds_sheet(wb: Workbook, matches: dict[int, tuple], byes: list[tuple[int,
                 table,
                 ns,
                 ew,
-                show.get(lns, lns),
-                show.get(lew, lew),
+                rank_text(lns),
+                rank_text(lew),
                 result,
                 str(ended.get(ended_by, ended_by)),
                 str(states.get(state, state)),
@@ -227,7 +227,6 @@ def _deals_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tuple]
     seats = _seat_labels()
     trumps = {code: str(label) for code, label in TRUMP_CHOICES}
     codes = {code: str(label) for code, label in PENALTY_CODES}
-    levels_shown = {r: ("10" if r == "T" else r) for r in "23456789TJQKA"}
     outcomes: dict[tuple, str] = {}  # (outcome, levels) → "takeover +2"
     penalties: dict[int, list[str]] = defaultdict(list)
     for deal_id, seat, code in (
@@ -286,7 +285,7 @@ def _deals_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tuple]
                 table,
                 number,
                 f"{ns if banker in ('N', 'S') else ew} ({seats.get(banker, banker)})",
-                levels_shown.get(level, level),
+                RANK_TEXT.get(level, level),
                 trumps.get(trump, trump),
                 ap.get("total"),
                 ap.get("kitty"),

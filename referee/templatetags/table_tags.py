@@ -3,15 +3,13 @@
 from django import template
 
 from referee.recording import seat_name
+from rules.ranks import rank_text
 from tournaments.models import describe_result
 
 register = template.Library()
 
 
-@register.filter
-def level_text(rank: str) -> str:
-    """A level as players say it: ``T`` → ``10``."""
-    return "10" if rank == "T" else (rank or "")
+register.filter("level_text", rank_text)  # a level as players say it: T → 10
 
 
 @register.filter
