@@ -2,7 +2,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from referee.management.commands._common import operator
 from referee.simulation import MAX_DEALS, simulate_round
-from tournaments.models import Round, Tournament
+from tournaments.management.commands._desk import get_tournament
+from tournaments.models import Round
 
 
 class Command(BaseCommand):
@@ -16,10 +17,7 @@ class Command(BaseCommand):
         parser.add_argument("--operator")
 
     def handle(self, *args, **options):
-        try:
-            tournament = Tournament.objects.get(slug=options["slug"])
-        except Tournament.DoesNotExist:
-            raise CommandError(f"no tournament {options['slug']!r}") from None
+        tournament = get_tournament(options["slug"])
         try:
             done = simulate_round(
                 tournament,
