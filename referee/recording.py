@@ -33,8 +33,8 @@ from rules.record import RecordError, Verdict, judge, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.scoring import PENALTY_CODES, ScoringError, score_deal
 from rules.seats import SEATS, next_seat, partner, side_of
+from tournaments.access import can_confirm, can_record, can_reopen
 from tournaments.models import Deal, Match, Penalty, Play, Trick
-from tournaments.roles import is_director, is_judge
 
 RECORD_FORMAT = "tractor-deal/1"
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
@@ -86,22 +86,6 @@ def ruleset_for(match: Match) -> Ruleset:
     if tournament.match_time_limit:
         rs = dataclasses.replace(rs, time_limit_minutes=tournament.match_time_limit)
     return rs
-
-
-def can_record(user, match: Match) -> bool:
-    """The TD writes every match; a judge only the matches assigned to them."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return is_director(user) or (match.judge_id is not None and match.judge_id == user.pk)
-
-
-def can_confirm(user, deal: Deal) -> bool:
-    """A second person confirms: the TD, another judge, or a captain of either pair — never the submitter."""
-    if not getattr(user, "is_authenticated", False) or deal.submitted_by_id == user.pk:
-        return False
-    match = deal.match
-    captains = {match.pair_ns.captain_id, match.pair_ew.captain_id} - {None}
-    return is_director(user) or is_judge(user) or user.pk in captains
 
 
 def require_record(user, match: Match) -> None:
@@ -382,7 +366,7 @@ def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
 @transaction.atomic
 def forfeit_match(match: Match, user, *, side: str) -> MatchState:
     """The TD records a no-show or a withdrawal: ``side`` forfeits and the other side wins."""
-    if not is_director(user):
+    if not can_reopen(user):
         raise PermissionRefused(_("Only the tournament director can record a forfeit."))
     if side not in ("NS", "EW"):
         raise RecordingError(_("Choose the side that forfeits."))
@@ -724,7 +708,7 @@ def confirm_deal(deal: Deal, user, *, version: int | None) -> Deal:
 @transaction.atomic
 def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> Deal:
     """Only the TD reopens a submitted or confirmed deal; the history keeps who, when and why."""
-    if not is_director(user):
+    if not can_reopen(user):
         raise PermissionRefused(_("Only the tournament director can reopen a deal."))
     deal = lock_deal(deal, version)
     if deal.state == Deal.State.RECORDING:

@@ -11,8 +11,6 @@ from collections import Counter
 from django.utils.translation import gettext as _
 
 from referee.recording import (
-    can_confirm,
-    can_record,
     judge_probe,
     seat_name,
     snapshot,
@@ -22,8 +20,8 @@ from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
 from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
+from tournaments.access import can_confirm, can_record
 from tournaments.models import Deal, Match
-from tournaments.roles import is_director
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
 
@@ -134,5 +132,4 @@ def deal_state(deal: Deal, user, levels: dict | None = None) -> dict:
         "complete": snap.complete,
         "can_record": can_record(user, match) and deal.state == Deal.State.RECORDING,
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
-        "is_director": is_director(user),
     }

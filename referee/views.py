@@ -21,8 +21,8 @@ from referee.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.recording import PermissionRefused, RecordingError, Throw
 from referee.screens import card_label, deal_state, seat_players
 from rules.seats import SEATS, side_of
+from tournaments import access
 from tournaments.models import Deal, Match, Penalty, Play, Trick
-from tournaments.roles import is_director
 
 # A fault the engine found → the penalty the judge may apply with one click (RULES §9; docs/architecture.md).
 PENALTY_FOR_VIOLATION = {
@@ -51,8 +51,7 @@ def load_match(request: HttpRequest, match_id: int) -> Match:
         ),
         pk=match_id,
     )
-    tournament = match.round.tournament
-    if not tournament.is_public and not (is_director(request.user) or match.judge_id == request.user.pk):
+    if not access.can_read_match(request.user, match):
         raise Http404
     return match
 
@@ -116,12 +115,11 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "deals": deals,
         "open_deal": open_deal,
         "players": seat_players(match),
-        "can_record": recording.can_record(user, match),
+        "can_record": access.can_record(user, match),
         "confirmable": {
-            d.pk for d in deals if d.state == Deal.State.SUBMITTED and recording.can_confirm(user, d)
+            d.pk for d in deals if d.state == Deal.State.SUBMITTED and access.can_confirm(user, d)
         },
-        "is_director": is_director(user),
-        "history": match_history(match) if is_director(user) else None,
+        "history": match_history(match) if access.can_reopen(user) else None,
         "banker_side": side_of(state.banker) if state.banker else None,
         "time_is_up": bool(state.deadline and timezone.now() >= state.deadline and not state.over),
     }
@@ -152,7 +150,7 @@ def match_action(request: HttpRequest, match_id: int, action: str) -> HttpRespon
 @login_required
 def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
-    if not recording.can_record(request.user, match):
+    if not access.can_record(request.user, match):
         return forbidden(request, _("You may not record this match: it is assigned to another judge."))
     state = recording.table_state(match)
     form = NewDealForm(request.POST or None, needs_declarer=state.banker is None)
@@ -348,9 +346,8 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
             "penalty_form": PenaltyForm(),
             "kitty": [card_label(c) for c in deal.kitty.split()],
             "complete": snap.complete,
-            "can_record": recording.can_record(request.user, deal.match),
-            "can_confirm": deal.state == Deal.State.SUBMITTED and recording.can_confirm(request.user, deal),
-            "is_director": is_director(request.user),
+            "can_record": access.can_record(request.user, deal.match),
+            "can_confirm": deal.state == Deal.State.SUBMITTED and access.can_confirm(request.user, deal),
         },
     )
 
@@ -358,7 +355,7 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
 @login_required
 def quick_entry(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
-    if not recording.can_record(request.user, match):
+    if not access.can_record(request.user, match):
         return forbidden(request, _("You may not record this match: it is assigned to another judge."))
     if not match.round.tournament.quick_entry_allowed:
         return forbidden(request, _("Quick entry is not allowed in this tournament."))

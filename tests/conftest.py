@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from hypothesis import settings as hypothesis_settings
 
+from tournaments.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Match, Pair, Player, Round, Tournament
-from tournaments.roles import JUDGE_GROUP, add_to_group
 from tournaments.services import create_director
 
 # Timing is for the benchmarks, never the tests: a loaded CI machine must not fail a property test on time.

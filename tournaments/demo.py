@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from tournaments.access import DIRECTOR_GROUP, JUDGE_GROUP, add_to_group
 from tournaments.models import Match, Pair, Player, Round, Tournament
-from tournaments.roles import DIRECTOR_GROUP, JUDGE_GROUP, add_to_group
 
 DEMO_SLUG = "demo"
 DEMO_NAME = "演示赛"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournaments.roles import DIRECTOR_GROUP, add_to_group
+from tournaments.access import DIRECTOR_GROUP, add_to_group
 
 
 def site_is_new() -> bool:

@@ -21,6 +21,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
+from tournaments import access
+from tournaments.access import JUDGE_GROUP
 from tournaments.forms import ByeForm, DirectorSetupForm, ImportForm, MatchRowForm, SwapForm
 from tournaments.importing import (
     MAX_BYTES,
@@ -43,7 +45,6 @@ from tournaments.pairing import (
     set_withdrawn,
     swap_pairs,
 )
-from tournaments.roles import JUDGE_GROUP, is_director
 from tournaments.services import create_director, site_is_new
 from tournaments.standings import compute_standings, standings_title, tie_break_columns
 from tournaments.tables import (
@@ -60,12 +61,6 @@ from tournaments.workbook import outcome_label, workbook_filename, write_workboo
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def visible_tournaments(user):
-    """Public tournaments for everyone; the TD sees the hidden ones too."""
-    qs = Tournament.objects.all()
-    return qs if is_director(user) else qs.filter(is_public=True)
-
-
 def home(request: HttpRequest) -> HttpResponse:
     if site_is_new():
         return redirect("setup")
@@ -80,7 +75,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/home.html",
-        {"tournaments": visible_tournaments(request.user), "my_matches": my_matches},
+        {"tournaments": access.visible_tournaments(request.user, Tournament.objects.all()), "my_matches": my_matches},
     )
 
 
@@ -99,7 +94,7 @@ def setup(request: HttpRequest) -> HttpResponse:
 
 def tournament_for(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.is_public and not is_director(request.user):
+    if not access.can_read_tournament(request.user, tournament):
         raise Http404
     return tournament
 
@@ -138,7 +133,7 @@ def director_required(view):
     def wrapped(request: HttpRequest, *args, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not is_director(request.user):
+        if not access.can_use_desk(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)
 
@@ -148,29 +143,26 @@ def director_required(view):
 def public_tournament(request: HttpRequest, slug: str, switch: str) -> Tournament:
     """The tournament when its page ``switch`` (public_standings …) is on, or for the TD; else 404."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    if is_director(request.user):
-        return tournament
-    if not (tournament.is_public and getattr(tournament, switch)):
+    if not access.can_see_page(request.user, tournament, switch):
         raise Http404
     return tournament
 
 
 def links_for(request: HttpRequest, tournament: Tournament) -> dict:
     """Which public pages the visitor may open (the TD sees them all)."""
-    td = is_director(request.user)
+    user = request.user
     return {
-        "show_standings": td or tournament.public_standings,
-        "show_pairings": td or tournament.public_pairings,
-        "show_results": td or tournament.public_results,
-        "show_deal_log": td or tournament.public_deal_log,
-        "is_td": td,
+        "show_standings": access.can_see_page(user, tournament, "public_standings"),
+        "show_pairings": access.can_see_page(user, tournament, "public_pairings"),
+        "show_results": access.can_see_page(user, tournament, "public_results"),
+        "show_deal_log": access.can_see_page(user, tournament, "public_deal_log"),
         "rounds": visible_rounds(request, tournament),
     }
 
 
 def visible_rounds(request: HttpRequest, tournament: Tournament):
     rounds = tournament.rounds.all()
-    return rounds if is_director(request.user) else rounds.exclude(state=Round.State.DRAFT)
+    return rounds if access.sees_drafts(request.user) else rounds.exclude(state=Round.State.DRAFT)
 
 
 def _pair_url(tournament: Tournament):

@@ -17,8 +17,8 @@ from django.urls import reverse
 
 from referee import recording
 from rules.simulate import simulate_deal
+from tournaments.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Match, Pair, Player, Round, Tournament
-from tournaments.roles import JUDGE_GROUP, add_to_group
 
 
 class Command(BaseCommand):

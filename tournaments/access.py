@@ -1,0 +1,103 @@
+"""Who may do what — the one home for access rules.
+
+The tournament director (TD) reads and writes everything; a judge writes the matches assigned to them; a deal is
+confirmed by a second person. Views, services, templates (through the ``access`` context processor) and tests
+all ask here, never repeat a rule.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group
+
+DIRECTOR_GROUP = "director"
+JUDGE_GROUP = "judge"
+
+
+def group_names(user) -> frozenset[str]:
+    """The user's groups, read once per user object (a request asks several times)."""
+    cached = getattr(user, "_group_names", None)
+    if cached is None:
+        cached = frozenset(user.groups.values_list("name", flat=True))
+        user._group_names = cached
+    return cached
+
+
+def add_to_group(user, name: str) -> None:
+    group, _created = Group.objects.get_or_create(name=name)
+    user.groups.add(group)
+    user.__dict__.pop("_group_names", None)
+
+
+def is_director(user) -> bool:
+    """A TD: a superuser or a member of the director group."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_superuser or DIRECTOR_GROUP in group_names(user)
+
+
+def is_judge(user) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return JUDGE_GROUP in group_names(user)
+
+
+# --- tournaments and their pages ---------------------------------------------------------------------------
+
+
+def visible_tournaments(user, queryset):
+    """Public tournaments for everyone; the TD sees the hidden ones too."""
+    return queryset if is_director(user) else queryset.filter(is_public=True)
+
+
+def can_read_tournament(user, tournament) -> bool:
+    return tournament.is_public or is_director(user)
+
+
+def can_use_desk(user) -> bool:
+    """The scoring desk (pairing, import, export) is the TD's."""
+    return is_director(user)
+
+
+def can_see_page(user, tournament, switch: str) -> bool:
+    """A public page of the tournament whose switch (``public_standings`` …) is on, or any page for the TD."""
+    return is_director(user) or (tournament.is_public and bool(getattr(tournament, switch)))
+
+
+def sees_drafts(user) -> bool:
+    """Draft rounds (unpublished pairings) are shown to the TD only."""
+    return is_director(user)
+
+
+# --- matches and deals -------------------------------------------------------------------------------------
+
+
+def can_read_match(user, match) -> bool:
+    """A match of a public tournament, or of a hidden one for the TD and the table's judge."""
+    return match.round.tournament.is_public or is_director(user) or match.judge_id == getattr(user, "pk", None)
+
+
+def can_record(user, match) -> bool:
+    """The TD or the judge assigned to the table writes a match."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return is_director(user) or (match.judge_id is not None and match.judge_id == user.pk)
+
+
+def can_confirm(user, deal) -> bool:
+    """A second person: another judge, the TD, or a captain (first player) of either pair — never the submitter."""
+    if not getattr(user, "is_authenticated", False) or deal.submitted_by_id == user.pk:
+        return False
+    match = deal.match
+    captains = {match.pair_ns.captain_id, match.pair_ew.captain_id} - {None}
+    return is_director(user) or is_judge(user) or user.pk in captains
+
+
+def can_reopen(user) -> bool:
+    """Only the TD reopens a confirmed or submitted deal, forfeits a match or sees the change history."""
+    return is_director(user)
+
+
+def context(request) -> dict:
+    """Template context: ``is_director`` for every page, the one name templates use for the TD's links."""
+    user = getattr(request, "user", None)
+    return {"is_director": bool(user and is_director(user))}
