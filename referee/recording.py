@@ -29,14 +29,13 @@ from rules.facts import LeadShape, PenaltyCall, TrickFacts
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.order import trump_from_text
 from rules.ranks import parse_rank
-from rules.record import RecordError, Verdict, judge, parse_record
+from rules.record import FORMAT, RecordError, Verdict, judge, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.scoring import PENALTY_CODES, ScoringError, score_deal
 from rules.seats import SEATS, next_seat, partner, side_of
 from tournaments.access import can_confirm, can_record, can_reopen
 from tournaments.models import Deal, Match, Penalty, Play, Trick
 
-RECORD_FORMAT = "tractor-deal/1"
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
 ENTRY_FAULTS = frozenset(
     {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
@@ -158,7 +157,7 @@ class Snapshot:
     @property
     def complete(self) -> bool:
         """All tricks played: every seat has played a whole hand."""
-        return all(len(p) == 4 for p in self.plays) and self.cards_played == 4 * hand_size(self.rs)
+        return all(len(p) == 4 for p in self.plays) and self.cards_played == 4 * self.rs.hand_size
 
     @property
     def last(self) -> tuple[Trick | None, list[Play]]:
@@ -235,7 +234,7 @@ def deal_record(
         snap = snapshot(deal, levels or {})
         tricks, penalties = snap.record_tricks(), snap.penalties
     record: dict[str, Any] = {
-        "format": RECORD_FORMAT,
+        "format": FORMAT,
         "ruleset": deal.match.round.tournament.ruleset,
         "banker": deal.banker,
         "level": deal.level,
@@ -422,12 +421,6 @@ def cards_used_up(record: dict, text: str, decks: int) -> str:
     return " ".join(sorted(card for card, n in seen.items() if n > decks and card in text.split()))
 
 
-def hand_size(rs: Ruleset) -> int:
-    total = rs.decks * 54
-    kitty = total % 4 + 4 if total % 4 else 8
-    return (total - kitty) // 4
-
-
 def verdict_message(violations: Sequence[dict]) -> str:
     """One line for the judge, in the active language."""
     from django.utils.translation import get_language
@@ -495,7 +488,7 @@ def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
     require_open(deal)
     text = parse_card_text(kitty, _("kitty")) if kitty.strip() else ""
     rs = ruleset_for(deal.match)
-    expected = rs.decks * 54 - 4 * hand_size(rs)
+    expected = rs.kitty_size
     if text and len(text.split()) != expected:
         raise RecordingError(
             _("The kitty has %(n)s cards; it must have %(expected)s.")
@@ -671,7 +664,7 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
         snap = snapshot(deal)
         if not snap.complete:
             raise RecordingError(_("The deal is not finished: record every trick first."))
-        expected = rs.decks * 54 - 4 * hand_size(rs)
+        expected = rs.kitty_size
         if len(deal.kitty.split()) != expected:
             raise RecordingError(_("Enter the kitty (%(n)s cards) before submitting.") % {"n": expected})
         verdict = judge_probe(snap.record()).as_dict()

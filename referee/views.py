@@ -20,23 +20,10 @@ from referee import recording
 from referee.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.recording import PermissionRefused, RecordingError, Throw
 from referee.screens import card_label, deal_state, seat_players
+from rules.scoring import PENALTY_FOR_VIOLATION
 from rules.seats import SEATS, side_of
 from tournaments import access
 from tournaments.models import Deal, Match, Penalty, Play, Trick
-
-# A fault the engine found → the penalty the judge may apply with one click (RULES §9; docs/architecture.md).
-PENALTY_FOR_VIOLATION = {
-    "revoke_suit": "revoke",
-    "revoke_pair": "revoke",
-    "revoke_tractor": "revoke",
-    "not_held": "wrong_card_count",
-    "card_count": "wrong_card_count",
-    "throw_should_fail": "misplay",
-    "wrong_forced_unit": "misplay",
-    "bad_challenge": "misplay",
-    "mixed_lead": "misplay",
-    "play_size": "misplay",
-}
 
 
 def load_match(request: HttpRequest, match_id: int) -> Match:

@@ -24,6 +24,7 @@ from .messages import message, show, suit_names
 from .order import TRUMP, Trump, trump_from_text
 from .ranks import parse_rank
 from .ruleset import Ruleset, RulesetError
+from .scoring import PENALTY_CODES
 from .seats import SEATS, play_order, side_of
 from .throw import check_throw, forced_kind_from, shown_unit
 from .trick import winner_index
@@ -47,7 +48,6 @@ REQUIRED = ("format", "banker", "level", "trump", "tricks")
 TRICK_FIELDS = {"plays", "throw"}
 THROW_FIELDS = {"attempted", "challenger", "shown"}
 PENALTY_FIELDS = {"seat", "code", "trick", "note"}
-PENALTY_CODES = ("misplay", "signal", "renege", "revoke", "wrong_card_count")
 
 
 class RecordError(ValueError):
@@ -401,9 +401,7 @@ class _Judge:
         rec, t = self.rec, self.t
         eff, pos = t.eff, t.pos
         decks = rec.ruleset.decks
-        total_cards = 54 * decks
-        kitty_size = total_cards % 4 + 4 if total_cards % 4 else 8
-        hand_size = (total_cards - kitty_size) // 4
+        kitty_size, hand_size = rec.ruleset.kitty_size, rec.ruleset.hand_size
         played_total = 0
         last_full = bool(rec.tricks) and len(rec.tricks[-1].plays) == 4
         given = rec.hands is not None
@@ -427,7 +425,7 @@ class _Judge:
                         sn[eff[c]] += 1
             # before any play, the reconstructed hands are exactly what each seat plays: keep them for the counts
             self._played = {s: (hands[s][:], sum(suit_n[s])) for s in SEATS}
-        complete = not rec.partial and last_full and played_total + len(rec.kitty) >= total_cards
+        complete = not rec.partial and last_full and played_total + len(rec.kitty) >= 54 * decks
         exact = given or complete
         clockwise = rec.ruleset.clockwise
         trump_throws = rec.ruleset.trump_throws

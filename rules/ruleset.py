@@ -88,6 +88,17 @@ class Ruleset:
 
     # ---- derived ----
     @property
+    def kitty_size(self) -> int:
+        """Cards in the kitty: what is left after an even deal, at least 4 (8 for two decks)."""
+        total = 54 * self.decks
+        return total % 4 + 4 if total % 4 else 8
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat."""
+        return (54 * self.decks - self.kitty_size) // 4
+
+    @property
     def step(self) -> int:
         """The level-table step ``s`` (RULES §10): ``level_step`` or 20 × decks."""
         return self.level_step if self.level_step is not None else 20 * self.decks

@@ -19,6 +19,20 @@ from .seats import SEATS, SIDES, other_side, side_of
 
 PENALTY_CODES = ("misplay", "signal", "renege", "revoke", "wrong_card_count")
 
+# A fault the engine finds → the penalty the judge may apply with one click (RULES §9).
+PENALTY_FOR_VIOLATION = {
+    "revoke_suit": "revoke",
+    "revoke_pair": "revoke",
+    "revoke_tractor": "revoke",
+    "not_held": "wrong_card_count",
+    "card_count": "wrong_card_count",
+    "throw_should_fail": "misplay",
+    "wrong_forced_unit": "misplay",
+    "bad_challenge": "misplay",
+    "mixed_lead": "misplay",
+    "play_size": "misplay",
+}
+
 
 class ScoringError(ValueError):
     """Inputs scoring cannot use: an unknown penalty code or seat, levels that disagree with the deal."""

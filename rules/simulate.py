@@ -15,6 +15,7 @@ from .cards import CARD_TEXT, Card, make_deck
 from .follow import random_follow
 from .order import TRUMP, Trump, trump_from_text
 from .ranks import parse_rank
+from .record import FORMAT
 from .ruleset import Ruleset
 from .seats import SEATS, play_order
 from .throw import check_throw
@@ -52,9 +53,7 @@ def simulate_deal(
     t = trump_from_text(level, trump_text, rs.permanent_twos)
     deck = list(make_deck(rs.decks))
     rng.shuffle(deck)
-    total = len(deck)
-    kitty_size = total % 4 + 4 if total % 4 else 8
-    hand_size = (total - kitty_size) // 4
+    kitty_size, hand_size = rs.kitty_size, rs.hand_size
     hands = {s: deck[i * hand_size : (i + 1) * hand_size] for i, s in enumerate(SEATS)}
     rest = deck[4 * hand_size :]
     pool = hands[banker] + rest
@@ -67,7 +66,7 @@ def simulate_deal(
         tricks.append(trick["record"])
         leader = trick["winner"]
     return {
-        "format": "tractor-deal/1",
+        "format": FORMAT,
         "ruleset": rs.to_spec(),
         "banker": banker,
         "level": level,
