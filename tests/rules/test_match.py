@@ -21,9 +21,11 @@ from rules.match import (
     replay,
     start_match,
 )
+from rules.record import judge
 from rules.ruleset import PRESETS, Ruleset
 from rules.scoring import score_deal
 from rules.seats import next_seat, side_of
+from rules.simulate import simulate_deal
 
 STANDARD = PRESETS["standard"]
 JJ = PRESETS["jj-competition"]
@@ -295,17 +297,15 @@ def test_random_matches_stay_consistent(rs, points):
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_site_path_simulated_deals(preset):
     """The site's path: stored record + judged verdict → MatchDeal.from_record → fold; agrees with levels_after."""
-    simulate = pytest.importorskip("rules.simulate")
-    record_mod = pytest.importorskip("rules.record")
     rs = PRESETS[preset]
     m = start_match(rs, first_banker="N")
     for seed in range(12):
         if m.over:
             break
         banker = m.banker
-        record = simulate.simulate_deal(preset, banker=banker, level=m.levels[side_of(banker)], seed=seed)
+        record = simulate_deal(preset, banker=banker, level=m.levels[side_of(banker)], seed=seed)
         record["levels"] = dict(m.levels)
-        verdict = record_mod.judge(record)
+        verdict = judge(record)
         assert verdict.result is not None
         deal = MatchDeal.from_record(
             rs, record, {"attackers_points": verdict.attackers_points, "result": verdict.result}
