@@ -1,0 +1,40 @@
+"""docs/rules.md and docs/deal-record.md stay the specification's texts while the specification sits next door."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT.parent / "shared" / "spec"
+# The repository's copy names the seeds where the specification points at its folder of seed files.
+SEEDS_NAMED = (
+    "are\nfive Chinese documents, the seeds, cited by number: 000 《拖拉机游戏详细规则》, 001 《拖拉机游戏》\n"
+    "(二副牌拖拉机, 四副牌拖拉机), 002 《牌类游戏拖拉机》, 003 《升级拖拉机游戏规则说明》 and 004 《扑克牌拖拉机的玩法及规则》\n"
+    "(not part of this repository)"
+)
+COPIES = {
+    "rules.md": ("RULES.md", [("are in\n`../seeds/` (Chinese)", SEEDS_NAMED)]),
+    "deal-record.md": ("DEAL-RECORD.md", []),
+}
+
+
+def body(text: str) -> str:
+    """The text after the copy's one-line header and the blank line under it."""
+    header, blank, rest = text.split("\n", 2)
+    assert header.startswith("> ") and blank == "", "a copy starts with a one-line header, then a blank line"
+    return rest
+
+
+@pytest.mark.skipif(not SPEC.is_dir(), reason="no ../shared/spec next to the repository")
+@pytest.mark.parametrize("copy", sorted(COPIES))
+def test_docs_copy_matches_the_specification_next_door(copy):
+    original, edits = COPIES[copy]
+    expected = (SPEC / original).read_text(encoding="utf-8")
+    for old, new in edits:
+        assert expected.count(old) == 1, f"{original} changed where {copy} names the seeds: update the copy"
+        expected = expected.replace(old, new)
+    assert body((ROOT / "docs" / copy).read_text(encoding="utf-8")) == expected, (
+        f"copy {original} into docs/{copy}"
+    )
