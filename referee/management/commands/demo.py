@@ -2,10 +2,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from referee.simulation import simulate_match, simulate_round
-from tournaments.demo import create_demo
-
-OPEN_TABLE = 4  # left in progress with a few deals, so a visitor can carry on as its judge
-OPEN_DEALS = 3
+from tournaments.access import DIRECTOR_GROUP
+from tournaments.demo import create_demo, demo_data
 
 
 class Command(BaseCommand):
@@ -14,18 +12,22 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         result = create_demo()
         tournament = result.tournament
+        # One table is left in progress with a few deals, so a visitor can carry on as its judge.
+        sim = demo_data()["simulation"]
+        open_table = sim["open_table"]
         if result.created:
-            director = get_user_model().objects.get(username="director")
-            simulate_round(tournament, 1, director, seed="demo", skip_tables=frozenset({OPEN_TABLE}))
-            open_match = tournament.rounds.get(number=1).matches.get(table=OPEN_TABLE)
-            simulate_match(open_match, director, seed="demo", max_deals=OPEN_DEALS)
+            director_name = next(name for name, _, group in result.accounts if group == DIRECTOR_GROUP)
+            director = get_user_model().objects.get(username=director_name)
+            simulate_round(tournament, 1, director, seed=sim["seed"], skip_tables=frozenset({open_table}))
+            open_match = tournament.rounds.get(number=1).matches.get(table=open_table)
+            simulate_match(open_match, director, seed=sim["seed"], max_deals=sim["open_deals"])
         verb = "created" if result.created else "already present"
         self.stdout.write(f"{tournament.name} ({tournament.slug}): {verb}")
         self.stdout.write("demo accounts (change these passwords before a real event):")
         for username, password, group in result.accounts:
             self.stdout.write(f"  {group:9} {username:10} {password}")
-        open_match = tournament.rounds.get(number=1).matches.get(table=OPEN_TABLE)
+        open_match = tournament.rounds.get(number=1).matches.get(table=open_table)
         self.stdout.write(
-            f"round 1 is played; table {OPEN_TABLE} is in progress: log in as {open_match.judge} to carry on "
+            f"round 1 is played; table {open_table} is in progress: log in as {open_match.judge} to carry on "
             f"at /match/{open_match.pk}/"
         )

@@ -1,0 +1,21 @@
+"""The sample import files in fixtures/ import cleanly through the desk's import service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tournaments.importing import import_entries, parse
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["pairs.csv", "pairs.xlsx"])
+def test_sample_import_file_parses_without_problems_and_imports_every_pair(tournament, name):
+    parsed = parse(tournament, name, (FIXTURES / name).read_bytes())
+    assert parsed.ok, parsed.problems
+    created = import_entries(tournament, parsed.entries)
+    assert [p.name for p in created] == [e.pair for e in parsed.entries]
+    assert len(created) == 4 and tournament.pairs.count() == 4
