@@ -5,7 +5,7 @@ it: a higher single, a higher pair, or a tractor at least as long whose lowest p
 it) is higher. Being able to ruff never blocks a throw, so only cards of the throw's suit matter.
 
 Failed throw: kinds are checked tractors → pairs → singles; for the first kind with a beatable unit the thrower
-plays the smallest unit of that kind (shortest, then lowest). Seed 002 (``002_3d5fa3dae83fe5b8.txt``):
+plays the smallest unit of that kind (shortest, then lowest). Seed 002 《牌类游戏拖拉机》:
 ♠98844 fails to 44 against ♠QQ or ♠55, else to 9 against ♠J.
 """
 

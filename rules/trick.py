@@ -2,7 +2,7 @@
 
 A later play can win only if all its cards are of the led suit or all are trump *and* it has the lead's shape:
 it covers every tractor pair of the lead with tractors of its own and holds at least as many pairs (seed 002
-``002_3d5fa3dae83fe5b8.txt``: 主牌 998872 可毙副牌 AK5544，但不能毙副牌 AA5544). The *deciding unit* is the
+《牌类游戏拖拉机》: 主牌 998872 可毙副牌 AK5544，但不能毙副牌 AA5544). The *deciding unit* is the
 lead's highest kind — tractor, else pair, else single — and each play is valued by its largest unit of that
 kind (a tractor by its highest pair). A trump play beats a plain winner; otherwise it must be strictly higher:
 equal stays with the earlier play (先出者为大; seed: 977 毙 544, 884 盖毙; on 567, 884 cannot overruff 977).

@@ -1,4 +1,4 @@
-"""Throws (RULES §5) — seed 002 (002_3d5fa3dae83fe5b8.txt): 98844 at level 10 and 99844 at level 5."""
+"""Throws (RULES §5) — seed 002 《牌类游戏拖拉机》: 98844 at level 10 and 99844 at level 5."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Who wins a trick (RULES §7); the ruff examples of seed 002 (002_3d5fa3dae83fe5b8.txt) and 003."""
+"""Who wins a trick (RULES §7); the ruff examples of seed 002 《牌类游戏拖拉机》 and 003."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Units and tractors (RULES §4): the worked examples of RULES.md and seeds 002 (levels 5, 6, 10) and 001."""
+"""Units and tractors (RULES §4): the worked examples of docs/rules.md and seeds 002 (levels 5, 6, 10) and 001."""
 
 import pytest
 
