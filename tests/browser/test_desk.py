@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import login
+from tests.browser.helpers import login
 from tournaments.models import Round, Tournament
 from tournaments.services import create_director
 

@@ -7,7 +7,7 @@ import pytest
 
 from rules.record import judge as engine_judge
 from rules.simulate import simulate_deal
-from tests.browser.conftest import login
+from tests.browser.helpers import login
 from tournaments.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import login
+from tests.browser.helpers import login
 from tournaments.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)

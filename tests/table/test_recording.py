@@ -6,7 +6,7 @@ import pytest
 
 from referee import recording
 from referee.recording import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
-from tests.table.conftest import play_through_service, simulated
+from tests.table.helpers import play_through_service, simulated
 from tournaments.models import Deal, Match
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from referee import recording
-from tests.table.conftest import simulated
+from tests.table.helpers import simulated
 from tournaments.models import Deal, Match
 
 pytestmark = pytest.mark.django_db

@@ -1,8 +1,6 @@
-"""Fixtures for the table side: a match with a judge, and helpers that play simulated deals through the service."""
+"""Playing simulated deals through the recording service, as the judge's page does."""
 
 from __future__ import annotations
-
-import pytest
 
 from referee import recording
 from rules.simulate import simulate_deal
@@ -21,16 +19,7 @@ def play_through_service(deal, user, record, *, upto: int | None = None) -> None
 
 
 def simulated(deal, seed: int = 1) -> dict:
+    """A complete legal record for the deal as started (its banker, level and trump)."""
     return simulate_deal(
         deal.match.round.tournament.ruleset, banker=deal.banker, level=deal.level, trump=deal.trump, seed=seed
     )
-
-
-@pytest.fixture
-def record_for():
-    return simulated
-
-
-@pytest.fixture
-def play_all():
-    return play_through_service
