@@ -26,7 +26,7 @@ def test_sqlite_default_has_wal_immediate_and_busy_timeout(monkeypatch, tmp_path
     assert options["timeout"] >= 5
 
 
-def test_postgres_url(monkeypatch, tmp_path):
+def test_postgres_url_gives_the_postgresql_settings(monkeypatch, tmp_path):
     monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/club")
     config = database(tmp_path)
     assert config["ENGINE"] == "django.db.backends.postgresql"
@@ -56,7 +56,7 @@ def test_secret_key_required_without_debug(monkeypatch):
 
 
 @pytest.mark.parametrize(("raw", "expected"), [("1", True), ("yes", True), ("0", False), ("off", False)])
-def test_env_bool(monkeypatch, raw, expected):
+def test_env_bool_reads_yes_and_no_words(monkeypatch, raw, expected):
     monkeypatch.setenv("DEBUG", raw)
     assert env_bool("DEBUG") is expected
 

@@ -57,7 +57,7 @@ def test_pair_needs_two_different_players(tournament):
         Pair.objects.create(tournament=tournament, name="一人队", player1=p, player2=p)
 
 
-def test_round_number_unique(tournament):
+def test_round_number_unique_in_tournament(tournament):
     Round.objects.create(tournament=tournament, number=1)
     with pytest.raises(IntegrityError), transaction.atomic():
         Round.objects.create(tournament=tournament, number=1)
@@ -75,7 +75,7 @@ def test_tournament_clean_rejects_unknown_preset_and_tie_break(tournament):
     assert "tie_breaks" in err.value.message_dict
 
 
-def test_match_history_is_kept(match, director):
+def test_each_match_save_is_kept_in_its_history(match, director):
     match.level_ns = "5"
     match.save()
     assert match.history.count() == 2

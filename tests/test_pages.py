@@ -70,7 +70,7 @@ def test_tournament_page_renders_in_both_languages(client, english):
 
 
 @pytest.mark.django_db
-def test_tournament_tables_sort(client):
+def test_tournament_pairs_table_sorts_by_the_chosen_column(client):
     demo = create_demo()
     html = client.get(demo.tournament.get_absolute_url() + "?p-sort=-name").content.decode()
     assert html.index("黄河队") < html.index("东风队")
@@ -88,7 +88,7 @@ def test_hidden_tournament_only_for_the_director(client, director):
 
 
 @pytest.mark.django_db
-def test_login_page(client):
+def test_login_page_opens_and_a_demo_judge_logs_in(client):
     create_demo()
     assert client.get(reverse("login")).status_code == 200
     response = client.post(reverse("login"), {"username": "judge1", "password": "demo-judge1-2026"})
@@ -99,7 +99,7 @@ def test_login_page(client):
 @pytest.mark.parametrize(
     "model", ["tournament", "player", "pair", "round", "match", "deal", "penalty", "bye"]
 )
-def test_admin_pages_load(client, director, model):
+def test_admin_list_add_and_change_pages_open_for_the_director(client, director, model):
     demo = create_demo()
     client.force_login(director)
     changelist = reverse(f"admin:tournaments_{model}_changelist")

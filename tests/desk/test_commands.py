@@ -10,7 +10,7 @@ from tournaments.models import Round, Tournament
 
 
 @pytest.mark.django_db
-def test_an_event_from_the_command_line(tmp_path, capsys):
+def test_a_whole_event_runs_from_the_command_line(tmp_path, capsys):
     call_command(
         "create_tournament", "cup", "--name", "杯赛", "--preset", "club-competition", "--rounds", "3"
     )

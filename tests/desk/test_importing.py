@@ -69,7 +69,7 @@ def test_chinese_header_xlsx_imports(tournament):
 
 
 @pytest.mark.django_db
-def test_bad_header(tournament):
+def test_an_unknown_header_is_a_problem_on_row_1(tournament):
     parsed = parse(tournament, "x.csv", csv_bytes("name,a,b,c", "A,B,C,D"))
     assert not parsed.ok and problems(parsed) == [(1, None)]
 
@@ -96,7 +96,7 @@ def test_errors_by_row_and_column(tournament, make_pair):
 
 
 @pytest.mark.django_db
-def test_wrong_cell_type(tournament):
+def test_a_date_fraction_or_truth_value_cell_is_a_problem(tournament):
     data = xlsx_bytes(
         [
             ["pair", "player1", "player2", "club"],
@@ -118,7 +118,7 @@ def test_wrong_cell_type(tournament):
         ("x.csv", b""),
     ],
 )
-def test_wrong_file_type(tournament, name, data):
+def test_an_unreadable_or_wrong_type_file_is_refused_as_a_whole(tournament, name, data):
     parsed = parse(tournament, name, data)
     assert not parsed.ok and parsed.problems and parsed.problems[0].row in (None, 1)
 
@@ -160,7 +160,7 @@ def test_a_clash_inside_the_transaction_writes_nothing(tournament, make_pair):
     assert tournament.pairs.count() == 1 and Player.objects.count() == players
 
 
-def test_templates_in_both_languages():
+def test_templates_have_the_english_and_chinese_headers():
     assert header_for("en") == ["pair", "player1", "player2", "club"]
     assert header_for("zh-hans") == ZH_HEADER.split(",")
     assert template_csv("zh-hans").decode("utf-8-sig").strip() == ZH_HEADER

@@ -29,11 +29,11 @@ def test_group_tokens_from_the_spec():
         ("", []),
     ],
 )
-def test_tolerant_input(text, expected):
+def test_tolerant_input_reads_as_canonical_cards(text, expected):
     assert texts(parse_cards(text)) == expected
 
 
-def test_list_of_tokens():
+def test_list_of_tokens_reads_like_text():
     assert texts(parse_cards(["SA", "H10"])) == ["SA", "HT"]
 
 
@@ -44,11 +44,11 @@ def test_unreadable_token_names_it(bad):
     assert repr(bad) in str(e.value)
 
 
-def test_card_error_is_value_error():
+def test_card_error_is_a_value_error():
     assert issubclass(CardError, ValueError)
 
 
-def test_deck_and_points():
+def test_two_decks_hold_108_cards_and_200_points():
     deck = make_deck(2)
     assert len(deck) == 108
     assert deck.count(LJ) == 2 and deck.count(BJ) == 2

@@ -16,7 +16,7 @@ def run_cli(args, stdin=None):
     )
 
 
-def test_judge_file_ok(tmp_path):
+def test_judge_a_legal_file_exits_0_with_a_verdict(tmp_path):
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(simulate_deal("standard", banker="S", level="4", seed=2)), encoding="utf-8")
     r = run_cli(["judge", str(path)])
@@ -25,7 +25,7 @@ def test_judge_file_ok(tmp_path):
     assert verdict["ok"] is True and verdict["result"] is not None
 
 
-def test_judge_stdin_violation_exit_1():
+def test_judge_stdin_with_a_violation_exits_1():
     rec = {
         "format": "tractor-deal/1",
         "banker": "N",
@@ -54,7 +54,7 @@ def test_judge_stdin_violation_exit_1():
         ),
     ],
 )
-def test_unreadable_exit_2(text, culprit):
+def test_unreadable_input_exits_2_naming_the_culprit(text, culprit):
     r = run_cli(["judge", "-"], text)
     assert r.returncode == 2
     assert r.stdout == ""
@@ -62,17 +62,17 @@ def test_unreadable_exit_2(text, culprit):
     assert len(lines) == 1 and culprit in lines[0]
 
 
-def test_missing_file_exit_2(tmp_path, capsys):
+def test_missing_file_exits_2(tmp_path, capsys):
     assert main(["judge", str(tmp_path / "nope.json")]) == 2
     cap = capsys.readouterr()
     assert cap.out == "" and "nope.json" in cap.err
 
 
-def test_help():
+def test_help_lists_judge_and_bench():
     r = run_cli(["--help"])
     assert r.returncode == 0 and "judge" in r.stdout and "bench" in r.stdout
 
 
-def test_bench(capsys):
+def test_bench_reports_the_deals_it_judged(capsys):
     assert main(["bench", "--deals", "5", "--seed", "3"]) == 0
     assert "judged 5 deals in" in capsys.readouterr().out

@@ -69,7 +69,7 @@ def test_void_may_ruff_or_discard():
     assert problem("H3 D4", "SA", "H3") is None
 
 
-def test_play_size():
+def test_a_follow_of_the_wrong_size_is_play_size():
     assert problem("S3 S4 S5", "SA SA", "S3") == "play_size"
 
 
@@ -94,7 +94,7 @@ def test_lower_bound_hand_reports_only_certain_faults():
     assert problem("S3 S4", "SA", "S4", exact=False) is None
 
 
-def test_helpers():
+def test_is_legal_follow_and_playable_cards_apply_the_follow_rules():
     t = T10
     hand = parse_cards("S9 S9 S3 S7 HA")
     assert is_legal_follow(hand, parse_cards("SA SA"), parse_cards("S9 S9"), t)

@@ -99,21 +99,21 @@ CLUB_BANDS = [
 
 @pytest.mark.parametrize(("points", "side", "n"), STEP_40)
 @pytest.mark.parametrize("rs", [STANDARD, TWOS], ids=["standard", "permanent-twos"])
-def test_step_table_edges(rs, points, side, n):
+def test_step_40_bands_give_the_level_change_at_each_edge(rs, points, side, n):
     assert level_gain(rs, points) == LevelGain(side, n)
 
 
 @pytest.mark.parametrize(("points", "side", "n"), JJ_BANDS)
-def test_jj_band_edges(points, side, n):
+def test_jj_bands_give_the_level_change_at_each_edge(points, side, n):
     assert level_gain(JJ, points) == LevelGain(side, n)
 
 
 @pytest.mark.parametrize(("points", "side", "n"), CLUB_BANDS)
-def test_club_band_edges(points, side, n):
+def test_club_bands_give_the_level_change_at_each_edge(points, side, n):
     assert level_gain(CLUB, points) == LevelGain(side, n)
 
 
-def test_three_decks_step_60():
+def test_three_decks_use_bands_of_60_points():
     # Seed 000: 三副牌的分数段为 60 分一段.
     rs = Ruleset.from_spec({"preset": "standard", "decks": 3})
     assert rs.step == 60
@@ -125,7 +125,7 @@ def test_three_decks_step_60():
     assert level_gain(rs, 240) == LevelGain("attackers", 2)
 
 
-def test_explicit_step_and_cap():
+def test_explicit_step_and_cap_set_the_bands_and_the_most_levels():
     rs = Ruleset.from_spec({"preset": "standard", "level_step": 50, "level_cap": 2})
     assert level_gain(rs, 0) == LevelGain("banker", 2)  # +3 capped
     assert level_gain(rs, 49) == LevelGain("banker", 2)
@@ -136,7 +136,7 @@ def test_explicit_step_and_cap():
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(list(PRESETS.values())), st.integers(-400, 600), st.integers(0, 80))
-def test_level_table_monotone(rs, p, d):
+def test_more_attackers_points_never_help_the_banker_side(rs, p, d):
     """More attackers' points never help the banker side: the signed gain is non-increasing in P."""
 
     def signed(g: LevelGain) -> float:
@@ -149,7 +149,7 @@ def test_level_table_monotone(rs, p, d):
 # ---- ladder ------------------------------------------------------------------------------------------------
 
 
-def test_climb_plain():
+def test_climb_moves_up_the_ladder_by_the_gain():
     assert climb(STANDARD, "2", 3, may_leave=True) == "5"
     assert climb(STANDARD, "9", 2, may_leave=False) == "J"
     assert climb(STANDARD, "4", 0, may_leave=True) == "4"
@@ -202,7 +202,7 @@ def test_target_wins_match():
     assert wins_match(JJ, "T", won=True, jack_reset=False, banker_level_penalty=0)
 
 
-def test_jack_reset_to_start():
+def test_j_rule_sends_the_banker_side_back_to_the_start():
     # Seed 004: 庄家打 J 级时，对家用 J 牌抠底，庄家重新从 2 级开始.
     after = apply_levels(
         CLUB, {"NS": "J", "EW": "5"}, banker="N", gain=LevelGain("banker", 1), won=True, jack_reset=True
@@ -214,14 +214,14 @@ def test_jack_reset_to_start():
     assert after == {"NS": "2", "EW": "J"}
 
 
-def test_step_down_floor():
+def test_step_down_never_goes_below_the_start_level():
     assert step_down(STANDARD, "5", 1) == "4"
     assert step_down(STANDARD, "2", 1) == "2"
     assert step_down(TWOS, "3", 2) == "3"
     assert step_down(CLUB, "T", 1) == "5"
 
 
-def test_level_penalty_after_climb():
+def test_level_penalty_applies_after_the_climb():
     after = apply_levels(
         JJ,
         {"NS": "4", "EW": "6"},
@@ -263,7 +263,7 @@ def test_levels_stay_on_ladder_between_start_and_target(rs, data, banker, side, 
             assert 0 <= rs.ladder_index(after[s]) - rs.ladder_index(levels[s]) <= n
 
 
-def test_next_banker():
+def test_next_banker_is_the_partner_on_hold_and_the_next_seat_on_takeover():
     assert next_banker(STANDARD, "N", takeover=False) == "S"
     assert next_banker(STANDARD, "N", takeover=True) == "W"  # counter-clockwise: N → W
     assert next_banker(STANDARD, "E", takeover=True) == "N"
@@ -272,6 +272,6 @@ def test_next_banker():
     assert next_banker(cw, "W", takeover=False) == "E"
 
 
-def test_ladder_gap():
+def test_ladder_gap_counts_the_rungs_between_the_sides():
     assert ladder_gap(CLUB, {"NS": "J", "EW": "5"}) == 2
     assert ladder_gap(STANDARD, {"NS": "2", "EW": "2"}) == 0

@@ -69,13 +69,13 @@ def play(state, points, *, minutes=None, **kw):
     return new
 
 
-def test_start():
+def test_match_starts_at_the_presets_start_level_with_the_first_banker():
     m = start_match(CLUB, first_banker="E", started_at=T0)
     assert (dict(m.levels), m.banker, m.deals, m.over) == ({"NS": "2", "EW": "2"}, "E", 0, False)
     assert start_match(PRESETS["permanent-twos"]).levels == {"NS": "3", "EW": "3"}
 
 
-def test_fold_holds_and_takeovers():
+def test_folding_holds_and_takeovers_moves_levels_and_bank():
     m = start_match(STANDARD, first_banker="N")
     m = play(m, 0)  # big slam: +3, partner banks
     assert (dict(m.levels), m.banker) == ({"NS": "5", "EW": "2"}, "S")
@@ -87,7 +87,7 @@ def test_fold_holds_and_takeovers():
     assert dict(m.attackers_points) == {"NS": 45, "EW": 130}
 
 
-def test_target_ends_match():
+def test_winning_at_the_target_ends_the_match():
     m = start_match(STANDARD, first_banker="N")
     m = fold_deal(m, MatchDeal("N", "2", "banker", 0, True, "S"))  # sanity: plain constructor works
     m = start_match(Ruleset.from_spec({"preset": "standard", "start_level": "Q"}), first_banker="N")
@@ -99,7 +99,7 @@ def test_target_ends_match():
         fold_deal(m, MatchDeal("S", "A", "banker", 1, True, "N"))
 
 
-def test_jj_first_past_ten():
+def test_jj_first_side_past_ten_wins_and_ten_is_must_play():
     # JJ比赛 三: 先过10为胜，逢10必打.
     m = start_match(JJ, first_banker="W")
     m = play(m, 0)  # +4: 2 → 6
@@ -113,7 +113,7 @@ def test_jj_first_past_ten():
     assert m.end.how == "target" and m.end.winner == "EW"
 
 
-def test_strikes_to_forfeit():
+def test_enough_strikes_forfeit_the_match():
     # JJ比赛 五/七: 罚降一级，累计三次，直接被判负.
     m = start_match(JJ, first_banker="N")
     m = play(m, 90, penalties=[PenaltyCall("W", "renege")])
@@ -193,7 +193,7 @@ def test_replay_deal_over_time_ends_match():
     assert not no_time.over
 
 
-def test_mercy_rule():
+def test_mercy_rule_ends_the_match_five_rungs_ahead():
     rs = Ruleset.from_spec({"preset": "standard", "mercy_levels": 5})
     m = start_match(rs, first_banker="N")
     m = play(m, 0)  # NS 5
@@ -210,7 +210,7 @@ def test_jack_rule_in_match():
     assert dict(m.levels) == {"NS": "2", "EW": "2"} and m.banker == "N"
 
 
-def test_void_deal_bank_contested():
+def test_void_deal_leaves_the_bank_to_be_contested():
     m = start_match(JJ, first_banker="N")
     m = play(m, 40, penalties=[PenaltyCall("N", "wrong_card_count"), PenaltyCall("E", "wrong_card_count")])
     assert dict(m.levels) == {"NS": "2", "EW": "2"} and m.banker is None
@@ -219,7 +219,7 @@ def test_void_deal_bank_contested():
     assert m.levels["EW"] == "4"
 
 
-def test_inconsistent_deal_rejected():
+def test_a_deal_inconsistent_with_the_match_is_rejected():
     m = start_match(STANDARD, first_banker="N")
     with pytest.raises(MatchError, match="bank belongs to N"):
         fold_deal(m, MatchDeal("W", "2", "banker", 1, True, "E"))
@@ -227,7 +227,7 @@ def test_inconsistent_deal_rejected():
         fold_deal(m, MatchDeal("N", "5", "banker", 1, True, "S"))
 
 
-def test_from_record_matches_from_score():
+def test_deal_from_a_record_equals_the_deal_from_its_score():
     m = start_match(CLUB, first_banker="N")
     m = play(m, 0)  # NS at J
     calls = [PenaltyCall("S", "misplay")]
@@ -248,7 +248,7 @@ def test_from_record_matches_from_score():
     assert json.loads(json.dumps(a.as_dict()))["jack_reset"] is True
 
 
-def test_from_record_strikes_and_void():
+def test_deal_from_a_record_counts_strikes_and_void_deals():
     record = {"banker": "N", "level": "2", "penalties": [{"seat": "E", "code": "renege", "trick": 3}]}
     verdict = {
         "attackers_points": {"total": 50},
@@ -265,7 +265,7 @@ def test_from_record_strikes_and_void():
         MatchDeal.from_record(JJ, record | {"ruleset": "standard"}, verdict)
 
 
-def test_as_dict_json():
+def test_match_as_dict_survives_json():
     m = start_match(JJ, first_banker="N", started_at=T0)
     m = call_time(play(m, 60, minutes=(0, 70)), T0 + timedelta(minutes=70))
     d = json.loads(json.dumps(m.as_dict()))
@@ -295,7 +295,7 @@ def test_random_matches_stay_consistent(rs, points):
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_site_path_simulated_deals(preset):
+def test_simulated_deals_folded_as_the_site_does_agree_with_levels_after(preset):
     """The site's path: stored record + judged verdict → MatchDeal.from_record → fold; agrees with levels_after."""
     rs = PRESETS[preset]
     m = start_match(rs, first_banker="N")

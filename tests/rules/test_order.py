@@ -13,7 +13,7 @@ def one(text):
     return parse_cards(text)[0]
 
 
-def test_trumps_and_effective_suit():
+def test_trump_cards_have_the_effective_suit_trump():
     t = trump_from_text("5", "H")
     for text in ("BJ", "LJ", "H5", "S5", "D5", "HA", "H2"):
         assert t.is_trump(one(text)), text
@@ -49,7 +49,7 @@ def test_permanent_twos_order_seed_004():
     assert t.pos[one("S3")] == 0  # 2 is no longer at the bottom of the plain suit
 
 
-def test_no_trump_order():
+def test_no_trump_has_jokers_over_equal_level_cards():
     t = trump_from_text("5", "NT")
     assert t.pos[one("S5")] == t.pos[one("H5")]
     assert t.beats(one("LJ"), one("S5")) and t.beats(one("BJ"), one("LJ"))

@@ -68,7 +68,7 @@ def test_spec_example_is_ok_and_live():
     assert v.facts[1].failed_throw_seat == "E" and v.facts[1].cards_taken_back == 2
 
 
-def test_not_held():
+def test_a_card_not_in_the_hand_is_not_held():
     v = judge(rec([[["N", "SA SK"], ["W", "S3 S7"], ["S", "S8 S8"], ["E", "S4 C3"]]], HANDS))
     assert (0, "N", "not_held") in codes(v)
 
@@ -78,7 +78,7 @@ def test_empty_lead_is_play_size():
     assert (0, "N", "play_size") in codes(v)
 
 
-def test_mixed_lead():
+def test_a_lead_of_two_suits_is_mixed_lead():
     v = judge(rec([[["N", "SA HA"], ["W", "S3 S7"], ["S", "S8 S6"], ["E", "S4 C3"]]]))
     assert codes(v) == [(0, "N", "mixed_lead")]
 
@@ -100,7 +100,7 @@ def test_clockwise_ruleset_changes_the_order():
     assert v.ok
 
 
-def test_play_size():
+def test_a_follow_of_the_wrong_size_is_play_size():
     v = judge(rec([[["N", "SA SA"], ["W", "S3"], ["S", "S8 S8"], ["E", "S4 C3"]]]))
     assert codes(v) == [(0, "W", "play_size")]
 
@@ -118,7 +118,7 @@ def test_revoke_after_showing_a_void_live():
     assert v.tricks[1].winner is None
 
 
-def test_revoke_pair_message():
+def test_revoke_pair_names_the_held_pair_in_english_and_chinese():
     v = judge(
         rec(
             [[["N", "SA SA"], ["W", "S3 S7"], ["S", "S8 S8"], ["E", "S4 C3"]]],
@@ -131,7 +131,7 @@ def test_revoke_pair_message():
     assert viol["message_zh"] == "西家持有 ♠QQ，却用 ♠7 ♠3 跟对子"
 
 
-def test_revoke_tractor():
+def test_a_tractor_lead_owes_a_tractor_else_two_pairs():
     hands = {"N": "S3 S3 S4 S4 D2", "W": "SJ SJ SQ SQ SA", "S": "S6 S7 S8 S9 C2", "E": "D6 D7 D8 D9 C3"}
     plays = [["N", "S3 S3 S4 S4"], ["W", "SJ SJ SQ SA"], ["S", "S6 S7 S8 S9"], ["E", "D6 D7 D8 D9"]]
     v = judge(rec([plays], hands))
@@ -145,7 +145,7 @@ def test_revoke_tractor():
     assert judge(rec([plays], hands)).ok
 
 
-def test_throw_should_fail():
+def test_a_throw_another_hand_beats_should_fail():
     hands = {"N": "S9 S8 S8 S4 S4", "W": "SQ SQ S3 D2 D3", "S": "S2 C2 C3 C4 C5", "E": "D4 D5 D6 D7 D8"}
     v = judge(
         rec(
@@ -202,14 +202,14 @@ def _challenge_record(play, shown, challenger="W", w_hand="SJ D2 D3 D4 D5"):
     )
 
 
-def test_challenge_ok_seed_002():
+def test_seed_002_challenge_by_a_jack_forces_the_9():
     # seed 002: 98844 against a ♠J → the 9 is played
     v = judge(_challenge_record("S9", "SJ"))
     assert v.ok, codes(v)
     assert v.facts[0].cards_taken_back == 4 and v.facts[0].failed_throw_seat == "N"
 
 
-def test_wrong_forced_unit():
+def test_the_wrong_unit_after_a_challenge_is_wrong_forced_unit():
     v = judge(_challenge_record("S4 S4", "SJ"))
     assert (0, "N", "wrong_forced_unit") in codes(v)
 
@@ -256,7 +256,7 @@ def test_levels_give_levels_after():
     assert "levels_after" in judge(deal).as_dict()["result"]
 
 
-def test_deck_count():
+def test_a_card_seen_too_often_in_the_deal_is_deck_count():
     deal = simulate_deal("standard", banker="N", level="7", trump="S", seed=5)
     kitty = deal["kitty"].split()
     other = next(c for c in ("SA", "HA", "DA") if c not in kitty)
@@ -267,7 +267,7 @@ def test_deck_count():
     assert all(t is None for t, _s, _c in codes(v))
 
 
-def test_card_count_with_hands():
+def test_given_hands_of_the_wrong_size_are_card_count():
     deal = simulate_deal("standard", banker="N", level="7", trump="S", seed=6)
     hands = {s: [] for s in "NWSE"}
     for t in deal["tricks"]:
@@ -280,7 +280,7 @@ def test_card_count_with_hands():
     assert (None, "N", "card_count") in got and (None, "E", "card_count") in got
 
 
-def test_card_count_from_plays():
+def test_reconstructed_hands_of_the_wrong_size_are_card_count():
     for seed in range(7, 40):
         deal = simulate_deal("standard", banker="N", level="7", trump="S", seed=seed)
         plays = dict((s, c) for s, c in deal["tricks"][-1]["plays"])
@@ -339,7 +339,7 @@ def test_unreadable_records_name_the_culprit(change, culprit):
 
 
 @pytest.mark.parametrize("field", ["format", "banker", "level", "trump", "tricks"])
-def test_missing_required_field(field):
+def test_a_missing_required_field_is_named(field):
     r = copy.deepcopy(EXAMPLE)
     del r[field]
     with pytest.raises(RecordError, match=field):
@@ -355,7 +355,7 @@ def test_complete_record_needs_kitty():
     assert parse_record(r).kitty == ()
 
 
-def test_judge_text():
+def test_judge_text_reads_json_and_refuses_anything_else():
     assert judge_text(json.dumps(EXAMPLE)).ok
     with pytest.raises(RecordError, match="not JSON"):
         judge_text("{nope")
@@ -417,7 +417,7 @@ def test_kitty_of_the_wrong_size_is_a_card_count():
     assert any(x.code == "deck_count" for x in v.violations)
 
 
-def test_incomplete_trick_in_the_middle():
+def test_an_incomplete_trick_before_the_last_is_reported():
     v = judge(rec([[["N", "SA"], ["W", "S3"]], [["N", "SK"], ["W", "S4"], ["S", "S5"], ["E", "S6"]]]))
     assert (0, None, "incomplete_trick") in codes(v)
 

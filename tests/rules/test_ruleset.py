@@ -9,7 +9,7 @@ import pytest
 from rules.ruleset import PRESETS, Band, Ruleset, RulesetError
 
 
-def test_presets_and_default():
+def test_four_presets_and_standard_is_the_default():
     assert list(PRESETS) == ["standard", "permanent-twos", "jj-competition", "club-competition"]
     assert Ruleset.from_spec(None) is PRESETS["standard"]
     assert Ruleset.from_spec("standard") == Ruleset()
@@ -18,13 +18,13 @@ def test_presets_and_default():
         assert Ruleset.from_spec(name) is rs
 
 
-def test_fields_the_card_side_reads():
+def test_standard_plays_two_decks_counter_clockwise_with_trump_throws():
     rs = PRESETS["standard"]
     assert (rs.decks, rs.clockwise, rs.permanent_twos, rs.trump_throws) == (2, False, False, True)
     assert PRESETS["permanent-twos"].permanent_twos is True
 
 
-def test_standard_seeds_000_002_003():
+def test_standard_preset_follows_seeds_000_002_003():
     rs = PRESETS["standard"]
     assert rs.ladder == ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
     assert (rs.start_level, rs.target_level, rs.must_play_levels) == ("2", "A", frozenset({"A"}))
@@ -38,7 +38,7 @@ def test_standard_seeds_000_002_003():
     assert (rs.strikes_to_forfeit, rs.j_rule, rs.time_limit_minutes) == (None, False, None)
 
 
-def test_permanent_twos_seed_001():
+def test_permanent_twos_preset_follows_seed_001():
     # Seed 001: 升级游戏从打3开始 … 先打过"A"者则本轮比赛结束; 抓底 ×2 / 对子 ×4 / 拖拉机 ×16.
     rs = PRESETS["permanent-twos"]
     assert rs.ladder[0] == "3" and rs.start_level == "3" and rs.target_level == "A"
@@ -46,7 +46,7 @@ def test_permanent_twos_seed_001():
     assert rs.signal_points == 30  # 提示 … 扣30分
 
 
-def test_jj_competition_seed_002():
+def test_jj_competition_preset_follows_seed_002():
     # JJ比赛: 从2开始，不用"逢2必打"；先过10为胜，逢10必打；每轮比赛时间为一小时 … 同级时，台上一方获胜.
     rs = PRESETS["jj-competition"]
     assert (rs.start_level, rs.target_level, rs.must_play_levels) == ("2", "T", frozenset({"T"}))
@@ -56,7 +56,7 @@ def test_jj_competition_seed_002():
     assert rs.level_bands[0] == Band(None, "banker", 4)
 
 
-def test_club_competition_seed_004():
+def test_club_competition_preset_follows_seed_004():
     # 比赛规则 四: 比赛级牌为：2、5、10、J、Q、K、A 七个级别。其中逢 2、A 级必须打 … 庄家重新从 2 级开始.
     rs = PRESETS["club-competition"]
     assert rs.ladder == ("2", "5", "T", "J", "Q", "K", "A")
@@ -65,7 +65,7 @@ def test_club_competition_seed_004():
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
-def test_round_trip_presets(name):
+def test_each_preset_round_trips_through_json(name):
     rs = PRESETS[name]
     assert rs.to_spec() == name
     full = json.loads(json.dumps(rs.as_dict()))
@@ -73,7 +73,7 @@ def test_round_trip_presets(name):
     assert Ruleset.from_spec(full).to_spec() == name
 
 
-def test_round_trip_overrides():
+def test_overrides_round_trip_keeping_only_differences():
     spec = {
         "preset": "jj-competition",
         "clockwise": True,
@@ -194,7 +194,7 @@ def test_ruleset_is_frozen_and_hashable():
     assert hash(rs) == hash(Ruleset.from_spec("club-competition"))
 
 
-def test_tolerant_rank_input():
+def test_ranks_in_settings_accept_10_and_lower_case():
     rs = Ruleset.from_spec({"preset": "standard", "must_play": ["10", "j"], "target_level": "k"})
     assert rs.must_play == ("T", "J") and rs.target_level == "K"
     assert rs.must_play_levels == frozenset({"T", "J", "K"})

@@ -120,28 +120,28 @@ CLUB_KITTY = [(SINGLE, 2), (PAIR, 4), (TRACTOR2, 8), (TRACTOR3, 16), (THROW_PAIR
 
 
 @pytest.mark.parametrize(("shape", "mult"), UNIT_POWER)
-def test_unit_power(shape, mult):
+def test_unit_power_kitty_multiplier_by_lead_shape(shape, mult):
     assert kitty_multiplier(STANDARD, shape) == mult
     assert kitty_multiplier(JJ, shape) == mult
 
 
 @pytest.mark.parametrize(("shape", "mult"), CARD_POWER)
-def test_card_power(shape, mult):
+def test_card_power_kitty_multiplier_doubles_per_card(shape, mult):
     rs = Ruleset.from_spec({"preset": "standard", "kitty_scheme": "card_power"})
     assert kitty_multiplier(rs, shape) == mult
 
 
-def test_card_power_cap_setting():
+def test_card_power_multiplier_stops_at_the_cap():
     rs = Ruleset.from_spec({"preset": "standard", "kitty_scheme": "card_power", "kitty_cap": 16})
     assert kitty_multiplier(rs, TRACTOR3) == 16
 
 
 @pytest.mark.parametrize(("shape", "mult"), TABLE)
-def test_table(shape, mult):
+def test_kitty_table_gives_the_multiplier_by_kind(shape, mult):
     assert kitty_multiplier(TWOS, shape) == mult
 
 
-def test_table_by_tractor_length():
+def test_kitty_table_may_set_a_multiplier_per_tractor_length():
     rs = Ruleset.from_spec(
         {"preset": "permanent-twos", "kitty_table": {"single": 2, "pair": 4, "tractor": 8, "tractor:3": 32}}
     )
@@ -150,7 +150,7 @@ def test_table_by_tractor_length():
 
 
 @pytest.mark.parametrize(("shape", "mult"), CLUB_KITTY)
-def test_throws_as_single(shape, mult):
+def test_club_kitty_counts_a_throw_as_a_single(shape, mult):
     assert kitty_multiplier(CLUB, shape) == mult
 
 
@@ -185,7 +185,7 @@ def test_failed_throw_club_is_a_misplay():
     assert deal(CLUB, attackers=60, failed=("N", 1)).attackers_points.penalties == 10
 
 
-def test_misplay_and_signal():
+def test_misplay_and_signal_points_go_to_the_opponents():
     calls = [PenaltyCall("W", "misplay"), PenaltyCall("S", "signal", 3, "tapped")]
     s = deal(attackers=60, penalties=calls)
     assert s.attackers_points.penalties == -10 + 30
@@ -194,7 +194,7 @@ def test_misplay_and_signal():
     assert deal(TWOS, attackers=0, penalties=[PenaltyCall("E", "signal")]).attackers_points.total == -30
 
 
-def test_signal_without_points():
+def test_signal_costs_no_points_when_the_ruleset_sets_none():
     rs = Ruleset.from_spec({"preset": "standard", "signal_points": None})
     assert deal(rs, attackers=60, penalties=[PenaltyCall("E", "signal")]).attackers_points.penalties == 0
 
@@ -209,7 +209,7 @@ def test_penalty_can_cross_a_band():
 # ---- results -----------------------------------------------------------------------------------------------
 
 
-def test_result_dicts_and_next_banker():
+def test_result_dict_holds_outcome_levels_and_next_banker():
     hold = deal(attackers=35, levels={"NS": "2", "EW": "2"})
     assert hold.result.as_dict() == {
         "outcome": "banker_holds",
@@ -292,7 +292,7 @@ def test_j_rule_needs_jack_level_and_attackers_last_trick():
 
 
 @pytest.mark.parametrize("rs", [STANDARD, TWOS, CLUB], ids=["standard", "permanent-twos", "club"])
-def test_revoke_lose_deal(rs):
+def test_revoke_loses_the_deal_for_the_offending_side(rs):
     # Seed 004 九.5: 若不如实跟出牌者，经发现将判该方本局为负。如庄家违反本条规定则倒庄，如对家违反本条规定则庄家升级.
     lv = {"NS": "2", "EW": "2"}
     b = deal(
@@ -315,7 +315,7 @@ def test_revoke_lose_deal(rs):
     del lv
 
 
-def test_revoke_level_and_strike_jj():
+def test_jj_revoke_costs_a_level_and_a_strike():
     # JJ比赛 五: 若每发现跟牌错误，等打完当把牌后，出错牌一方罚降一级，累计三次，直接被判负.
     s = deal(
         JJ, attackers=30, level="5", penalties=[PenaltyCall("S", "revoke")], levels={"NS": "5", "EW": "3"}
@@ -327,7 +327,7 @@ def test_revoke_level_and_strike_jj():
 
 
 @pytest.mark.parametrize("rs", list(PRESETS.values()), ids=list(PRESETS))
-def test_renege_level_and_strike(rs):
+def test_renege_costs_a_level_and_a_strike(rs):
     # JJ比赛 七: 不得悔牌 … 悔牌一方罚降一级，累计三次，直接被判负.
     start = rs.start_level
     up = rs.ladder[rs.ladder_index(start) + 1]
@@ -364,7 +364,7 @@ def test_level_penalty_cancels_match_win():
 
 
 @pytest.mark.parametrize("rs", [STANDARD, TWOS, CLUB], ids=["standard", "permanent-twos", "club"])
-def test_wrong_card_count_standard(rs):
+def test_wrong_card_count_loses_the_deal_for_the_offending_side(rs):
     # Seed 004 九.6: 如庄家多牌或少牌，则倒庄，如对家多牌或少牌则庄家升级.
     lv = {"NS": rs.start_level, "EW": rs.start_level}
     b = deal(
@@ -377,7 +377,7 @@ def test_wrong_card_count_standard(rs):
     assert (a.result.outcome, a.result.levels, a.result.next_banker) == ("banker_holds", 1, "S")
 
 
-def test_wrong_card_count_jj():
+def test_jj_wrong_card_count_moves_levels_and_both_at_fault_voids_the_deal():
     # JJ比赛 八: 若台上多牌少牌自动下台，且台下升一级；若台下多牌少牌，台上升一级，且台上继续打；
     # 若双方均出现多牌少牌情况，双方不升降级，且下把牌双方抢庄.
     lv = {"NS": "4", "EW": "6"}

@@ -5,14 +5,14 @@ from rules.record import judge, parse_record
 from rules.simulate import simulate_deal
 
 
-def test_deterministic_for_a_seed():
+def test_same_seed_same_deal_other_seed_other_deal():
     a = simulate_deal("standard", banker="W", level="9", seed=42)
     b = simulate_deal("standard", banker="W", level="9", seed=42)
     c = simulate_deal("standard", banker="W", level="9", seed=43)
     assert a == b and a != c
 
 
-def test_complete_valid_record():
+def test_simulated_record_is_complete_and_legal():
     d = simulate_deal("permanent-twos", banker="S", level="3", trump="NT", seed=1)
     rec = parse_record(d)
     assert rec.trump.trump is None and rec.banker == "S"

@@ -46,12 +46,12 @@ def test_default_order_level_difference_first():
     assert by["D"].as_dict()["buchholz"] == 3 and by["D"].as_dict()["rank"] == 3
 
 
-def test_buchholz_first():
+def test_buchholz_before_level_difference_ranks_c_above_d():
     rows = standings(TWO_ROUNDS, StandingsSettings(tiebreaks=("buchholz", "level_diff")))
     assert table(rows) == [(1, "A", 4), (2, "B", 2), (3, "C", 1), (4, "D", 1)]
 
 
-def test_banker_wins_and_attackers_points():
+def test_banker_wins_and_attackers_points_break_ties_when_chosen():
     assert [r.pair for r in standings(TWO_ROUNDS, StandingsSettings(tiebreaks=("banker_wins",)))][2:] == [
         "C",
         "D",
@@ -60,7 +60,7 @@ def test_banker_wins_and_attackers_points():
     assert [r.pair for r in rows][2:] == ["D", "C"]  # D 220 > C 200
 
 
-def test_ties_share_rank():
+def test_pairs_level_on_every_tie_break_share_a_rank():
     # A beat B, C and D; B drew C: A 6, B 1, C 1, D 0 → ranks 1, 2, 2, 4.
     results = [R("A", "B", "A"), R("A", "C", "A"), R("A", "D", "A"), R("B", "C", None)]
     rows = standings(results, StandingsSettings(tiebreaks=()))
@@ -92,14 +92,14 @@ def test_head_to_head_circular_tie_stays_shared():
     assert [(r.rank, r.pair) for r in rows] == [(1, "A"), (1, "B"), (1, "C")]
 
 
-def test_match_points_settings_and_byes():
+def test_match_points_and_byes_follow_the_settings():
     results = [R("A", "B", None), R("C", None, None)]
     rows = standings(results, StandingsSettings(win=3, draw=1, loss=0, bye=3), pairs=["D"])
     assert table(rows) == [(1, "C", 3), (2, "A", 1), (2, "B", 1), (4, "D", 0)]
     assert {r.pair: r.tiebreaks["buchholz"] for r in rows} == {"C": 0, "A": 1, "B": 1, "D": 0}
 
 
-def test_bad_input():
+def test_unknown_tie_break_unknown_winner_and_self_match_are_refused():
     with pytest.raises(StandingsError, match="'elo'"):
         StandingsSettings(tiebreaks=("elo",))
     with pytest.raises(StandingsError, match="'Z'"):
@@ -108,7 +108,7 @@ def test_bad_input():
         standings([R("A", "A", None)])
 
 
-def test_from_match():
+def test_result_from_a_finished_match_and_refused_for_an_unfinished_one():
     m = forfeit(start_match(PRESETS["standard"]), "NS")
     r = MatchResult.from_match(m, "pair-1", "pair-2")
     assert (r.a, r.b, r.winner, r.level_a, r.level_b) == ("pair-1", "pair-2", "pair-2", 0, 0)

@@ -59,14 +59,14 @@ def test_tractor_beaten_by_longer_or_higher_tractor():
     assert r.stands
 
 
-def test_beating_unit_kinds():
+def test_only_a_unit_of_the_same_kind_beats_a_throws_unit():
     t = T10
     pair = decompose(parse_cards("S8 S8"), t)[0]
     assert beating_unit(pair, parse_cards("SQ SK"), t) is None  # singles do not beat a pair
     assert beating_unit(pair, parse_cards("S9 S9"), t) is not None
 
 
-def test_shown_unit_and_forced_kind():
+def test_a_shown_unit_forces_the_unit_it_beats_and_two_singles_show_nothing():
     t = T10
     units = decompose(parse_cards("S9 S8 S8 S4 S4"), t)
     shown = shown_unit(parse_cards("SJ"), t)

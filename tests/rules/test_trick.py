@@ -20,7 +20,7 @@ def test_998872_ruffs_AK5544_but_not_AA5544():
     assert winner(T10, "SA SA S5 S5 S4 S4", "H9 H9 H8 H8 H7 H2") == 0
 
 
-def test_277889_and_778899():
+def test_277889_ruffs_4455KA_not_4455AA_and_778899_ruffs_both():
     # seed 002 §5.2: 277889 毙 4455KA, not 4455AA; 778899 毙 445566 and 4455AA
     assert winner(T10, "S4 S4 S5 S5 SK SA", "H2 H7 H7 H8 H8 H9") == 1
     assert winner(T10, "S4 S4 S5 S5 SA SA", "H2 H7 H7 H8 H8 H9") == 0
@@ -38,7 +38,7 @@ def test_977_on_567_884_cannot_overruff():
     assert winner(T10, "S5 S6 S7", "H9 H7 H7", "H8 H8 H4") == 1
 
 
-def test_10_10_K_on_544_and_543():
+def test_QQ2_overruffs_10_10_K_on_544_but_not_on_543():
     # seed 002 (打5): 主牌10 10 K可毙副牌544，主牌QQ2可盖毙；可毙副牌543，主牌QQ2不可盖毙
     # at level 5 a ♠5 would be trump, so the plain "544" is played here as ♠6 ♠4 ♠4
     assert winner(T5, "S6 S4 S4", "HT HT HK", "HQ HQ H2") == 2
@@ -52,7 +52,7 @@ def test_equal_cards_first_played_wins():
     assert winner(T10, "S3", "S3", "S2", "S3") == 0  # identical cards
 
 
-def test_plain_follow_and_discard():
+def test_higher_plain_follow_wins_and_a_discard_never_does():
     assert winner(T10, "SK", "SA", "DA", "S2") == 1
     assert winner(T10, "SK", "DA", "CA", "S2") == 0
 

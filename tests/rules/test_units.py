@@ -51,7 +51,7 @@ def is_tractor(level, trump, text, twos=False):
         ("10", "H", "H2 H2 ST ST", True),
     ],
 )
-def test_tractors(level, trump, text, twos):
+def test_worked_tractor_examples_are_tractors(level, trump, text, twos):
     assert is_tractor(level, trump, text, twos)
 
 
@@ -70,12 +70,12 @@ def test_tractors(level, trump, text, twos):
         ("10", "H", "S2 S2 D2 D2", True),  # two other-suit 2s are equal
     ],
 )
-def test_not_tractors(level, trump, text, twos):
+def test_worked_non_tractor_examples_are_not_tractors(level, trump, text, twos):
     assert not is_tractor(level, trump, text, twos)
 
 
 @pytest.mark.parametrize("text", ["S5 S5 S4", "S5 S4 S4", "SJ SJ SQ"])  # seed 002: 554, 544, JJQ
-def test_not_tractors_mixed_units(text):
+def test_pair_with_a_single_reads_as_pair_then_single(text):
     units = units_of("10", "H", text)
     assert [u.kind for u in units] == [PAIR, SINGLE]
 
@@ -95,7 +95,7 @@ def test_decompose_longest_tractor_first():
     assert [(u.kind, u.length) for u in units] == [(TRACTOR, 3), (PAIR, 1)]
 
 
-def test_shape():
+def test_shape_counts_tractors_pairs_and_cards():
     t = trump_from_text("10", "H")
     s = shape_of(parse_cards("SA SK S5 S5 S4 S4"), t)
     assert s.tractors == (2,) and s.pairs == 2 and s.size == 6
@@ -113,5 +113,5 @@ def test_shape():
         ((4,), (2, 2), 2),
     ],
 )
-def test_cover(lead, runs, expected):
+def test_cover_counts_lead_tractor_pairs_covered_by_follower_runs(lead, runs, expected):
     assert cover(lead, runs) == expected
