@@ -68,7 +68,6 @@
     seats.replaceChildren();
     state.order.forEach(function (seat, i) {
       var box = el("div", "seat-box" + (seat === state.next_seat ? " due" : "") + (seat === d.banker ? " banker" : ""));
-      box.dataset.seat = seat;
       box.appendChild(el("div", "seat-name", seatLabel(seat) + (i === 0 ? " · " + L.leader : "")));
       var cards = el("div", "cards-line");
       var play = current && current.plays.find(function (p) { return p.seat === seat; });
@@ -105,7 +104,7 @@
     // Kitty.
     var kitty = el("span");
     d.kitty.forEach(function (c) { kitty.appendChild(chip(c)); });
-    bind("kitty", d.kitty.length ? kitty : L.none);
+    bind("kitty", d.kitty.length ? kitty : "");
 
     renderPicker();
     app.querySelector(".done-box").hidden = !state.complete;
