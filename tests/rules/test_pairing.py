@@ -90,7 +90,8 @@ def test_first_round_is_top_half_against_bottom_half():
 
 
 def test_balance_seats_gives_north_south_to_who_sat_east_west_more():
-    assert balance_seats([("A", "B"), ("C", "D")], {"A": 1, "B": -1, "C": 0, "D": 0}) == [("B", "A"), ("C", "D")]
+    seats = {"A": 1, "B": -1, "C": 0, "D": 0}
+    assert balance_seats([("A", "B"), ("C", "D")], seats) == [("B", "A"), ("C", "D")]
 
 
 def test_swiss_bye_goes_to_the_lowest_ranked_without_one():
