@@ -8,11 +8,11 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from rules.ranks import RANK_TEXT, RANKS
+from tournaments.wording import deal_outcome
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
@@ -452,22 +452,8 @@ class Deal(models.Model):
 
     @property
     def outcome_label(self) -> str:
-        return describe_result(self.result)
-
-
-def describe_result(result: dict | None) -> str:
-    """A verdict's result in words: who gains how many levels."""
-    if not result:
-        return ""
-    if result["outcome"] == "match_won":
-        return gettext("banker side wins the match")
-    if result["next_banker"] is None:
-        return gettext("void deal: the bank is contested")
-    if result["outcome"] == "takeover":
-        if result["levels"]:
-            return gettext("attackers take over, +%(n)s") % {"n": result["levels"]}
-        return gettext("attackers take over")
-    return gettext("banker side holds, +%(n)s") % {"n": result["levels"]}
+        """The deal's outcome in words (``tournaments.wording.deal_outcome``)."""
+        return deal_outcome(self.result)
 
 
 class Trick(models.Model):

@@ -27,9 +27,8 @@ from tournaments.tables import (
     PairTable,
     ResultTable,
     StandingsTable,
-    result_text,
 )
-from tournaments.workbook import outcome_label
+from tournaments.wording import match_status
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -250,22 +249,10 @@ def deal_log_page(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
         pk=match_id,
         round__in=visible_rounds(request, tournament),
     )
-    deals = match.deals.filter(state=Deal.State.CONFIRMED).order_by("number")
-    rows = []
-    for deal in deals:
-        ap = deal.attackers_points or {}
-        result = deal.result or {}
-        rows.append(
-            {
-                "deal": deal,
-                "banker_pair": match.pair_ns if deal.banker in ("N", "S") else match.pair_ew,
-                "points": ap.get("total"),
-                "kitty_bonus": ap.get("kitty_bonus"),
-                "multiplier": ap.get("multiplier"),
-                "outcome": outcome_label(result.get("outcome")),
-                "levels": result.get("levels"),
-            }
-        )
+    rows = [
+        {"deal": deal, "banker_pair": match.pair_ns if deal.banker in ("N", "S") else match.pair_ew}
+        for deal in match.deals.filter(state=Deal.State.CONFIRMED).order_by("number")
+    ]
     return render(
         request,
         "tournaments/deal_log.html",
@@ -273,7 +260,7 @@ def deal_log_page(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
             "tournament": tournament,
             "match": match,
             "rows": rows,
-            "result": result_text(match),
+            "result": match_status(match),
             **links_for(request, tournament),
         },
     )
