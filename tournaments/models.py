@@ -12,20 +12,23 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from rules.ranks import RANK_TEXT, RANKS
+from rules.standings import TIEBREAKS
 from tournaments.wording import deal_outcome
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 
-TIE_BREAKS = [
-    ("level_difference", _("level difference")),
-    ("buchholz", _("Buchholz")),
-    ("head_to_head", _("head-to-head")),
-    ("banker_deals", _("deals won as banker")),
-    ("attackers_points", _("attackers' points")),
-]
-DEFAULT_TIE_BREAKS = [code for code, _label in TIE_BREAKS]
+# The tie-break codes are the engine's (rules.standings.TIEBREAKS); only their labels live here.
+TIE_BREAK_LABELS = {
+    "level_diff": _("level difference"),
+    "buchholz": _("Buchholz"),
+    "head_to_head": _("head-to-head"),
+    "banker_wins": _("deals won as banker"),
+    "attackers_points": _("attackers' points"),
+}
+TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
+DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 
 
 def default_ruleset() -> dict:
@@ -104,7 +107,7 @@ class Tournament(models.Model):
             Ruleset.from_spec(self.ruleset)
         except RulesetError as exc:
             raise ValidationError({"ruleset": str(exc)}) from exc
-        unknown = [code for code in self.tie_breaks or [] if code not in DEFAULT_TIE_BREAKS]
+        unknown = [code for code in self.tie_breaks or [] if code not in TIEBREAKS]
         if unknown:
             raise ValidationError(
                 {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}

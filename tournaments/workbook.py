@@ -127,7 +127,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
         (_("withdrawn"), 10),
     ]
     sheet = Sheet(wb, _("Standings"), columns)
-    signed = {9 + i: SIGNED for i, (code, _label) in enumerate(tbs) if code == "level_difference"}
+    signed = {9 + i: SIGNED for i, (code, _label) in enumerate(tbs) if code == "level_diff"}
     for line in compute_standings(tournament):
         p = line.pair
         sheet.append(
