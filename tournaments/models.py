@@ -310,7 +310,10 @@ class Match(models.Model):
 
 
 class Bye(models.Model):
-    """A round in which a pair has no opponent (odd number of pairs in Swiss); worth the TD's bye points."""
+    """A round in which a pair has no opponent; worth ``points`` in the standings.
+
+    A new bye gets the tournament's bye points; the TD may change one bye's points in the admin, and that counts.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round"))
     pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="byes", verbose_name=_("pair"))

@@ -140,8 +140,8 @@ def gather_results(tournament: Tournament, up_to_round: int | None = None) -> li
                 t["attackers_points"][1],
             )
         )
-    for pair_id in byes.values_list("pair_id", flat=True):
-        results.append(MatchResult(str(pair_id), None, str(pair_id)))
+    for pair_id, points in byes.values_list("pair_id", "points"):
+        results.append(MatchResult(str(pair_id), None, str(pair_id), bye_points=points))
     return results
 
 

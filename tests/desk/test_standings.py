@@ -153,3 +153,16 @@ def test_deal_totals_follow_new_and_confirmed_deals(two_rounds):
     pending.save()
     lines = {x.pair.name: x.tiebreaks for x in compute_standings(tournament)}
     assert lines["A"]["attackers_points"] == 85 + 120
+
+
+@pytest.mark.django_db
+def test_an_edited_bye_counts_its_own_points(two_rounds):
+    tournament, (a, b, c, d) = two_rounds
+    r3 = Round.objects.create(tournament=tournament, number=3, state=Round.State.PUBLISHED)
+    bye = Bye.objects.create(round=r3, pair=d, points=tournament.bye_points)
+    assert {x.pair.name: x.match_points for x in compute_standings(tournament)}["D"] == 1 + 2
+    bye.points = 3  # the TD changes this bye in the admin
+    bye.save()
+    lines = {x.pair.name: x for x in compute_standings(tournament)}
+    assert lines["D"].match_points == 1 + 3 and lines["D"].wins == 1
+    assert lines["C"].tiebreaks["buchholz"] == lines["A"].match_points + lines["D"].match_points
