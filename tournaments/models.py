@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from rules import scoring
 from rules.ranks import RANK_TEXT, RANKS
 from rules.standings import TIEBREAKS
 from tournaments.wording import deal_outcome
@@ -349,13 +350,15 @@ class Seating(models.Model):
 
 
 TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦"), ("NT", _("no trump"))]
-PENALTY_CODES = [
-    ("misplay", _("misplay")),
-    ("signal", _("signal")),
-    ("renege", _("renege")),
-    ("revoke", _("revoke")),
-    ("wrong_card_count", _("wrong card count")),
-]
+# The penalty codes are the engine's (rules.scoring.PENALTY_CODES); only their labels live here.
+PENALTY_LABELS = {
+    "misplay": _("misplay"),
+    "signal": _("signal"),
+    "renege": _("renege"),
+    "revoke": _("revoke"),
+    "wrong_card_count": _("wrong card count"),
+}
+PENALTY_CODES = [(code, PENALTY_LABELS.get(code, code)) for code in scoring.PENALTY_CODES]
 
 
 class Deal(models.Model):
