@@ -2,16 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournaments import views as desk
-
 urlpatterns = [
-    path("", desk.home, name="home"),
-    path("setup/", desk.setup, name="setup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("t/<slug:slug>/", desk.tournament_detail, name="tournament"),
     path("", include("tournaments.urls")),
     path("", include("referee.table_urls")),
 ]

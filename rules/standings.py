@@ -40,7 +40,8 @@ class StandingsSettings:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """One finished match between pairs ``a`` and ``b`` (``b`` None: a bye for ``a``).
+    """One finished match between pairs ``a`` and ``b`` (``b`` None: a bye for ``a``, worth ``bye_points``, or the
+    settings' ``bye`` when None).
 
     ``winner`` is ``a``, ``b`` or None (a draw). ``level_*`` are final ladder positions (0 = first rung);
     ``banker_wins_*`` deals won as banker side; ``attackers_points_*`` points scored as attackers.
@@ -55,6 +56,7 @@ class MatchResult:
     banker_wins_b: int = 0
     attackers_points_a: int = 0
     attackers_points_b: int = 0
+    bye_points: int | None = None
 
     @classmethod
     def from_match(cls, state: MatchState, ns_pair: str, ew_pair: str) -> MatchResult:
@@ -123,7 +125,7 @@ def standings(
         mp[p] += 0
     for r in results:
         if r.b is None:
-            mp[r.a] += st.bye
+            mp[r.a] += st.bye if r.bye_points is None else r.bye_points
             rec[r.a][0] += 1
             continue
         if r.a == r.b:

@@ -80,3 +80,13 @@ def test_each_match_save_is_kept_in_its_history(match, director):
     match.save()
     assert match.history.count() == 2
     assert match.history.first().level_ns == "5"
+
+
+def test_penalty_and_tie_break_choices_are_the_engines_codes_each_with_a_label():
+    from rules.scoring import PENALTY_CODES as ENGINE_PENALTIES
+    from rules.standings import TIEBREAKS
+    from tournaments.models import PENALTY_CODES, PENALTY_LABELS, TIE_BREAK_LABELS, TIE_BREAKS, Penalty
+
+    assert [code for code, _label in PENALTY_CODES] == list(ENGINE_PENALTIES) == list(PENALTY_LABELS)
+    assert [code for code, _label in Penalty._meta.get_field("code").choices] == list(ENGINE_PENALTIES)
+    assert [code for code, _label in TIE_BREAKS] == list(TIEBREAKS) == list(TIE_BREAK_LABELS)

@@ -7,6 +7,7 @@ all ask here, never repeat a rule.
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 DIRECTOR_GROUP = "director"
@@ -41,6 +42,11 @@ def is_judge(user) -> bool:
     return JUDGE_GROUP in group_names(user)
 
 
+def judge_accounts():
+    """The accounts the TD may put at a table, by user name."""
+    return get_user_model().objects.filter(groups__name=JUDGE_GROUP).order_by("username")
+
+
 # --- tournaments and their pages ---------------------------------------------------------------------------
 
 
@@ -73,7 +79,9 @@ def sees_drafts(user) -> bool:
 
 def can_read_match(user, match) -> bool:
     """A match of a public tournament, or of a hidden one for the TD and the table's judge."""
-    return match.round.tournament.is_public or is_director(user) or match.judge_id == getattr(user, "pk", None)
+    return (
+        match.round.tournament.is_public or is_director(user) or match.judge_id == getattr(user, "pk", None)
+    )
 
 
 def can_record(user, match) -> bool:

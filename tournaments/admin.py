@@ -1,9 +1,56 @@
-"""Admin pages for the TD: search and filters on everything a scoring desk looks up."""
+"""Admin pages for the TD: search and filters on everything a scoring desk looks up.
+
+A match's levels, banker, end and winner are computed from its confirmed deals (``referee.recording``), so here
+they are read-only; deals, tricks, plays and penalties are only read (they change through the judges' pages and
+the desk, which keep the match in step). The change history is for reading too: a revert would bring back an old
+version whole.
+"""
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
+
+# What the recording service computes from the confirmed deals.
+MATCH_COMPUTED = (
+    "state",
+    "level_ns",
+    "level_ew",
+    "banker",
+    "started_at",
+    "ended_at",
+    "winner",
+    "ended_by",
+    "time_called_at",
+    "forfeited_by",
+    "version",
+)
+
+
+class ReadOnly:
+    """Shown, never added, changed or deleted here (a POST is refused with 403)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class HistoryForReading(SimpleHistoryAdmin):
+    """The change history without its revert button (a revert saves an old version, verdict and levels included)."""
+
+    def has_change_history_permission(self, request, obj=None) -> bool:
+        return False
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        if request.method == "POST":
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
 
 
 @admin.register(Tournament)
@@ -35,6 +82,7 @@ class MatchInline(admin.TabularInline):
     model = Match
     extra = 0
     fields = ("table", "pair_ns", "pair_ew", "judge", "state")
+    readonly_fields = ("state",)
     autocomplete_fields = ("pair_ns", "pair_ew")
     show_change_link = True
 
@@ -48,7 +96,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(SimpleHistoryAdmin):
+class MatchAdmin(HistoryForReading):
     list_display = (
         "__str__",
         "round",
@@ -62,7 +110,8 @@ class MatchAdmin(SimpleHistoryAdmin):
     )
     list_filter = ("round__tournament", "round__number", "state", "ended_by", "judge")
     search_fields = ("pair_ns__name", "pair_ew__name", "round__tournament__name", "judge__username")
-    autocomplete_fields = ("pair_ns", "pair_ew", "judge", "winner")
+    autocomplete_fields = ("pair_ns", "pair_ew", "judge")
+    readonly_fields = MATCH_COMPUTED
     list_select_related = ("round__tournament", "pair_ns", "pair_ew", "judge")
 
 
@@ -73,14 +122,14 @@ class ByeAdmin(admin.ModelAdmin):
     search_fields = ("pair__name",)
 
 
-class PenaltyInline(admin.TabularInline):
+class PenaltyInline(ReadOnly, admin.TabularInline):
     model = Penalty
     extra = 0
     fields = ("seat", "code", "trick", "note", "recorded_by")
 
 
 @admin.register(Deal)
-class DealAdmin(SimpleHistoryAdmin):
+class DealAdmin(ReadOnly, HistoryForReading):
     list_display = (
         "__str__",
         "match",
@@ -99,14 +148,14 @@ class DealAdmin(SimpleHistoryAdmin):
     inlines = [PenaltyInline]
 
 
-class PlayInline(admin.TabularInline):
+class PlayInline(ReadOnly, admin.TabularInline):
     model = Play
     extra = 0
     fields = ("order", "seat", "cards", "recorded_by")
 
 
 @admin.register(Trick)
-class TrickAdmin(SimpleHistoryAdmin):
+class TrickAdmin(ReadOnly, HistoryForReading):
     list_display = ("__str__", "deal", "throw_challenger")
     list_filter = ("deal__match__round__tournament",)
     raw_id_fields = ("deal",)
@@ -114,7 +163,7 @@ class TrickAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Penalty)
-class PenaltyAdmin(SimpleHistoryAdmin):
+class PenaltyAdmin(ReadOnly, HistoryForReading):
     list_display = ("deal", "seat", "code", "trick", "note", "recorded_by", "recorded_at")
     list_filter = ("code", "deal__match__round__tournament")
     search_fields = ("note",)

@@ -8,24 +8,28 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from rules import scoring
 from rules.ranks import RANK_TEXT, RANKS
+from rules.standings import TIEBREAKS
+from tournaments.wording import deal_outcome
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 
-TIE_BREAKS = [
-    ("level_difference", _("level difference")),
-    ("buchholz", _("Buchholz")),
-    ("head_to_head", _("head-to-head")),
-    ("banker_deals", _("deals won as banker")),
-    ("attackers_points", _("attackers' points")),
-]
-DEFAULT_TIE_BREAKS = [code for code, _label in TIE_BREAKS]
+# The tie-break codes are the engine's (rules.standings.TIEBREAKS); only their labels live here.
+TIE_BREAK_LABELS = {
+    "level_diff": _("level difference"),
+    "buchholz": _("Buchholz"),
+    "head_to_head": _("head-to-head"),
+    "banker_wins": _("deals won as banker"),
+    "attackers_points": _("attackers' points"),
+}
+TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
+DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 
 
 def default_ruleset() -> dict:
@@ -104,7 +108,7 @@ class Tournament(models.Model):
             Ruleset.from_spec(self.ruleset)
         except RulesetError as exc:
             raise ValidationError({"ruleset": str(exc)}) from exc
-        unknown = [code for code in self.tie_breaks or [] if code not in DEFAULT_TIE_BREAKS]
+        unknown = [code for code in self.tie_breaks or [] if code not in TIEBREAKS]
         if unknown:
             raise ValidationError(
                 {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}
@@ -307,7 +311,10 @@ class Match(models.Model):
 
 
 class Bye(models.Model):
-    """A round in which a pair has no opponent (odd number of pairs in Swiss); worth the TD's bye points."""
+    """A round in which a pair has no opponent; worth ``points`` in the standings.
+
+    A new bye gets the tournament's bye points; the TD may change one bye's points in the admin, and that counts.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round"))
     pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="byes", verbose_name=_("pair"))
@@ -343,13 +350,15 @@ class Seating(models.Model):
 
 
 TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦"), ("NT", _("no trump"))]
-PENALTY_CODES = [
-    ("misplay", _("misplay")),
-    ("signal", _("signal")),
-    ("renege", _("renege")),
-    ("revoke", _("revoke")),
-    ("wrong_card_count", _("wrong card count")),
-]
+# The penalty codes are the engine's (rules.scoring.PENALTY_CODES); only their labels live here.
+PENALTY_LABELS = {
+    "misplay": _("misplay"),
+    "signal": _("signal"),
+    "renege": _("renege"),
+    "revoke": _("revoke"),
+    "wrong_card_count": _("wrong card count"),
+}
+PENALTY_CODES = [(code, PENALTY_LABELS.get(code, code)) for code in scoring.PENALTY_CODES]
 
 
 class Deal(models.Model):
@@ -452,22 +461,8 @@ class Deal(models.Model):
 
     @property
     def outcome_label(self) -> str:
-        return describe_result(self.result)
-
-
-def describe_result(result: dict | None) -> str:
-    """A verdict's result in words: who gains how many levels."""
-    if not result:
-        return ""
-    if result["outcome"] == "match_won":
-        return gettext("banker side wins the match")
-    if result["next_banker"] is None:
-        return gettext("void deal: the bank is contested")
-    if result["outcome"] == "takeover":
-        if result["levels"]:
-            return gettext("attackers take over, +%(n)s") % {"n": result["levels"]}
-        return gettext("attackers take over")
-    return gettext("banker side holds, +%(n)s") % {"n": result["levels"]}
+        """The deal's outcome in words (``tournaments.wording.deal_outcome``)."""
+        return deal_outcome(self.result)
 
 
 class Trick(models.Model):

@@ -1,19 +1,20 @@
-"""Pairing rounds: round robin (circle method), Swiss and manual; the TD's edits; publishing; withdrawals.
+"""Pairing rounds: round robin, Swiss and manual drafts; the TD's edits; publishing; withdrawals.
 
-The pure functions (``circle_schedule``, ``swiss_pairs``, ``balance_seats``) work on plain ids so they are easy
-to test; the services below them read and write the database, each in one transaction. A draft round is
-changed by deleting its matches and creating them again (``Match.save`` keeps one ``Seating`` per pair and
-round, so moving pairs between existing matches one by one would collide with that constraint).
+The draw itself is ``rules.pairing`` (plain ids in, games out); these services read what it needs from the
+database and write the round, each in one transaction. A draft round is changed by deleting its matches and
+creating them again (``Match.save`` keeps one ``Seating`` per pair and round, so moving pairs between existing
+matches one by one would collide with that constraint).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from rules.pairing import circle_schedule, round_robin_round, seed_order_draft, swiss_round
 from tournaments.models import Bye, Match, Pair, Round, Seating, Tournament
 
 
@@ -21,127 +22,14 @@ class PairingError(Exception):
     """A round that cannot be paired or changed; the message is for the TD."""
 
 
-# --- pure pairing maths ------------------------------------------------------------------------------------
-
-
-def circle_schedule(ids: Sequence[Hashable]) -> list[list[tuple[Hashable, Hashable | None]]]:
-    """A full round robin by the circle method: ``len(ids) - 1`` rounds (``len(ids)`` when odd).
-
-    Each round is a list of ``(north_south, east_west)``; ``east_west`` None is a bye. The team at an odd position
-    of the circle sits North–South, so everyone alternates seats from round to round and, over the whole event,
-    sits North–South and East–West equally often (within one).
-    """
-    teams: list[Hashable | None] = list(ids)
-    if len(teams) < 2:
-        return []
-    if len(teams) % 2:
-        teams.append(None)
-    n = len(teams)
-    fixed, rot, m = teams[-1], teams[:-1], n - 1
-    rounds = []
-    for r in range(m):
-        cur = rot[r:] + rot[:r]
-        games = [(cur[0], fixed) if r % 2 == 0 else (fixed, cur[0])]
-        for i in range(1, n // 2):
-            a, b = cur[i], cur[m - i]
-            games.append((a, b) if i % 2 else (b, a))
-        out = []
-        for a, b in games:
-            if a is None or b is None:
-                out.append((a if b is None else b, None))
-            else:
-                out.append((a, b))
-        # Byes last, so table numbers run without gaps.
-        out.sort(key=lambda g: g[1] is None)
-        rounds.append(out)
-    return rounds
-
-
-class _Budget(Exception):
-    pass
-
-
-def swiss_pairs(
-    order: Sequence[Hashable],
-    played: Iterable[frozenset] = (),
-    clubs: Mapping[Hashable, str] | None = None,
-    *,
-    avoid_same_club: bool = False,
-    budget: int = 200_000,
-) -> list[tuple[Hashable, Hashable]]:
-    """Pair an even list ranked best first: neighbours meet, never again while avoidable.
-
-    Tries, in turn: no rematch and (when asked) no two pairs of one club; no rematch; anything (neighbours).
-    Backtracking is bounded by ``budget`` steps per attempt.
-    """
-    if len(order) % 2:
-        raise ValueError("swiss_pairs needs an even number of pairs")
-    met = set(played)
-    clubs = clubs or {}
-
-    def same_club(a, b) -> bool:
-        ca, cb = clubs.get(a, ""), clubs.get(b, "")
-        return bool(ca) and ca == cb
-
-    attempts = []
-    if avoid_same_club:
-        attempts.append(lambda a, b: frozenset((a, b)) not in met and not same_club(a, b))
-    attempts.append(lambda a, b: frozenset((a, b)) not in met)
-    for allowed in attempts:
-        steps = [0]
-
-        def solve(rest: list, allowed=allowed, steps=steps):
-            if not rest:
-                return []
-            a = rest[0]
-            for j in range(1, len(rest)):
-                steps[0] += 1
-                if steps[0] > budget:
-                    raise _Budget
-                b = rest[j]
-                if allowed(a, b):
-                    tail = solve(rest[1:j] + rest[j + 1 :])
-                    if tail is not None:
-                        return [(a, b), *tail]
-            return None
-
-        try:
-            found = solve(list(order))
-        except (_Budget, RecursionError):
-            found = None
-        if found is not None:
-            return found
-    return [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
-
-
-def balance_seats(
-    games: Iterable[tuple[Hashable, Hashable]], ns_minus_ew: Mapping[Hashable, int]
-) -> list[tuple[Hashable, Hashable]]:
-    """Orient each game: North–South to the pair that sat East–West more often (the first one on a tie)."""
-    out = []
-    for a, b in games:
-        if ns_minus_ew.get(a, 0) > ns_minus_ew.get(b, 0):
-            a, b = b, a
-        out.append((a, b))
-    return out
-
-
-def first_round_order(ranked: Sequence[Hashable]) -> list[Hashable]:
-    """Round 1 of a Swiss: top half against bottom half (1 v n/2+1, 2 v n/2+2 …), as neighbours."""
-    half = len(ranked) // 2
-    out: list[Hashable] = []
-    for top, bottom in zip(ranked[:half], ranked[half:], strict=True):
-        out += [top, bottom]
-    return out
-
-
-# --- services ----------------------------------------------------------------------------------------------
+def by_seed(pairs: Iterable[Pair]) -> list[Pair]:
+    """Seed order: by seed (unseeded last), then name."""
+    return sorted(pairs, key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
 
 
 def active_pairs(tournament: Tournament) -> list[Pair]:
-    """Pairs still playing, by seed (unseeded last) then name."""
-    pairs = tournament.pairs.filter(withdrawn=False)
-    return sorted(pairs, key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
+    """Pairs still playing, in seed order."""
+    return by_seed(tournament.pairs.filter(withdrawn=False))
 
 
 def played_before(tournament: Tournament, before: int) -> set[frozenset]:
@@ -186,19 +74,15 @@ def _swiss_games(tournament: Tournament, number: int) -> tuple[list[tuple[int, i
         ranked = list(active)
     else:
         ranked = [line.pair.pk for line in compute_standings(tournament) if line.pair.pk in active]
-    bye = None
-    if len(ranked) % 2:
-        had_bye = set(Bye.objects.filter(round__tournament=tournament).values_list("pair_id", flat=True))
-        bye = next((p for p in reversed(ranked) if p not in had_bye), ranked[-1])
-        ranked.remove(bye)
-    order = first_round_order(ranked) if number == 1 else ranked
-    games = swiss_pairs(
-        order,
-        played_before(tournament, number),
-        {pk: p.club for pk, p in active.items()},
+    return swiss_round(
+        ranked,
+        first_round=number == 1,
+        played=played_before(tournament, number),
+        clubs={pk: p.club for pk, p in active.items()},
         avoid_same_club=tournament.avoid_same_club,
+        had_bye=set(Bye.objects.filter(round__tournament=tournament).values_list("pair_id", flat=True)),
+        ns_minus_ew=seat_balance(tournament),
     )
-    return balance_seats(games, seat_balance(tournament)), bye
 
 
 def round_robin_roster(tournament: Tournament) -> list[int]:
@@ -208,8 +92,7 @@ def round_robin_roster(tournament: Tournament) -> list[int]:
         return [p.pk for p in active_pairs(tournament)]
     seated = set(Seating.objects.filter(round=first).values_list("pair_id", flat=True))
     seated |= set(first.byes.values_list("pair_id", flat=True))
-    pairs = Pair.objects.filter(pk__in=seated)
-    return [p.pk for p in sorted(pairs, key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))]
+    return [p.pk for p in by_seed(Pair.objects.filter(pk__in=seated))]
 
 
 def _round_robin_games(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]], list[int]]:
@@ -220,22 +103,11 @@ def _round_robin_games(tournament: Tournament, number: int) -> tuple[list[tuple[
     if number > len(schedule):
         raise PairingError(_("The round robin has only %(n)s rounds.") % {"n": len(schedule)})
     withdrawn = set(Pair.objects.filter(pk__in=roster, withdrawn=True).values_list("pk", flat=True))
-    games, byes = [], []
-    for ns, ew in schedule[number - 1]:
-        if ew is None:
-            if ns not in withdrawn:
-                byes.append(ns)
-        elif ns in withdrawn or ew in withdrawn:
-            byes += [p for p in (ns, ew) if p not in withdrawn]
-        else:
-            games.append((ns, ew))
-    return games, byes
+    return round_robin_round(schedule[number - 1], withdrawn)
 
 
 def _manual_games(tournament: Tournament) -> tuple[list[tuple[int, int]], list[int]]:
-    ids = [p.pk for p in active_pairs(tournament)]
-    games = [(ids[i], ids[i + 1]) for i in range(0, len(ids) - 1, 2)]
-    return games, ids[len(games) * 2 :]
+    return seed_order_draft([p.pk for p in active_pairs(tournament)])
 
 
 def _write_round(
@@ -262,7 +134,7 @@ def pair_round(tournament: Tournament, number: int | None = None) -> Round:
         games, byes = _round_robin_games(tournament, number)
     elif tournament.format == Tournament.Format.SWISS:
         games, bye = _swiss_games(tournament, number)
-        byes = [bye] if bye else []
+        byes = [] if bye is None else [bye]
     else:
         games, byes = _manual_games(tournament)
     rnd = Round.objects.create(tournament=tournament, number=number, state=Round.State.DRAFT)

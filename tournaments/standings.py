@@ -13,17 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import RANKS
 from rules.ruleset import Ruleset, RulesetError
-from rules.standings import MatchResult, StandingsSettings, standings
+from rules.standings import TIEBREAKS, MatchResult, StandingsSettings, standings
 from tournaments.models import TIE_BREAKS, Bye, Deal, Match, Pair, Tournament
 
-# The tournament's tie-break codes and the engine's names for them.
-ENGINE_CODE = {
-    "level_difference": "level_diff",
-    "buchholz": "buchholz",
-    "head_to_head": "head_to_head",
-    "banker_deals": "banker_wins",
-    "attackers_points": "attackers_points",
-}
 TIE_BREAK_LABELS = dict(TIE_BREAKS)
 BANKER_HELD = ("banker_holds", "match_won")
 NS_SEATS = ("N", "S")
@@ -31,7 +23,7 @@ NS_SEATS = ("N", "S")
 
 @dataclass
 class Line:
-    """One pair's line of the standings (tie-breaks keyed by the tournament's codes, in the TD's order)."""
+    """One pair's line of the standings (tie-breaks keyed by the engine's codes, in the TD's order)."""
 
     rank: int
     pair: Pair
@@ -64,7 +56,8 @@ class Line:
 
 
 def tie_break_codes(tournament: Tournament) -> list[str]:
-    return [code for code in tournament.tie_breaks or [] if code in ENGINE_CODE]
+    """The tournament's tie-breaks the engine knows, in the TD's order."""
+    return [code for code in tournament.tie_breaks or [] if code in TIEBREAKS]
 
 
 def tie_break_columns(tournament: Tournament) -> list[tuple[str, str]]:
@@ -78,7 +71,7 @@ def settings_for(tournament: Tournament) -> StandingsSettings:
         draw=tournament.points_draw,
         loss=tournament.points_loss,
         bye=tournament.bye_points,
-        tiebreaks=tuple(ENGINE_CODE[c] for c in tie_break_codes(tournament)),
+        tiebreaks=tuple(tie_break_codes(tournament)),
     )
 
 
@@ -147,8 +140,8 @@ def gather_results(tournament: Tournament, up_to_round: int | None = None) -> li
                 t["attackers_points"][1],
             )
         )
-    for pair_id in byes.values_list("pair_id", flat=True):
-        results.append(MatchResult(str(pair_id), None, str(pair_id)))
+    for pair_id, points in byes.values_list("pair_id", "points"):
+        results.append(MatchResult(str(pair_id), None, str(pair_id), bye_points=points))
     return results
 
 
@@ -156,7 +149,6 @@ def compute_standings(tournament: Tournament, up_to_round: int | None = None) ->
     """Every pair of the tournament (withdrawn ones keep their results), ranked; equal keys share a rank."""
     pairs = {str(p.pk): p for p in tournament.pairs.select_related("player1", "player2")}
     rows = standings(gather_results(tournament, up_to_round), settings_for(tournament), pairs=pairs)
-    back = {engine: code for code, engine in ENGINE_CODE.items()}
     return [
         Line(
             r.rank,
@@ -166,7 +158,7 @@ def compute_standings(tournament: Tournament, up_to_round: int | None = None) ->
             r.wins,
             r.draws,
             r.losses,
-            {back[k]: v for k, v in r.tiebreaks.items()},
+            dict(r.tiebreaks),
         )
         for r in rows
         if r.pair in pairs

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
 from tournaments.models import Match, Pair
+from tournaments.wording import match_status
 
 
 class PairTable(tables.Table):
@@ -118,14 +119,6 @@ class PairingTable(tables.Table):
         )
 
 
-def result_text(match: Match) -> str:
-    if match.state != Match.State.FINISHED:
-        return str(match.get_state_display())
-    if match.winner_id is None:
-        return str(_("draw"))
-    return str(_("%(pair)s won") % {"pair": match.winner})
-
-
 class ResultTable(tables.Table):
     """Match results of a tournament, with a link to each match's deal log."""
 
@@ -154,7 +147,7 @@ class ResultTable(tables.Table):
         return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
 
     def render_result(self, record):
-        return result_text(record)
+        return match_status(record)
 
     def render_deals(self, record):
         return format_html('<a href="{}">{}</a>', self.deal_log_url(record), _("deals"))

@@ -24,6 +24,7 @@ from openpyxl.utils import get_column_letter
 from rules.ranks import RANK_TEXT, rank_text
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
 from tournaments.standings import compute_standings, tie_break_columns
+from tournaments.wording import deal_outcome, match_result
 
 FORMULA_START = ("=", "+", "-", "@")
 BAD_TITLE = re.compile(r"[\\/?*\[\]:]")
@@ -40,14 +41,6 @@ def sheet_title(text: str) -> str:
     """A valid sheet title: no ``\\ / ? * [ ] :``, no control characters, at most 31 characters."""
     title = BAD_TITLE.sub("", clean_text(str(text))).strip("' ")[:31]
     return title or "Sheet"
-
-
-def outcome_label(outcome: str | None) -> str:
-    return {
-        "banker_holds": _("banker holds"),
-        "takeover": _("takeover"),
-        "match_won": _("match won"),
-    }.get(outcome or "", outcome or "")
 
 
 class Sheet:
@@ -134,7 +127,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
         (_("withdrawn"), 10),
     ]
     sheet = Sheet(wb, _("Standings"), columns)
-    signed = {9 + i: SIGNED for i, (code, _label) in enumerate(tbs) if code == "level_difference"}
+    signed = {9 + i: SIGNED for i, (code, _label) in enumerate(tbs) if code == "level_diff"}
     for line in compute_standings(tournament):
         p = line.pair
         sheet.append(
@@ -194,10 +187,7 @@ def _rounds_sheet(wb: Workbook, matches: dict[int, tuple], byes: list[tuple[int,
         ],
     )
     for rnd, table, ns, ew, lns, lew, winner, winner_id, ended_by, state, judge in matches.values():
-        if state == Match.State.FINISHED:
-            result = (_("%(pair)s won") % {"pair": winner}) if winner_id else _("draw")
-        else:
-            result = ""
+        result = match_result(winner if winner_id else None) if state == Match.State.FINISHED else ""
         sheet.append(
             [
                 rnd,
@@ -227,7 +217,7 @@ def _deals_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tuple]
     seats = _seat_labels()
     trumps = {code: str(label) for code, label in TRUMP_CHOICES}
     codes = {code: str(label) for code, label in PENALTY_CODES}
-    outcomes: dict[tuple, str] = {}  # (outcome, levels) → "takeover +2"
+    outcomes: dict[tuple, str] = {}  # (outcome, levels, void) → "takeover +2"
     penalties: dict[int, list[str]] = defaultdict(list)
     for deal_id, seat, code in (
         Penalty.objects.filter(deal__match__round__tournament=tournament)
@@ -274,10 +264,10 @@ def _deals_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tuple]
         rnd, table, ns, ew = matches[match_id][:4]
         ap = ap if isinstance(ap, dict) else {}
         result = result if isinstance(result, dict) else {}
-        key = (result.get("outcome"), result.get("levels"))
+        key = (result.get("outcome"), result.get("levels"), result.get("next_banker") is None)
         label = outcomes.get(key)
         if label is None:
-            label = outcomes[key] = outcome_label(key[0]) + (f" +{key[1]}" if key[1] else "")
+            label = outcomes[key] = deal_outcome(result)
         pens = penalties.get(pk)
         append(
             [

@@ -4,18 +4,11 @@ from django import template
 
 from referee.recording import seat_name
 from rules.ranks import rank_text
-from tournaments.models import describe_result
 
 register = template.Library()
 
 
 register.filter("level_text", rank_text)  # a level as players say it: T → 10
-
-
-@register.filter
-def result_text(result: dict | None) -> str:
-    """A verdict's ``result`` in words."""
-    return describe_result(result)
 
 
 @register.filter

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 
@@ -12,71 +11,12 @@ from tests.desk.helpers import finish
 from tournaments.models import Bye, Match, Round, Seating, Tournament
 from tournaments.pairing import (
     PairingError,
-    circle_schedule,
     pair_round,
     publish_round,
     set_round_matches,
     set_withdrawn,
     swap_pairs,
-    swiss_pairs,
 )
-
-# --- pure maths -------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("n", range(2, 21))
-def test_circle_schedule_is_complete_and_seat_balanced(n):
-    rounds = circle_schedule(list(range(n)))
-    assert len(rounds) == (n - 1 if n % 2 == 0 else n)
-    met = Counter()
-    ns_minus_ew = Counter()
-    for games in rounds:
-        seated = [p for g in games for p in g if p is not None]
-        assert sorted(seated) == list(range(n))  # everyone exactly once (a bye counts)
-        for a, b in games:
-            if b is None:
-                continue
-            met[frozenset((a, b))] += 1
-            ns_minus_ew[a] += 1
-            ns_minus_ew[b] -= 1
-        # Never more than two seats ahead at any point of the event ...
-        assert all(abs(v) <= 2 for v in ns_minus_ew.values())
-    assert len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
-    # ... and within one over the whole event.
-    assert all(abs(v) <= 1 for v in ns_minus_ew.values())
-
-
-def test_circle_schedule_gives_each_pair_one_bye_when_odd():
-    rounds = circle_schedule(list("ABCDE"))
-    byes = [a for games in rounds for a, b in games if b is None]
-    assert sorted(byes) == list("ABCDE")
-
-
-def test_swiss_pairs_neighbours_without_rematch():
-    order = list("ABCDEF")
-    assert swiss_pairs(order) == [("A", "B"), ("C", "D"), ("E", "F")]
-    played = {frozenset("AB"), frozenset("CD")}
-    games = swiss_pairs(order, played)
-    assert not {frozenset(g) for g in games} & played
-    assert games[0] == ("A", "C")
-
-
-def test_swiss_pairs_backtracks_when_the_last_two_have_met():
-    games = swiss_pairs(list("ABCD"), {frozenset("CD")})
-    assert {frozenset(g) for g in games} == {frozenset("AC"), frozenset("BD")}
-
-
-def test_swiss_pairs_allows_a_rematch_only_when_unavoidable():
-    played = {frozenset(p) for p in itertools.combinations("ABCD", 2)}
-    assert len(swiss_pairs(list("ABCD"), played)) == 2
-
-
-def test_swiss_same_club_avoidance_is_an_option():
-    clubs = {"A": "x", "B": "x", "C": "y", "D": "y"}
-    assert swiss_pairs(list("ABCD"), clubs=clubs) == [("A", "B"), ("C", "D")]
-    games = swiss_pairs(list("ABCD"), clubs=clubs, avoid_same_club=True)
-    assert all(clubs[a] != clubs[b] for a, b in games)
-
 
 # --- the database services ----------------------------------------------------------------------------------
 

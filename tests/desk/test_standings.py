@@ -43,25 +43,25 @@ def test_default_tie_breaks(two_rounds):
     assert table(lines) == [(1, "A", 4), (2, "B", 2), (3, "D", 1), (4, "C", 1)]
     by = {x.pair.name: x for x in lines}
     assert by["A"].tiebreaks == {
-        "level_difference": 10,
+        "level_diff": 10,
         "buchholz": 3,
         "head_to_head": 0,
-        "banker_deals": 2,
+        "banker_wins": 2,
         "attackers_points": 85,
     }
-    assert by["B"].tiebreaks["attackers_points"] == 50 and by["B"].tiebreaks["banker_deals"] == 0
-    assert (by["C"].tiebreaks["level_difference"], by["D"].tiebreaks["level_difference"]) == (-7, -3)
+    assert by["B"].tiebreaks["attackers_points"] == 50 and by["B"].tiebreaks["banker_wins"] == 0
+    assert (by["C"].tiebreaks["level_diff"], by["D"].tiebreaks["level_diff"]) == (-7, -3)
     assert (by["C"].played, by["C"].wins, by["C"].draws, by["C"].losses) == (2, 0, 1, 1)
 
 
 @pytest.mark.django_db
 def test_tie_breaks_in_the_directors_order(two_rounds):
     tournament, _pairs = two_rounds
-    tournament.tie_breaks = ["buchholz", "level_difference"]
+    tournament.tie_breaks = ["buchholz", "level_diff"]
     tournament.save()
     lines = compute_standings(tournament)
     assert table(lines) == [(1, "A", 4), (2, "B", 2), (3, "C", 1), (4, "D", 1)]
-    assert list(lines[0].tiebreaks) == ["buchholz", "level_difference"]
+    assert list(lines[0].tiebreaks) == ["buchholz", "level_diff"]
 
 
 @pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_off_ladder_levels_count_rungs_below(make_pair):
     r1 = Round.objects.create(tournament=t, number=1, state=Round.State.FINISHED)
     play(r1, 1, a, b, a, "5", "2")  # ladder 3…A: 5 → 2, 2 (off the ladder) → 0
     lines = {x.pair: x for x in compute_standings(t)}
-    assert lines[a].tiebreaks["level_difference"] == 2
+    assert lines[a].tiebreaks["level_diff"] == 2
 
 
 @pytest.mark.django_db
@@ -153,3 +153,16 @@ def test_deal_totals_follow_new_and_confirmed_deals(two_rounds):
     pending.save()
     lines = {x.pair.name: x.tiebreaks for x in compute_standings(tournament)}
     assert lines["A"]["attackers_points"] == 85 + 120
+
+
+@pytest.mark.django_db
+def test_an_edited_bye_counts_its_own_points(two_rounds):
+    tournament, (a, b, c, d) = two_rounds
+    r3 = Round.objects.create(tournament=tournament, number=3, state=Round.State.PUBLISHED)
+    bye = Bye.objects.create(round=r3, pair=d, points=tournament.bye_points)
+    assert {x.pair.name: x.match_points for x in compute_standings(tournament)}["D"] == 1 + 2
+    bye.points = 3  # the TD changes this bye in the admin
+    bye.save()
+    lines = {x.pair.name: x for x in compute_standings(tournament)}
+    assert lines["D"].match_points == 1 + 3 and lines["D"].wins == 1
+    assert lines["C"].tiebreaks["buchholz"] == lines["A"].match_points + lines["D"].match_points

@@ -1,0 +1,41 @@
+"""Data migrations: stored tournaments keep loading after a change of codes."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = ("tournaments", "0003_time_called")
+AFTER = ("tournaments", "0004_engine_tie_break_codes")
+
+
+def migrate(*targets):
+    """Migrate to ``targets`` (none: to the latest of every app) and return the models as they were then."""
+    executor = MigrationExecutor(connection)
+    targets = list(targets) or executor.loader.graph.leaf_nodes()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_tie_breaks_take_the_engine_codes_and_back():
+    old = migrate(BEFORE).get_model("tournaments", "Tournament")
+    old.objects.create(name="T", slug="t", tie_breaks=["banker_deals", "buchholz", "level_difference"])
+    old.objects.create(name="U", slug="u", tie_breaks=[])
+    new = migrate(AFTER).get_model("tournaments", "Tournament")
+    assert new.objects.get(slug="t").tie_breaks == ["banker_wins", "buchholz", "level_diff"]
+    assert new.objects.get(slug="u").tie_breaks == []
+    back = migrate(BEFORE).get_model("tournaments", "Tournament")
+    assert back.objects.get(slug="t").tie_breaks == ["banker_deals", "buchholz", "level_difference"]
+    migrate()
+
+
+@pytest.mark.django_db
+def test_a_migrated_tournament_ranks_by_its_tie_breaks(tournament):
+    from tournaments.standings import compute_standings, tie_break_columns
+
+    tournament.tie_breaks = ["banker_wins", "level_diff"]
+    tournament.full_clean()
+    assert [code for code, _label in tie_break_columns(tournament)] == ["banker_wins", "level_diff"]
+    assert compute_standings(tournament) == []

@@ -1,0 +1,275 @@
+"""The scoring desk (the TD's pages): pair a round, edit the draft, publish or discard it, withdrawals,
+importing pairs and exporting the official workbook. Each view checks the request and calls a service."""
+
+from __future__ import annotations
+
+import io
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError
+from django.db.models import Count
+from django.forms import formset_factory
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import access
+from tournaments.forms import ByeForm, ImportForm, MatchRowForm, SwapForm
+from tournaments.importing import (
+    MAX_BYTES,
+    ImportFileError,
+    entries_from_data,
+    header_for,
+    import_entries,
+    parse,
+    template_csv,
+    template_xlsx,
+    too_large,
+)
+from tournaments.models import Round, Tournament
+from tournaments.pairing import (
+    PairingError,
+    delete_draft_round,
+    pair_round,
+    publish_round,
+    set_round_matches,
+    set_withdrawn,
+    swap_pairs,
+)
+from tournaments.tables import PairingTable
+from tournaments.workbook import workbook_filename, write_workbook
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def director_required(view):
+    """Desk pages: anonymous visitors go to the login page; a signed-in non-TD gets 403."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not access.can_use_desk(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _desk_redirect(tournament: Tournament):
+    return redirect("desk", slug=tournament.slug)
+
+
+@director_required
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rounds = tournament.rounds.annotate(n_matches=Count("matches", distinct=True))
+    last = rounds.order_by("-number").first()
+    pairs = tournament.pairs.select_related("player1", "player2")
+    return render(
+        request,
+        "tournaments/desk.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "next_number": (last.number + 1) if last else 1,
+            "can_pair": (last is None or last.state != Round.State.DRAFT)
+            and ((last.number if last else 0) < tournament.num_rounds),
+            "pairs": pairs,
+            "active_count": sum(1 for p in pairs if not p.withdrawn),
+        },
+    )
+
+
+@director_required
+@require_POST
+def desk_pair_round(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    try:
+        rnd = pair_round(tournament)
+    except PairingError as exc:
+        messages.error(request, str(exc))
+        return _desk_redirect(tournament)
+    messages.success(
+        request, _("Round %(n)s is paired as a draft: check it, then publish.") % {"n": rnd.number}
+    )
+    return redirect("desk-round", slug=slug, number=rnd.number)
+
+
+def _round_forms(request: HttpRequest, tournament: Tournament, rnd: Round):
+    pairs = tournament.pairs.filter(withdrawn=False).select_related("player1", "player2")
+    judges = access.judge_accounts()
+    n_tables = max((pairs.count() + 1) // 2, rnd.matches.count())
+    current = list(rnd.matches.order_by("table").values("pair_ns", "pair_ew", "judge"))
+    MatchRows = formset_factory(MatchRowForm, extra=0)
+    initial = current + [{}] * (n_tables - len(current))
+    data = request.POST if request.method == "POST" and "form-TOTAL_FORMS" in request.POST else None
+    formset = MatchRows(data, initial=initial, form_kwargs={"pairs": pairs, "judges": judges})
+    byes = ByeForm(data, pairs=pairs, initial={"byes": list(rnd.byes.values_list("pair_id", flat=True))})
+    swap = SwapForm(request.POST if "first" in request.POST else None, pairs=pairs)
+    return formset, byes, swap
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def desk_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round at the desk: the draft's tables to edit (manual pairing, swaps), publish or discard."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    formset, byes, swap = _round_forms(request, tournament, rnd)
+    if request.method == "POST":
+        try:
+            if "first" in request.POST:
+                if swap.is_valid():
+                    swap_pairs(rnd, swap.cleaned_data["first"].pk, swap.cleaned_data["second"].pk)
+                    messages.success(request, _("The pairs are swapped."))
+                    return redirect("desk-round", slug=slug, number=number)
+            elif formset.is_valid() and byes.is_valid():
+                games = [
+                    (
+                        f.cleaned_data["pair_ns"].pk,
+                        f.cleaned_data["pair_ew"].pk,
+                        getattr(f.cleaned_data["judge"], "pk", None),
+                    )
+                    for f in formset
+                    if f.cleaned_data.get("pair_ns")
+                ]
+                set_round_matches(rnd, games, [p.pk for p in byes.cleaned_data["byes"]])
+                messages.success(request, _("The round is saved."))
+                return redirect("desk-round", slug=slug, number=number)
+        except PairingError as exc:
+            messages.error(request, str(exc))
+    matches = rnd.matches.select_related(
+        "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge"
+    )
+    placed = {p for m in matches for p in (m.pair_ns_id, m.pair_ew_id)} | set(
+        rnd.byes.values_list("pair_id", flat=True)
+    )
+    unplaced = tournament.pairs.filter(withdrawn=False).exclude(pk__in=placed)
+    return render(
+        request,
+        "tournaments/desk_round.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "pairing": PairingTable(matches, orderable=False),
+            "formset": formset,
+            "byes_form": byes,
+            "swap_form": swap,
+            "byes": rnd.byes.select_related("pair"),
+            "unplaced": unplaced,
+            "is_draft": rnd.state == Round.State.DRAFT,
+        },
+    )
+
+
+def _round_step(request: HttpRequest, slug: str, number: int, step, done: str) -> HttpResponse:
+    """Publish or discard a round through the pairing service; a refusal goes back to the round's page."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    try:
+        step(rnd)
+    except PairingError as exc:
+        messages.error(request, str(exc))
+        return redirect("desk-round", slug=slug, number=number)
+    messages.success(request, done % {"n": number})
+    return _desk_redirect(tournament)
+
+
+@director_required
+@require_POST
+def desk_publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_step(request, slug, number, publish_round, _("Round %(n)s is published."))
+
+
+@director_required
+@require_POST
+def desk_delete_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_step(request, slug, number, delete_draft_round, _("The draft of round %(n)s is discarded."))
+
+
+@director_required
+@require_POST
+def desk_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    """Withdraw a pair (it keeps its results and is not paired again), or bring it back."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    pair = get_object_or_404(tournament.pairs, pk=pair_id)
+    set_withdrawn(pair, request.POST.get("withdrawn") == "1")
+    if pair.withdrawn:
+        messages.success(request, _("%(pair)s has withdrawn.") % {"pair": pair.name})
+    else:
+        messages.success(request, _("%(pair)s plays again.") % {"pair": pair.name})
+    return _desk_redirect(tournament)
+
+
+IMPORT_SESSION_KEY = "desk-import-%s"
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def desk_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload a file; the preview shows every row and every problem; nothing is written until confirmed."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    parsed = None
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        if upload.size > MAX_BYTES:  # refused before reading it
+            parsed = too_large()
+        else:
+            parsed = parse(tournament, upload.name, upload.read())
+        if parsed.ok:
+            request.session[IMPORT_SESSION_KEY % tournament.pk] = parsed.as_data()
+        else:
+            request.session.pop(IMPORT_SESSION_KEY % tournament.pk, None)
+    return render(
+        request,
+        "tournaments/desk_import.html",
+        {"tournament": tournament, "form": form, "parsed": parsed, "header": header_for()},
+    )
+
+
+@director_required
+@require_POST
+def desk_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    data = request.session.pop(IMPORT_SESSION_KEY % tournament.pk, None)
+    if not data:
+        messages.error(request, _("Nothing to import: upload the file again."))
+        return redirect("desk-import", slug=slug)
+    try:
+        created = import_entries(tournament, entries_from_data(data))
+    except (ImportFileError, IntegrityError) as exc:
+        messages.error(request, str(exc))
+        return redirect("desk-import", slug=slug)
+    messages.success(request, _("%(n)s pairs imported.") % {"n": len(created)})
+    return _desk_redirect(tournament)
+
+
+@director_required
+def desk_import_template(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """An empty import file with the header in the language of the request."""
+    get_object_or_404(Tournament, slug=slug)
+    if fmt not in ("csv", "xlsx"):
+        raise Http404
+    if fmt == "csv":
+        response = HttpResponse(template_csv(), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(template_xlsx(), content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="pairs-template.{fmt}"'
+    return response
+
+
+@director_required
+def desk_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The official workbook, headers in the language of the request."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    out = io.BytesIO()
+    write_workbook(tournament, out)
+    response = HttpResponse(out.getvalue(), content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="{workbook_filename(tournament)}"'
+    return response

@@ -1,0 +1,12 @@
+"""The wording of results for templates: ``{% load wording %}``, then ``result|deal_outcome`` and so on."""
+
+from django import template
+
+from tournaments import wording
+
+register = template.Library()
+
+register.filter("deal_outcome", wording.deal_outcome)
+register.filter("match_result", wording.match_result)
+register.filter("match_status", wording.match_status)
+register.filter("kitty_bonus", wording.kitty_bonus)
