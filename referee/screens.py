@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Mapping
 
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from referee.history import match_history
+from referee.recording.errors import violation_message
 from referee.recording.match_fold import levels_before, table_state
 from referee.recording.quick import require_quick_entry
 from referee.recording.snapshot import judge_probe, require_record, seat_name, snapshot
@@ -211,9 +211,8 @@ def review_screen(deal: Deal, user) -> dict:
         verdict = judge_probe(snap.record()).as_dict()
     else:
         verdict = deal.verdict or {}
-    key = "message_zh" if (get_language() or "").startswith("zh") else "message"
     violations = [
-        {**v, "penalty": PENALTY_FOR_VIOLATION.get(v["code"]), "message_local": v[key]}
+        {**v, "penalty": PENALTY_FOR_VIOLATION.get(v["code"]), "message_local": violation_message(v)}
         for v in verdict.get("violations", [])
     ]
     return {

@@ -8,16 +8,15 @@ TD reopens it; both then recompute the match (``match_fold.recompute_match``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError
+from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError, verdict_message
 from referee.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
 from referee.recording.quick_totals import quick_verdict
 from referee.recording.snapshot import (
@@ -34,12 +33,13 @@ from rules.record import Verdict
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.access import can_confirm, can_reopen
-from tournaments.models import Deal, Match, Penalty, Play, Trick
+from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty, Play, Trick
 
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
 ENTRY_FAULTS = frozenset(
     {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
 )
+TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)
 
 
 @transaction.atomic
@@ -59,7 +59,7 @@ def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, k
     if banker not in SEATS:
         raise RecordingError(_("Choose who won the declaration (the first banker)."))
     trump = (trump or "").strip().upper()
-    if trump not in {"S", "H", "C", "D", "NT"}:
+    if trump not in TRUMPS:
         raise RecordingError(_("Choose the trump suit or no trump."))
     number = (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
     deal = Deal(
@@ -129,13 +129,6 @@ def cards_used_up(record: dict, text: str, decks: int) -> str:
             seen.update(cards.split())
     seen.update(text.split())
     return " ".join(sorted(card for card, n in seen.items() if n > decks and card in text.split()))
-
-
-def verdict_message(violations: Sequence[dict]) -> str:
-    """One line for the judge, in the active language."""
-    if (get_language() or "").startswith("zh"):
-        return "；".join(v["message_zh"] for v in violations)
-    return "; ".join(v["message"] for v in violations)
 
 
 @transaction.atomic

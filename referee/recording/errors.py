@@ -1,8 +1,13 @@
-"""The refusals of the recording service: a message for the judge, a code for programs, an HTTP status for pages."""
+"""The refusals of the recording service: a message for the judge, a code for programs, an HTTP status for pages;
+and the engine's own messages (it gives each violation in English and Chinese) in the judge's language.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from django.utils.translation import get_language
 
 
 class RecordingError(Exception):
@@ -39,3 +44,14 @@ class IllegalPlay(RecordingError):
         super().__init__(message, violations=violations, forceable=forceable)
         self.violations = violations
         self.forceable = forceable
+
+
+def violation_message(violation: Mapping[str, Any]) -> str:
+    """The engine's message for one violation (``Violation.as_dict()``), in the active language."""
+    return violation["message_zh"] if (get_language() or "").startswith("zh") else violation["message"]
+
+
+def verdict_message(violations: Sequence[Mapping[str, Any]]) -> str:
+    """One line for the judge, in the active language."""
+    separator = "；" if (get_language() or "").startswith("zh") else "; "
+    return separator.join(violation_message(v) for v in violations)

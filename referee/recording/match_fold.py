@@ -50,7 +50,7 @@ def match_deal(row: Mapping[str, Any], rs: Ruleset) -> MatchDeal:
 
 
 def replay_with_notes(
-    match: Match, *, states: Iterable[str], before: int | None = None, now: datetime | None = None
+    match: Match, *, states: Iterable[str], before: int | None = None
 ) -> tuple[MatchState, tuple[str, ...]]:
     """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch."""
     rs = ruleset_for(match)
@@ -66,16 +66,14 @@ def replay_with_notes(
         [match_deal(row, rs) for row in rows if row["verdict__result"]],
         started_at=match.started_at,
         first_banker=first_banker,
-        now=now or match.time_called_at,
+        now=match.time_called_at,
         forfeited_by=match.forfeited_by or None,
     )
 
 
-def replay_match(
-    match: Match, *, states: Iterable[str], before: int | None = None, now: datetime | None = None
-) -> MatchState:
+def replay_match(match: Match, *, states: Iterable[str], before: int | None = None) -> MatchState:
     """The match state from its deals in ``states`` (see ``replay_with_notes``)."""
-    return replay_with_notes(match, states=states, before=before, now=now)[0]
+    return replay_with_notes(match, states=states, before=before)[0]
 
 
 def has_open_deal(match: Match) -> bool:
