@@ -5,16 +5,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from referee.recording.quick_totals import LAST_LEADS
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES
 
-LAST_LEAD_CHOICES = [
-    ("single", _("single")),
-    ("pair", _("pair")),
-    ("tractor2", _("tractor of 2 pairs")),
-    ("tractor3", _("tractor of 3 pairs")),
-    ("tractor4", _("tractor of 4 pairs")),
-    ("throw", _("throw")),
-]
+LAST_LEAD_CHOICES = [(kind, label) for kind, (label, _shape) in LAST_LEADS.items()]
 
 
 class SeatedForm(forms.Form):
@@ -26,7 +20,6 @@ class SeatedForm(forms.Form):
 
     def __init__(self, *args, needs_declarer: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.needs_declarer = needs_declarer
         if needs_declarer:
             self.fields["declarer"].required = True
         else:
@@ -36,6 +29,11 @@ class SeatedForm(forms.Form):
 class NewDealForm(SeatedForm):
     trump = forms.ChoiceField(label=_("trump"), choices=TRUMP_CHOICES, widget=forms.RadioSelect)
     kitty = forms.CharField(label=_("kitty (may be entered at the end)"), required=False, max_length=200)
+
+    def deal(self) -> dict:
+        """The service's arguments (``deal_entry.start_deal``)."""
+        data = self.cleaned_data
+        return {"trump": data["trump"], "declarer": data.get("declarer") or None, "kitty": data.get("kitty") or ""}
 
 
 class PenaltyForm(forms.Form):
@@ -71,3 +69,21 @@ class QuickEntryForm(SeatedForm):
         if data.get("penalty_code") and not data.get("penalty_seat"):
             self.add_error("penalty_seat", _("Choose the seat at fault."))
         return data
+
+    def deal(self) -> dict:
+        """The service's arguments (``quick.quick_entry``), the one penalty the form offers as a list."""
+        data = self.cleaned_data
+        penalties = (
+            [{"seat": data["penalty_seat"], "code": data["penalty_code"], "note": data["penalty_note"]}]
+            if data.get("penalty_code")
+            else []
+        )
+        return {
+            "trump": data["trump"],
+            "points": data["points"],
+            "kitty_points": data["kitty_points"],
+            "last_lead": data["last_lead"],
+            "attackers_won_last": data["attackers_won_last"],
+            "declarer": data.get("declarer") or None,
+            "penalties": penalties,
+        }

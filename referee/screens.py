@@ -1,26 +1,30 @@
-"""What the judges' screens show, as plain data: the deal's state for the trick-entry page, the match header.
+"""What the judges' screens show, as plain data: the match page, a new deal, the deal's state for the trick-entry
+page, the review page, quick entry.
 
 Views render these and the trick-entry page's script receives the same dictionary as JSON after every action,
-so the page never needs a reload for a trick.
+so the page never needs a reload for a trick. A screen of a write (new deal, quick entry) refuses, as the write
+would, anyone who may not make it (``PermissionRefused``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.recording import (
-    judge_probe,
-    seat_name,
-    snapshot,
-)
+from referee.history import match_history
+from referee.recording.errors import violation_message
+from referee.recording.match_fold import levels_before, table_state
+from referee.recording.quick import require_quick_entry
+from referee.recording.snapshot import judge_probe, require_record, seat_name, snapshot
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
 from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
-from rules.scoring import failed_throw_points
+from rules.scoring import PENALTY_FOR_VIOLATION, failed_throw_points
 from rules.seats import SEATS, play_order, side_of
-from tournaments.access import can_confirm, can_record
+from tournaments.access import can_confirm, can_record, can_reopen
 from tournaments.models import Deal, Match
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
@@ -75,10 +79,10 @@ def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -
     return rows
 
 
-def deal_state(deal: Deal, user, levels: dict | None = None) -> dict:
-    """Everything the trick-entry page shows, for one deal (``levels``: its start levels, when known)."""
+def deal_state(deal: Deal, user, levels: Mapping[str, str] | None = None) -> dict:
+    """Everything the trick-entry page shows, for one deal (``levels``: its start levels, when already read)."""
     match = deal.match
-    snap = snapshot(deal, levels)
+    snap = snapshot(deal, levels if levels is not None else levels_before(deal))
     rs = snap.rs
     verdict = judge_probe(snap.record())
     summaries = verdict.tricks
@@ -133,3 +137,98 @@ def deal_state(deal: Deal, user, levels: dict | None = None) -> dict:
         "can_record": can_record(user, match) and deal.state == Deal.State.RECORDING,
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
     }
+
+
+# ---------------------------------------------------------------- whole pages
+
+
+def match_screen(match: Match, user) -> dict:
+    """The match page: levels and banker the table plays on, its deals, and what this user may do with them."""
+    state = table_state(match)
+    deals = list(match.deals.select_related("submitted_by", "confirmed_by").order_by("number"))
+    return {
+        "match": match,
+        "tournament": match.round.tournament,
+        "state": state,
+        "deals": deals,
+        "open_deal": next((d for d in deals if d.state == Deal.State.RECORDING), None),
+        "players": seat_players(match),
+        "can_record": can_record(user, match),
+        "confirmable": {d.pk for d in deals if d.state == Deal.State.SUBMITTED and can_confirm(user, d)},
+        "history": match_history(match) if can_reopen(user) else None,
+        "banker_side": side_of(state.banker) if state.banker else None,
+        "time_is_up": bool(state.deadline and timezone.now() >= state.deadline and not state.over),
+    }
+
+
+def new_deal_screen(match: Match, user) -> dict:
+    """The new-deal page: the banker due and the level (or the declarer to choose, for the first deal)."""
+    require_record(user, match)
+    state = table_state(match)
+    banker = state.banker
+    return {
+        "match": match,
+        "needs_declarer": banker is None,
+        "banker": banker,
+        "level": state.levels[side_of(banker)] if banker else None,
+        "players": seat_players(match),
+    }
+
+
+def entry_labels() -> dict[str, str]:
+    """The words the trick-entry script shows, in the judge's language."""
+    return {
+        "trick": _("Trick %(n)s"),
+        "turn": _("to play: %(seat)s"),
+        "won": _("won by %(seat)s, %(points)s points"),
+        "done": _("All tricks are played."),
+        "saved": _("Saved."),
+        "network": _("The server did not answer; nothing was lost — try again."),
+        "nothing": _("Tap or type the cards first."),
+        "leader": _("lead"),
+        "throw": _("Failed throw, challenged by %(seat)s: penalty %(penalty)s points."),
+        "attempted": _("tried"),
+        "shown": _("shown"),
+        "forced": _("actually played"),
+    }
+
+
+def deal_screen(deal: Deal, user) -> dict:
+    """The trick-entry page: the deal's state (drawn by the page's script) and the script's words."""
+    return {
+        "deal": deal,
+        "match": deal.match,
+        "state": deal_state(deal, user),
+        "seats": SEATS,
+        "labels": entry_labels(),
+    }
+
+
+def review_screen(deal: Deal, user) -> dict:
+    """End of deal: the whole-deal verdict with the penalty each violation calls for, the penalties, a preview."""
+    snap = snapshot(deal, levels_before(deal))  # one read for the verdict and the completeness check
+    if deal.mode == Deal.Mode.TRICKS:
+        verdict = judge_probe(snap.record()).as_dict()
+    else:
+        verdict = deal.verdict or {}
+    violations = [
+        {**v, "penalty": PENALTY_FOR_VIOLATION.get(v["code"]), "message_local": violation_message(v)}
+        for v in verdict.get("violations", [])
+    ]
+    return {
+        "deal": deal,
+        "match": deal.match,
+        "verdict": verdict,
+        "violations": violations,
+        "penalties": deal.penalties.select_related("recorded_by"),
+        "kitty": [card_label(c) for c in deal.kitty.split()],
+        "complete": snap.complete,
+        "can_record": can_record(user, deal.match),
+        "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
+    }
+
+
+def quick_screen(match: Match, user) -> dict:
+    """The quick-entry page (in tournaments that allow it): whether the first deal's declarer is to be chosen."""
+    require_quick_entry(user, match)
+    return {"match": match, "needs_declarer": table_state(match).banker is None}

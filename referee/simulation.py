@@ -6,7 +6,9 @@ import random
 
 from django.db import transaction
 
-from referee.recording import record_deal, ruleset_for, table_state
+from referee.recording.match_fold import table_state
+from referee.recording.records import record_deal
+from referee.recording.snapshot import ruleset_for
 from rules.seats import SEATS, side_of
 from rules.simulate import simulate_deal
 from tournaments.models import Match, Round

@@ -2,7 +2,7 @@
 
 from django import template
 
-from referee.recording import seat_name
+from referee.recording.snapshot import seat_name
 from rules.ranks import rank_text
 
 register = template.Library()

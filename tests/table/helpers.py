@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee import recording
+from referee.recording import deal_entry
 from rules.simulate import simulate_deal
 
 
@@ -13,9 +13,9 @@ def play_through_service(deal, user, record, *, upto: int | None = None) -> None
             throw = None
             if j == 0 and trick.get("throw"):
                 t = trick["throw"]
-                throw = recording.Throw(t["attempted"], t["challenger"], t["shown"])
+                throw = deal_entry.Throw(t["attempted"], t["challenger"], t["shown"])
             deal.refresh_from_db()
-            recording.record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
+            deal_entry.record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
 
 
 def simulated(deal, seed: int = 1) -> dict:

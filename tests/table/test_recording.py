@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee import recording
-from referee.recording import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
+from referee.recording import deal_entry, match_fold, records, snapshot
+from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
 from tests.table.helpers import play_through_service, simulated
 from tournaments.models import Deal, Match
 
@@ -22,7 +22,7 @@ def english():
 
 
 def start(match, user, trump="S", declarer="N"):
-    return recording.start_deal(match, user, trump=trump, declarer=declarer)
+    return deal_entry.start_deal(match, user, trump=trump, declarer=declarer)
 
 
 def full_deal(match, user, seed=1):
@@ -31,7 +31,7 @@ def full_deal(match, user, seed=1):
     record = simulated(deal, seed)
     play_through_service(deal, user, record)
     deal.refresh_from_db()
-    recording.set_kitty(deal, user, record["kitty"], version=deal.version)
+    deal_entry.set_kitty(deal, user, record["kitty"], version=deal.version)
     deal.refresh_from_db()
     return deal, record
 
@@ -45,13 +45,13 @@ def test_first_deal_takes_the_declarer_and_the_start_level(match, judge):
 
 def test_first_deal_needs_a_declarer(match, judge):
     with pytest.raises(RecordingError):
-        recording.start_deal(match, judge, trump="S")
+        deal_entry.start_deal(match, judge, trump="S")
 
 
 def test_a_whole_deal_entered_play_by_play_is_judged_and_scored(match, judge):
     deal, record = full_deal(match, judge)
-    assert recording.snapshot(deal).complete
-    recording.submit_deal(deal, judge, version=deal.version)
+    assert snapshot.snapshot(deal, match_fold.levels_before(deal)).complete
+    deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED
     from rules.record import judge as engine_judge
@@ -68,17 +68,17 @@ def test_submit_refuses_an_unfinished_deal(match, judge):
     play_through_service(deal, judge, record, upto=3)
     deal.refresh_from_db()
     with pytest.raises(RecordingError, match="not finished"):
-        recording.submit_deal(deal, judge, version=deal.version)
+        deal_entry.submit_deal(deal, judge, version=deal.version)
 
 
 def test_wrong_size_follow_is_refused_in_chinese_and_nothing_is_saved(match, judge):
     deal = start(match, judge)
-    recording.record_play(deal, judge, cards="SA SA", version=0)
+    deal_entry.record_play(deal, judge, cards="SA SA", version=0)
     deal.refresh_from_db()
     from django.utils import translation
 
     with translation.override("zh-hans"), pytest.raises(IllegalPlay) as err:
-        recording.record_play(deal, judge, cards="S3", version=deal.version)
+        deal_entry.record_play(deal, judge, cards="S3", version=deal.version)
     assert err.value.violations[0]["code"] == "play_size"
     assert "首家出的是 2 张" in err.value.message
     assert err.value.forceable is False
@@ -88,7 +88,7 @@ def test_wrong_size_follow_is_refused_in_chinese_and_nothing_is_saved(match, jud
 def test_a_mixed_lead_is_refused(match, judge):
     deal = start(match, judge, trump="H")
     with pytest.raises(IllegalPlay) as err:
-        recording.record_play(deal, judge, cards="SA CA", version=0)
+        deal_entry.record_play(deal, judge, cards="SA CA", version=0)
     assert err.value.violations[0]["code"] == "mixed_lead"
     assert not deal.tricks.exists()
 
@@ -96,26 +96,26 @@ def test_a_mixed_lead_is_refused(match, judge):
 def test_unreadable_cards_name_the_token(match, judge):
     deal = start(match, judge)
     with pytest.raises(RecordingError, match="SX"):
-        recording.record_play(deal, judge, cards="SA SX", version=0)
+        deal_entry.record_play(deal, judge, cards="SA SX", version=0)
 
 
 def test_a_card_used_up_is_refused(match, judge):
     deal = start(match, judge)
-    recording.record_play(deal, judge, cards="BJ", version=0)
+    deal_entry.record_play(deal, judge, cards="BJ", version=0)
     for seat_cards, version in (("LJ", 1), ("S2", 2), ("S3", 3)):
-        recording.record_play(deal, judge, cards=seat_cards, version=version)
+        deal_entry.record_play(deal, judge, cards=seat_cards, version=version)
     deal.refresh_from_db()
     # N led BJ and won; the second BJ may come, a third may not.
-    recording.record_play(deal, judge, cards="BJ", version=deal.version)
+    deal_entry.record_play(deal, judge, cards="BJ", version=deal.version)
     deal.refresh_from_db()
     with pytest.raises(IllegalPlay, match="BJ"):
-        recording.record_play(deal, judge, cards="BJ", version=deal.version)
+        deal_entry.record_play(deal, judge, cards="BJ", version=deal.version)
 
 
 def test_wrong_seat_is_refused(match, judge):
     deal = start(match, judge, declarer="N")
     with pytest.raises(RecordingError):
-        recording.record_play(deal, judge, cards="SA", seat="W", version=0)
+        deal_entry.record_play(deal, judge, cards="SA", seat="W", version=0)
 
 
 def test_a_revoke_shown_later_is_caught_and_may_be_forced(match, judge):
@@ -123,15 +123,15 @@ def test_a_revoke_shown_later_is_caught_and_may_be_forced(match, judge):
     deal = start(match, judge, trump="H", declarer="N")
     for cards in ("S3", "C4", "S5", "S6"):  # W discards a club: void in spades shown
         deal.refresh_from_db()
-        recording.record_play(deal, judge, cards=cards, version=deal.version)
+        deal_entry.record_play(deal, judge, cards=cards, version=deal.version)
     deal.refresh_from_db()
     # E won with S6 and leads; N follows; W now plays a spade.
     for cards in ("S7", "S8"):
-        recording.record_play(deal, judge, cards=cards, version=deal.version)
+        deal_entry.record_play(deal, judge, cards=cards, version=deal.version)
         deal.refresh_from_db()
-    recording.record_play(deal, judge, cards="S9", version=deal.version, force=False)
+    deal_entry.record_play(deal, judge, cards="S9", version=deal.version, force=False)
     deal.refresh_from_db()
-    verdict = recording.judge_deal(deal)
+    verdict = records.judge_deal(deal)
     assert any(v.code == "revoke_suit" and v.seat == "W" and v.trick == 0 for v in verdict.violations)
 
 
@@ -139,20 +139,20 @@ def test_undo_last_play_and_trick(match, judge):
     deal = start(match, judge)
     for cards in ("SA", "S2", "S3", "S4", "SK"):
         deal.refresh_from_db()
-        recording.record_play(deal, judge, cards=cards, version=deal.version)
+        deal_entry.record_play(deal, judge, cards=cards, version=deal.version)
     deal.refresh_from_db()
-    recording.undo_last_play(deal, judge, version=deal.version)
+    deal_entry.undo_last_play(deal, judge, version=deal.version)
     assert deal.tricks.count() == 1
     deal.refresh_from_db()
-    recording.undo_last_trick(deal, judge, version=deal.version)
+    deal_entry.undo_last_trick(deal, judge, version=deal.version)
     assert deal.tricks.count() == 0
 
 
 def test_stale_version_is_refused_with_who_and_when(match, judge, director):
     deal = start(match, judge)
-    recording.record_play(deal, director, cards="SA", version=0)
+    deal_entry.record_play(deal, director, cards="SA", version=0)
     with pytest.raises(StaleEdit) as err:
-        recording.record_play(deal, judge, cards="S2", version=0)
+        deal_entry.record_play(deal, judge, cards="S2", version=0)
     assert "td" in err.value.message
     assert err.value.details["version"] == 1
     assert deal.tricks.get().plays.count() == 1
@@ -160,12 +160,12 @@ def test_stale_version_is_refused_with_who_and_when(match, judge, director):
 
 def test_confirmation_by_another_person_recomputes_the_match(match, judge, make_judge):
     deal, _record = full_deal(match, judge)
-    recording.submit_deal(deal, judge, version=deal.version)
+    deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
     with pytest.raises(PermissionRefused):
-        recording.confirm_deal(deal, judge, version=deal.version)
+        deal_entry.confirm_deal(deal, judge, version=deal.version)
     other = make_judge("judge-two")
-    recording.confirm_deal(deal, other, version=deal.version)
+    deal_entry.confirm_deal(deal, other, version=deal.version)
     deal.refresh_from_db()
     match.refresh_from_db()
     assert deal.state == Deal.State.CONFIRMED and deal.confirmed_by == other
@@ -176,15 +176,15 @@ def test_confirmation_by_another_person_recomputes_the_match(match, judge, make_
 
 def test_a_confirmed_deal_is_locked_and_only_the_director_reopens_it(match, judge, make_judge, director):
     deal, _record = full_deal(match, judge)
-    recording.submit_deal(deal, judge, version=deal.version)
+    deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
-    recording.confirm_deal(deal, make_judge("j2"), version=deal.version)
+    deal_entry.confirm_deal(deal, make_judge("j2"), version=deal.version)
     deal.refresh_from_db()
     with pytest.raises(RecordingError):
-        recording.add_penalty(deal, judge, seat="N", code="misplay", version=deal.version)
+        deal_entry.add_penalty(deal, judge, seat="N", code="misplay", version=deal.version)
     with pytest.raises(PermissionRefused):
-        recording.reopen_deal(deal, judge, version=deal.version)
-    recording.reopen_deal(deal, director, version=deal.version, reason="wrong kitty")
+        deal_entry.reopen_deal(deal, judge, version=deal.version)
+    deal_entry.reopen_deal(deal, director, version=deal.version, reason="wrong kitty")
     deal.refresh_from_db()
     assert deal.state == Deal.State.RECORDING
     latest = deal.history.first()
@@ -195,26 +195,26 @@ def test_a_confirmed_deal_is_locked_and_only_the_director_reopens_it(match, judg
 
 def test_correcting_an_early_deal_flows_through(match, judge, director):
     """Two confirmed deals; a penalty added to the first after reopening changes the levels after both."""
-    first = recording.record_deal(match, holding_deal(match), director)
+    first = records.record_deal(match, holding_deal(match), director)
     assert first.verdict["result"]["outcome"] == "banker_holds"
-    state_before = recording.replay_match(match, states=recording.OFFICIAL)
+    state_before = match_fold.replay_match(match, states=match_fold.OFFICIAL)
     second_banker = state_before.banker
-    second = recording.record_deal(
+    second = records.record_deal(
         match, simulated_for(match, second_banker, state_before.levels[side(second_banker)], seed=6), director
     )
     assert second.number == 2
     first.refresh_from_db()
-    recording.reopen_deal(first, director, version=first.version)
+    deal_entry.reopen_deal(first, director, version=first.version)
     first.refresh_from_db()
-    recording.add_penalty(first, director, seat="N", code="revoke", version=first.version, note="found later")
+    deal_entry.add_penalty(first, director, seat="N", code="revoke", version=first.version, note="found later")
     first.refresh_from_db()
-    recording.submit_deal(first, director, version=first.version)
+    deal_entry.submit_deal(first, director, version=first.version)
     first.refresh_from_db()
     assert first.verdict["result"]["outcome"] == "takeover"  # revoke by the banker side: lose_deal
-    recording.confirm_deal(first, other_director(), version=first.version)
+    deal_entry.confirm_deal(first, other_director(), version=first.version)
     match.refresh_from_db()
     # Deal 2 was played by the old banker; it still counts, at the level its side holds now.
-    state, notes = recording.replay_with_notes(match, states=recording.OFFICIAL)
+    state, notes = match_fold.replay_with_notes(match, states=match_fold.OFFICIAL)
     assert state.deals == 2
     assert any("deal 2: banker" in note for note in notes)
     assert first.verdict["result"]["next_banker"] == "W"
@@ -228,7 +228,7 @@ def expected_levels_after_two(match, first, second):
     from rules.levels import LevelGain, apply_levels
     from rules.match import MatchDeal
 
-    rs = recording.ruleset_for(match)
+    rs = snapshot.ruleset_for(match)
     levels = {"NS": "2", "EW": "2"}
     for deal in (first, second):
         md = MatchDeal.from_record(
@@ -236,7 +236,7 @@ def expected_levels_after_two(match, first, second):
             {
                 "banker": deal.banker,
                 "level": levels[side(deal.banker)],
-                "penalties": recording.penalty_entries(deal),
+                "penalties": snapshot.penalty_entries(deal),
             },
             deal.verdict,
         )
@@ -284,18 +284,18 @@ def other_director():
 def test_record_deal_refuses_a_record_that_disagrees(match, director):
     record = simulated_for(match, "N", "5", seed=1)
     with pytest.raises(RecordingError, match="level"):
-        recording.record_deal(match, record, director)
+        records.record_deal(match, record, director)
     record = simulated_for(match, "N", "2", seed=1)
     record["ruleset"] = "jj-competition"
     with pytest.raises(RecordingError, match="ruleset"):
-        recording.record_deal(match, record, director)
+        records.record_deal(match, record, director)
     assert not match.deals.exists()
 
 
 def test_export_round_trips_through_the_engine(match, director):
     record = simulated_for(match, "N", "2", seed=3)
-    recording.record_deal(match, record, director)
-    (exported,) = recording.export_deals(match)
+    records.record_deal(match, record, director)
+    (exported,) = records.export_deals(match)
     from rules.record import judge as engine_judge
 
     assert (

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from referee import recording
+from referee.recording import deal_entry, errors, match_fold, records
 from tests.table.helpers import simulated
 from tournaments.models import Deal, Match
 
@@ -21,7 +21,7 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 
 @pytest.fixture
 def deal(match, judge):
-    return recording.start_deal(match, judge, trump="S", declarer="N")
+    return deal_entry.start_deal(match, judge, trump="S", declarer="N")
 
 
 @pytest.fixture
@@ -102,10 +102,10 @@ def test_a_hidden_tournament_hides_its_matches(people, match):
     [("spectator", False), ("other judge", True), ("director", True), ("assigned judge", False)],
 )
 def test_who_may_confirm(people, match, judge, who, allowed):
-    deal = recording.record_deal(match, simulated_first(match), people["director"])
-    recording.reopen_deal(deal, people["director"], version=deal.version)
+    deal = records.record_deal(match, simulated_first(match), people["director"])
+    deal_entry.reopen_deal(deal, people["director"], version=deal.version)
     deal.refresh_from_db()
-    recording.submit_deal(deal, judge, version=deal.version)  # the assigned judge submits
+    deal_entry.submit_deal(deal, judge, version=deal.version)  # the assigned judge submits
     deal.refresh_from_db()
     response = as_user(people[who]).post(
         reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
@@ -119,10 +119,10 @@ def test_a_captain_of_the_other_side_may_confirm(match, judge):
     captain = get_user_model().objects.create_user("captain", password="captain-pass-1")
     match.pair_ew.captain = captain
     match.pair_ew.save()
-    deal = recording.record_deal(match, simulated_first(match), judge_director())
-    recording.reopen_deal(deal, judge_director(), version=deal.version)
+    deal = records.record_deal(match, simulated_first(match), judge_director())
+    deal_entry.reopen_deal(deal, judge_director(), version=deal.version)
     deal.refresh_from_db()
-    recording.submit_deal(deal, judge, version=deal.version)
+    deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
     response = as_user(captain).post(
         reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
@@ -254,7 +254,7 @@ def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make
 
 
 def test_the_director_sees_the_history_on_the_match_page(deal, judge, director):
-    recording.record_play(deal, judge, cards="SA", version=0)
+    deal_entry.record_play(deal, judge, cards="SA", version=0)
     page = as_user(director).get(reverse("match", args=[deal.match_id])).content.decode()
     assert "history" in page and "judge" in page
     assert "history" not in as_user(judge).get(reverse("match", args=[deal.match_id])).content.decode()
@@ -380,14 +380,14 @@ def test_penalty_from_the_review_page_counts_tricks_from_one(deal, judge):
     )
     penalty = deal.penalties.get()
     assert (penalty.seat, penalty.code, penalty.trick, penalty.note) == ("W", "signal", 2, "tapped")
-    assert recording.deal_record(deal)["penalties"] == [
+    assert records.deal_record(deal)["penalties"] == [
         {"seat": "W", "code": "signal", "trick": 2, "note": "tapped"}
     ]
 
 
 def test_a_challenged_throw_shows_the_forced_unit_and_its_penalty(match, judge):
     """Seed 002: ♠98844 thrown; a player shows ♠QQ, so 44 is played and 3 cards go back (10 per card)."""
-    deal = recording.start_deal(match, judge, trump="H", declarer="N")
+    deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     c = as_user(judge)
     response = c.post(
         reverse("deal_action", args=[deal.pk, "play"]),
@@ -407,7 +407,7 @@ def test_a_challenged_throw_shows_the_forced_unit_and_its_penalty(match, judge):
 
 
 def test_a_wrong_forced_unit_is_refused(match, judge):
-    deal = recording.start_deal(match, judge, trump="H", declarer="N")
+    deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     response = as_user(judge).post(
         reverse("deal_action", args=[deal.pk, "play"]),
         {
@@ -442,7 +442,7 @@ def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match
     tournament = match.round.tournament
     tournament.match_time_limit = 30
     tournament.save()
-    deal = recording.record_deal(
+    deal = records.record_deal(
         match,
         simulated_first(match),
         director,
@@ -452,8 +452,8 @@ def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match
     match.refresh_from_db()
     match.started_at = timezone.now() - dt.timedelta(minutes=40)
     match.save()
-    with pytest.raises(recording.RecordingError):
-        recording.call_time(match, judge, now=timezone.now() - dt.timedelta(minutes=20))
+    with pytest.raises(errors.RecordingError):
+        match_fold.call_time(match, judge, now=timezone.now() - dt.timedelta(minutes=20))
     response = as_user(judge).post(reverse("match_action", args=[match.pk, "call-time"]))
     assert response.status_code == 302
     match.refresh_from_db()
@@ -466,7 +466,7 @@ def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match
     if expected_winner is None:  # equal levels: standard preset gives the banker side
         expected_winner = "NS" if deal.verdict["result"]["next_banker"] in "NS" else "EW"
     assert match.winner == match.pair_of(expected_winner)
-    recording.recompute_match(match)
+    match_fold.recompute_match(match)
     match.refresh_from_db()
     assert match.ended_by == "time"
 
@@ -496,6 +496,6 @@ def test_a_round_finishes_with_its_last_match_and_reopens_with_it(round1, make_p
     round1.refresh_from_db()
     assert round1.state == Round.State.FINISHED
     last = Deal.objects.filter(match__round=round1).order_by("-pk").first()
-    recording.reopen_deal(last, director, version=last.version)
+    deal_entry.reopen_deal(last, director, version=last.version)
     round1.refresh_from_db()
     assert round1.state == Round.State.PUBLISHED

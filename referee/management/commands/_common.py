@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
+from tournaments.access import is_director
 from tournaments.models import Match
 
 
@@ -16,7 +17,7 @@ def operator(username: str | None):
             return User.objects.get(username=username)
         except User.DoesNotExist:
             raise CommandError(f"no account named {username!r}") from None
-    user = User.objects.filter(is_superuser=True).order_by("pk").first()
+    user = next((u for u in User.objects.order_by("pk").iterator() if is_director(u)), None)
     if user is None:
         raise CommandError("no director account: create one first (the home page, or createsuperuser)")
     return user

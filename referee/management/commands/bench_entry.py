@@ -15,7 +15,9 @@ from django.test import Client
 from django.test.utils import setup_test_environment
 from django.urls import reverse
 
-from referee import recording
+from referee.recording.deal_entry import confirm_deal, set_kitty, start_deal, submit_deal
+from referee.recording.match_fold import table_state
+from rules.seats import side_of
 from rules.simulate import simulate_deal
 from tournaments.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Match, Pair, Player, Round, Tournament
@@ -51,17 +53,17 @@ class Command(BaseCommand):
         client.force_login(judge)
         plays, tricks = [], []
         for n in range(options["deals"]):
-            state = recording.table_state(match)
+            state = table_state(match)
             if state.over:
                 break
             banker = state.banker or "N"
             record = simulate_deal(
                 "standard",
                 banker=banker,
-                level=state.levels["NS" if banker in "NS" else "EW"],
+                level=state.levels[side_of(banker)],
                 seed=f"{options['seed']}-{n}",
             )
-            deal = recording.start_deal(match, judge, trump=record["trump"], declarer=banker)
+            deal = start_deal(match, judge, trump=record["trump"], declarer=banker)
             url = reverse("deal_action", args=[deal.pk, "play"])
             version = deal.version
             for trick in record["tricks"]:
@@ -80,11 +82,11 @@ class Command(BaseCommand):
                     trick_time += elapsed
                 tricks.append(trick_time)
             deal.refresh_from_db()
-            recording.set_kitty(deal, judge, record["kitty"], version=deal.version)
+            set_kitty(deal, judge, record["kitty"], version=deal.version)
             deal.refresh_from_db()
-            recording.submit_deal(deal, judge, version=deal.version)
+            submit_deal(deal, judge, version=deal.version)
             deal.refresh_from_db()
-            recording.confirm_deal(deal, confirmer, version=deal.version)
+            confirm_deal(deal, confirmer, version=deal.version)
 
         def ms(values, q):
             return 1000 * (statistics.median(values) if q == 50 else statistics.quantiles(values, n=20)[18])

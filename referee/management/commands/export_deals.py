@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from referee.management.commands._common import get_match
-from referee.recording import export_deals
+from referee.recording.records import export_deals
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from referee.management.commands._common import get_match
-from referee.recording import match_summary
+from referee.recording.match_fold import match_summary
 from tournaments.models import Match
 
 

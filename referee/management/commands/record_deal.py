@@ -4,7 +4,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.management.commands._common import get_match, operator
-from referee.recording import RecordingError, record_deal
+from referee.recording.errors import RecordingError
+from referee.recording.records import record_deal
 
 
 class Command(BaseCommand):

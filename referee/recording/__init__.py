@@ -1,0 +1,12 @@
+"""The recording service: every write of the table side goes through here.
+
+The judges' pages, the management commands (``record_deal``, ``simulate``) and the tests all call it, so a play
+entered by a tap, a typed line or an imported record is checked by the same rules engine and saved the same way.
+One module per job:
+
+- ``deal_entry``: a deal's writes at the table (start, plays, undo, kitty, penalties, submit, confirm, reopen);
+- ``records``: DEAL-RECORD documents in and out (the stored deal as a record, importing and exporting records);
+- ``match_fold``: the match fold (levels, banker, end from the deals), its recompute, calling time, forfeits;
+- ``quick``: quick entry (a deal entered as totals) and ``quick_totals``, the verdict scored from those totals;
+- ``errors`` and ``snapshot``: what they share — the refusals, and one locked, versioned read of a deal.
+"""

@@ -1,0 +1,342 @@
+"""A deal's writes at the table: start it, enter plays, undo, the kitty, penalties, submit, confirm, reopen.
+
+Every play is checked by the rules engine before it is saved, and every write names the deal's version the writer
+saw (``snapshot.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
+TD reopens it; both then recompute the match (``match_fold.recompute_match``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError, verdict_message
+from referee.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
+from referee.recording.quick_totals import quick_verdict
+from referee.recording.snapshot import (
+    judge_probe,
+    lock_deal,
+    parse_card_text,
+    require_record,
+    ruleset_for,
+    seat_name,
+    snapshot,
+    touch,
+)
+from rules.record import Verdict
+from rules.scoring import PENALTY_CODES
+from rules.seats import SEATS, side_of
+from tournaments.access import can_confirm, can_reopen
+from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty, Play, Trick
+
+# Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
+ENTRY_FAULTS = frozenset(
+    {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
+)
+TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)
+
+
+@transaction.atomic
+def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, kitty: str = "") -> Deal:
+    """A new deal: the banker from the rotation (the declarer for the first deal), the level from the match."""
+    require_record(user, match)
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if has_open_deal(match):
+        raise RecordingError(_("Finish and submit the deal in progress first."))
+    state = table_state(match)
+    if state.over:
+        raise RecordingError(_("The match is over."))
+    now = timezone.now()
+    if state.deadline is not None and now >= state.deadline:
+        raise RecordingError(_("Time is up: no new deal may start."))
+    banker = state.banker or declarer
+    if banker not in SEATS:
+        raise RecordingError(_("Choose who won the declaration (the first banker)."))
+    trump = (trump or "").strip().upper()
+    if trump not in TRUMPS:
+        raise RecordingError(_("Choose the trump suit or no trump."))
+    number = (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
+    deal = Deal(
+        match=match,
+        number=number,
+        banker=banker,
+        declarer=banker if number == 1 else "",
+        level=state.levels[side_of(banker)],
+        trump=trump,
+        kitty=parse_card_text(kitty, _("kitty")) if kitty.strip() else "",
+        started_at=now,
+        changed_by=user,
+    )
+    deal._history_user = user
+    deal.save()
+    if match.started_at is None:
+        match.started_at = now
+        match.state = Match.State.IN_PROGRESS
+        match.save(update_fields=["started_at", "state"])
+    return deal
+
+
+def require_open(deal: Deal) -> None:
+    if deal.state != Deal.State.RECORDING:
+        raise RecordingError(_("This deal has been submitted; it can no longer be changed here."))
+
+
+def require_unconfirmed(deal: Deal) -> None:
+    if deal.state == Deal.State.CONFIRMED:
+        raise RecordingError(_("This deal is confirmed; only the director can reopen it."))
+
+
+@transaction.atomic
+def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    text = parse_card_text(kitty, _("kitty")) if kitty.strip() else ""
+    expected = ruleset_for(deal.match).kitty_size
+    if text and len(text.split()) != expected:
+        raise RecordingError(
+            _("The kitty has %(n)s cards; it must have %(expected)s.")
+            % {"n": len(text.split()), "expected": expected}
+        )
+    deal.kitty = text
+    touch(deal, user)
+    return deal
+
+
+# ---------------------------------------------------------------- plays
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A challenged throw as the judge saw it: cards attempted, challenger, cards shown."""
+
+    attempted: str
+    challenger: str
+    shown: str
+
+
+def cards_used_up(record: dict, text: str, decks: int) -> str:
+    """Cards of ``text`` of which every copy is already played or buried (canonical text, or '')."""
+    seen = Counter((record.get("kitty") or "").split())
+    for trick in record["tricks"]:
+        for _seat, cards in trick["plays"]:
+            seen.update(cards.split())
+    seen.update(text.split())
+    return " ".join(sorted(card for card, n in seen.items() if n > decks and card in text.split()))
+
+
+@transaction.atomic
+def record_play(
+    deal: Deal,
+    user,
+    *,
+    cards: str,
+    version: int | None,
+    seat: str | None = None,
+    throw: Throw | None = None,
+    force: bool = False,
+    levels: Mapping[str, str] | None = None,
+) -> Verdict:
+    """Check one play with the engine and save it; refuse it with the reason when it is wrong.
+
+    Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault (a revoke,
+    a throw that should have failed) is refused too unless the judge confirms it happened (``force``): then it
+    is saved and stays in the verdict, where the judge applies the penalty at the end of the deal. ``levels``
+    (the deal's start levels) saves reading them again when the caller has them.
+    """
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    snap = snapshot(deal, levels if levels is not None else levels_before(deal))
+    probe = snap.record()
+    before = judge_probe(probe)
+    due = snap.due(before)
+    if due is None:
+        raise RecordingError(_("All tricks are played: submit the deal."))
+    if seat and seat != due:
+        raise RecordingError(
+            _("It is %(due)s's turn, not %(seat)s's.") % {"due": seat_name(due), "seat": seat_name(seat)}
+        )
+    text = parse_card_text(cards, _("cards"))
+    if not text:
+        raise RecordingError(_("Enter the cards played."))
+    last, last_plays = snap.last
+    new_trick = last is None or len(last_plays) == 4
+    if throw is not None and not new_trick:
+        raise RecordingError(_("Only the lead can be a challenged throw."))
+    used_up = cards_used_up(probe, text, snap.rs.decks)
+    if used_up:
+        raise IllegalPlay(
+            _("%(cards)s: every copy is already played or in the kitty.") % {"cards": used_up},
+            [],
+            forceable=False,
+        )
+    if new_trick:
+        probe["tricks"].append({"plays": []})
+    probe["tricks"][-1]["plays"].append([due, text])
+    if throw is not None:
+        probe["tricks"][-1]["throw"] = {
+            "attempted": parse_card_text(throw.attempted, _("throw attempted")),
+            "challenger": throw.challenger,
+            "shown": parse_card_text(throw.shown, _("cards shown")),
+        }
+    verdict = judge_probe(probe)
+    index = len(probe["tricks"]) - 1
+    known = {(v.trick, v.seat, v.code) for v in before.violations}
+    fresh = [v for v in verdict.violations if (v.trick, v.seat, v.code) not in known]
+    refused = [
+        v.as_dict() for v in fresh if (v.trick == index and v.seat in (due, None)) or v.code in ENTRY_FAULTS
+    ]
+    if refused:
+        entry = any(v["code"] in ENTRY_FAULTS for v in refused)
+        if entry or not force:
+            raise IllegalPlay(verdict_message(refused), refused, forceable=not entry)
+    if new_trick:  # a throw comes only with a lead, so a new trick is the only one to save
+        trick = Trick(deal=deal, number=0 if last is None else last.number + 1)
+        if throw is not None:
+            trick.throw_attempted = probe["tricks"][-1]["throw"]["attempted"]
+            trick.throw_challenger = throw.challenger
+            trick.throw_shown = probe["tricks"][-1]["throw"]["shown"]
+        trick._history_user = user
+        trick.save()
+    else:
+        trick = last
+    play = Play(trick=trick, order=0 if new_trick else len(last_plays), seat=due, cards=text, recorded_by=user)
+    play._history_user = user
+    play.save()
+    touch(deal, user)
+    return verdict
+
+
+@transaction.atomic
+def undo(deal: Deal, user, *, version: int | None, whole_trick: bool = False) -> None:
+    """Take back the last play entered (its trick too when it was the lead), or the whole last trick."""
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    trick = deal.tricks.order_by("-number").first()
+    if trick is None:
+        raise RecordingError(_("Nothing to undo."))
+    plays = list(trick.plays.order_by("-order"))
+    for play in plays if whole_trick else plays[:1]:
+        play._history_user = user
+        play.delete()
+    if whole_trick or len(plays) <= 1:
+        trick._history_user = user
+        trick.delete()
+    touch(deal, user)
+
+
+def undo_last_play(deal: Deal, user, *, version: int | None) -> None:
+    undo(deal, user, version=version)
+
+
+def undo_last_trick(deal: Deal, user, *, version: int | None) -> None:
+    undo(deal, user, version=version, whole_trick=True)
+
+
+# ---------------------------------------------------------------- penalties
+
+
+@transaction.atomic
+def add_penalty(
+    deal: Deal, user, *, seat: str, code: str, version: int | None, trick: int | None = None, note: str = ""
+) -> Penalty:
+    """A penalty the judge called (misplay, signal, renege, revoke, wrong card count)."""
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_unconfirmed(deal)
+    if seat not in SEATS:
+        raise RecordingError(_("Choose the seat at fault."))
+    if code not in PENALTY_CODES:
+        raise RecordingError(_("Unknown penalty %(code)s.") % {"code": code})
+    penalty = Penalty(deal=deal, seat=seat, code=code, trick=trick, note=note.strip()[:300], recorded_by=user)
+    penalty._history_user = user
+    penalty.save()
+    touch(deal, user)
+    return penalty
+
+
+@transaction.atomic
+def remove_penalty(deal: Deal, user, *, penalty_id: int, version: int | None) -> None:
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_unconfirmed(deal)
+    penalty = deal.penalties.filter(pk=penalty_id).first()
+    if penalty is None:
+        raise RecordingError(_("That penalty is no longer there."))
+    penalty._history_user = user
+    penalty.delete()
+    touch(deal, user)
+
+
+# ---------------------------------------------------------------- submit, confirm, reopen
+
+
+@transaction.atomic
+def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
+    """Close the deal: the retroactive audit's verdict is stored with it; a second person confirms it."""
+    require_record(user, deal.match)
+    deal = lock_deal(deal, version)
+    require_open(deal)
+    rs = ruleset_for(deal.match)
+    if deal.mode == Deal.Mode.TRICKS:
+        snap = snapshot(deal, levels_before(deal))
+        if not snap.complete:
+            raise RecordingError(_("The deal is not finished: record every trick first."))
+        if len(deal.kitty.split()) != rs.kitty_size:
+            raise RecordingError(_("Enter the kitty (%(n)s cards) before submitting.") % {"n": rs.kitty_size})
+        verdict = judge_probe(snap.record()).as_dict()
+    else:
+        verdict = quick_verdict(deal, rs)
+    if not verdict.get("result"):
+        raise RecordingError(_("The engine could not score this deal."))
+    deal.verdict = verdict
+    deal.state = Deal.State.SUBMITTED
+    deal.submitted_by = user
+    deal.submitted_at = deal.finished_at = timezone.now()
+    touch(deal, user)
+    return deal
+
+
+@transaction.atomic
+def confirm_deal(deal: Deal, user, *, version: int | None) -> Deal:
+    """A second person confirms a submitted deal; the match is then recomputed from its confirmed deals."""
+    deal = lock_deal(deal, version)
+    if deal.state != Deal.State.SUBMITTED:
+        raise RecordingError(_("Only a submitted deal can be confirmed."))
+    if not can_confirm(user, deal):
+        if deal.submitted_by_id == getattr(user, "pk", None):  # the refusal names the reason the judge can act on
+            raise PermissionRefused(_("You submitted this deal: another person must confirm it."))
+        raise PermissionRefused(_("You may not confirm deals of this match."))
+    deal.state = Deal.State.CONFIRMED
+    deal.confirmed_by = user
+    deal.confirmed_at = timezone.now()
+    touch(deal, user)
+    recompute_match(deal.match)
+    return deal
+
+
+@transaction.atomic
+def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> Deal:
+    """Only the TD reopens a submitted or confirmed deal; the history keeps who, when and why."""
+    if not can_reopen(user):
+        raise PermissionRefused(_("Only the tournament director can reopen a deal."))
+    deal = lock_deal(deal, version)
+    if deal.state == Deal.State.RECORDING:
+        raise RecordingError(_("This deal is open already."))
+    was_confirmed = deal.state == Deal.State.CONFIRMED
+    deal.state = Deal.State.RECORDING
+    deal.confirmed_by = deal.confirmed_at = None
+    deal.submitted_by = deal.submitted_at = None
+    deal._change_reason = reason[:100] or "reopened by the director"
+    touch(deal, user)
+    if was_confirmed:
+        recompute_match(deal.match)
+    return deal

@@ -1,0 +1,57 @@
+"""The refusals of the recording service: a message for the judge, a code for programs, an HTTP status for pages;
+and the engine's own messages (it gives each violation in English and Chinese) in the judge's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import get_language
+
+
+class RecordingError(Exception):
+    """A write the service refuses; ``message`` is for the judge (translated), ``code`` for programs."""
+
+    code = "refused"
+    status = 400
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class PermissionRefused(RecordingError):
+    code = "forbidden"
+    status = 403
+
+
+class StaleEdit(RecordingError):
+    """Someone saved the deal since the writer loaded it."""
+
+    code = "stale"
+    status = 409
+
+
+class IllegalPlay(RecordingError):
+    """The engine found a fault in the play; ``violations`` are the verdict's, for this play."""
+
+    code = "illegal"
+    status = 422
+
+    def __init__(self, message: str, violations: list[dict], forceable: bool) -> None:
+        super().__init__(message, violations=violations, forceable=forceable)
+        self.violations = violations
+        self.forceable = forceable
+
+
+def violation_message(violation: Mapping[str, Any]) -> str:
+    """The engine's message for one violation (``Violation.as_dict()``), in the active language."""
+    return violation["message_zh"] if (get_language() or "").startswith("zh") else violation["message"]
+
+
+def verdict_message(violations: Sequence[Mapping[str, Any]]) -> str:
+    """One line for the judge, in the active language."""
+    separator = "；" if (get_language() or "").startswith("zh") else "; "
+    return separator.join(violation_message(v) for v in violations)

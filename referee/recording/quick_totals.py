@@ -1,0 +1,84 @@
+"""Quick entry's totals: what a table that does not record tricks may enter, and the verdict scored from it.
+
+The verdict comes from the same scoring function as a recorded deal (``rules.scoring.score_deal``), fed with two
+stand-in tricks that carry the table's totals and the shape of the last lead.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from referee.recording.errors import RecordingError
+from referee.recording.match_fold import levels_before
+from rules.cards import make_deck, points
+from rules.facts import LeadShape, PenaltyCall, TrickFacts
+from rules.ruleset import Ruleset
+from rules.scoring import ScoringError, score_deal
+from rules.seats import SEATS, partner, side_of
+from tournaments.models import Deal
+
+# The kinds of last lead a quick table names (the kitty multiplier depends on it): label and shape.
+LAST_LEADS: dict[str, tuple[str, LeadShape]] = {
+    "single": (gettext_lazy("single"), LeadShape("single", 0, False)),
+    "pair": (gettext_lazy("pair"), LeadShape("pair", 1, False)),
+    "tractor2": (gettext_lazy("tractor of 2 pairs"), LeadShape("tractor", 2, False)),
+    "tractor3": (gettext_lazy("tractor of 3 pairs"), LeadShape("tractor", 3, False)),
+    "tractor4": (gettext_lazy("tractor of 4 pairs"), LeadShape("tractor", 4, False)),
+    "throw": (gettext_lazy("throw"), LeadShape("single", 0, True)),
+}
+
+
+def last_lead_shape(kind: str) -> LeadShape:
+    if kind not in LAST_LEADS:
+        raise RecordingError(_("Unknown kind of last lead: %(kind)s") % {"kind": kind})
+    return LAST_LEADS[kind][1]
+
+
+def check_quick_totals(rs: Ruleset, points_won: int, kitty_points: int, last_lead: str) -> None:
+    """Totals a table can have: multiples of 5, within the deck's points, the kitty's within the kitty."""
+    deck_points = points(make_deck(rs.decks))
+    if points_won % 5 or kitty_points % 5:
+        raise RecordingError(_("Points come in fives: check the totals."))
+    if not 0 <= kitty_points <= deck_points:
+        raise RecordingError(_("Kitty points must be between 0 and %(max)s.") % {"max": deck_points})
+    if not 0 <= points_won <= deck_points - kitty_points:
+        raise RecordingError(
+            _("Points from tricks must be between 0 and %(max)s (the deck less the kitty).")
+            % {"max": deck_points - kitty_points}
+        )
+    if last_lead not in LAST_LEADS:
+        raise RecordingError(_("Choose the kind of the last lead."))
+
+
+def quick_verdict(deal: Deal, rs: Ruleset) -> dict:
+    """Score a deal from the table's totals, through the same scoring function as a recorded deal."""
+    attackers = [s for s in SEATS if side_of(s) != side_of(deal.banker)]
+    banker_side = [deal.banker, partner(deal.banker)]
+    last_winner = attackers[0] if deal.quick_attackers_last else banker_side[0]
+    tricks = [
+        TrickFacts(deal.banker, attackers[0], int(deal.quick_points or 0), LeadShape("single")),
+        TrickFacts(last_winner, last_winner, 0, last_lead_shape(deal.quick_last_lead or "single")),
+    ]
+    calls = [PenaltyCall(p.seat, p.code, p.trick, p.note) for p in deal.penalties.all()]
+    levels = levels_before(deal)
+    try:
+        score = score_deal(
+            rs,
+            banker=deal.banker,
+            level=deal.level,
+            tricks=tricks,
+            kitty_points=int(deal.quick_kitty_points or 0),
+            penalties=calls,
+            levels=levels if levels.get(side_of(deal.banker)) == deal.level else None,
+        )
+    except ScoringError as exc:
+        raise RecordingError(str(exc)) from exc
+    return {
+        "ok": True,
+        "violations": [],
+        "tricks": [],
+        "attackers_points": score.attackers_points.as_dict(),
+        "result": score.result.as_dict(),
+        "quick": True,
+    }

@@ -1,0 +1,184 @@
+"""What every job of the recording service shares: the ruleset, the record permission, a locked and versioned
+deal, and one read of its tricks (the snapshot) with the DEAL-RECORD document the engine judges.
+
+Each write of a deal names the version the writer saw; a stale version is refused with who changed the deal and
+when (optimistic concurrency), so nothing is overwritten silently.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.recording.errors import PermissionRefused, RecordingError, StaleEdit
+from rules.cards import CardError, format_cards, parse_cards
+from rules.record import FORMAT, RecordError, Verdict, judge
+from rules.ruleset import Ruleset, RulesetError
+from rules.seats import next_seat, side_of
+from tournaments.access import can_record
+from tournaments.models import SEAT_CHOICES, Deal, Match, Play, Trick
+
+SEAT_NAMES = dict(SEAT_CHOICES)
+
+
+def ruleset_for(match: Match) -> Ruleset:
+    """The tournament's ruleset, with its own match time limit when the TD set one."""
+    tournament = match.round.tournament
+    rs = Ruleset.from_spec(tournament.ruleset)
+    if tournament.match_time_limit:
+        rs = dataclasses.replace(rs, time_limit_minutes=tournament.match_time_limit)
+    return rs
+
+
+def require_record(user, match: Match) -> None:
+    """Refuse a write by anyone ``tournaments.access.can_record`` does not allow."""
+    if not can_record(user, match):
+        raise PermissionRefused(_("You may not record this match: it is assigned to another judge."))
+
+
+def seat_name(seat: str | None) -> str:
+    """A seat in the active language (the model's label: ``W`` → West), '' for none."""
+    return str(SEAT_NAMES[seat]) if seat else ""
+
+
+def parse_card_text(text: str, field: str) -> str:
+    """Canonical text of typed cards; a bad token is named, nothing guessed."""
+    try:
+        return format_cards(parse_cards(text))
+    except CardError as exc:
+        raise RecordingError(_("%(field)s: cannot read %(error)s") % {"field": field, "error": exc}) from exc
+
+
+# ---------------------------------------------------------------- versions
+
+
+def lock_deal(deal: Deal, version: int | None) -> Deal:
+    """Re-read the deal under a row lock and check the writer saw its current version."""
+    current = Deal.objects.select_for_update(of=("self",)).select_related("changed_by").get(pk=deal.pk)
+    if Deal.match.is_cached(deal):
+        current.match = deal.match
+    if version is not None and int(version) != current.version:
+        who = current.changed_by.get_username() if current.changed_by else _("someone")
+        when = timezone.localtime(current.changed_at).strftime("%H:%M:%S")
+        raise StaleEdit(
+            _(
+                "This deal was changed by %(who)s at %(when)s. The page now shows the current state; check it and "
+                "enter your change again."
+            )
+            % {"who": who, "when": when},
+            version=current.version,
+        )
+    return current
+
+
+def touch(deal: Deal, user) -> None:
+    """Count a change: a new version, and who made it (kept in the deal's history too)."""
+    deal.version += 1
+    deal.changed_by = user if getattr(user, "is_authenticated", False) else None
+    deal._history_user = deal.changed_by
+    deal.save()
+
+
+# ---------------------------------------------------------------- one read of a deal
+
+
+def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
+    """One DEAL-RECORD ``penalties`` entry (``trick`` left out when the judge named none)."""
+    entry: dict[str, Any] = {"seat": seat, "code": code, "note": note}
+    if trick is not None:
+        entry["trick"] = trick
+    return entry
+
+
+def penalty_entries(deal: Deal) -> list[dict]:
+    """DEAL-RECORD ``penalties`` (uses a prefetched ``penalties`` when there is one)."""
+    rows = sorted(deal.penalties.all(), key=lambda p: (p.recorded_at, p.pk))
+    return [penalty_entry(p.seat, p.code, p.trick, p.note) for p in rows]
+
+
+@dataclass
+class Snapshot:
+    """One read of a deal's tricks and plays (two queries), shared by the checks and the screen of a request."""
+
+    deal: Deal
+    rs: Ruleset
+    tricks: list[Trick]
+    plays: list[list[Play]]
+    levels: Mapping[str, str]
+    penalties: list[dict]
+
+    @property
+    def cards_played(self) -> int:
+        return sum(len(p.cards.split()) for plays in self.plays for p in plays)
+
+    @property
+    def complete(self) -> bool:
+        """All tricks played: every seat has played a whole hand."""
+        return all(len(p) == 4 for p in self.plays) and self.cards_played == 4 * self.rs.hand_size
+
+    @property
+    def last(self) -> tuple[Trick | None, list[Play]]:
+        return (self.tricks[-1], self.plays[-1]) if self.tricks else (None, [])
+
+    def record_tricks(self) -> list[dict]:
+        """DEAL-RECORD ``tricks`` (plays in order, challenged throws)."""
+        out = []
+        for trick, plays in zip(self.tricks, self.plays, strict=True):
+            entry: dict[str, Any] = {"plays": [[p.seat, p.cards] for p in plays]}
+            if trick.throw_attempted:
+                entry["throw"] = {
+                    "attempted": trick.throw_attempted,
+                    "challenger": trick.throw_challenger,
+                    "shown": trick.throw_shown,
+                }
+            out.append(entry)
+        return out
+
+    def record(self, partial: bool = False) -> dict:
+        """The deal as a DEAL-RECORD document, with its start ``levels`` when they agree with the deal's level."""
+        deal = self.deal
+        record: dict[str, Any] = {
+            "format": FORMAT,
+            "ruleset": deal.match.round.tournament.ruleset,
+            "banker": deal.banker,
+            "level": deal.level,
+            "trump": deal.trump,
+            "kitty": deal.kitty,
+            "partial": partial,
+            "tricks": self.record_tricks(),
+            "penalties": self.penalties,
+        }
+        if self.levels.get(side_of(deal.banker)) == deal.level:
+            record["levels"] = dict(self.levels)
+        return record
+
+    def due(self, verdict: Verdict) -> str | None:
+        """Whose turn it is: the next seat in the trick, the last winner (``verdict``'s), or the banker at the start."""
+        trick, plays = self.last
+        if trick is None:
+            return self.deal.banker
+        if len(plays) < 4:
+            return next_seat(plays[-1].seat, self.rs.clockwise)
+        if self.complete:
+            return None
+        return verdict.tricks[-1].winner if verdict.tricks else None
+
+
+def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
+    """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``match_fold.levels_before``)."""
+    tricks = list(deal.tricks.order_by("number").prefetch_related("plays"))
+    plays = [sorted(t.plays.all(), key=lambda p: p.order) for t in tricks]
+    return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalty_entries(deal))
+
+
+def judge_probe(record: dict) -> Verdict:
+    """The engine's verdict on a DEAL-RECORD document; a record it cannot read is the service's refusal."""
+    try:
+        return judge(record)
+    except (RecordError, RulesetError) as exc:
+        raise RecordingError(str(exc)) from exc
