@@ -181,7 +181,7 @@ class Log:
     records: dict[int, dict] = field(default_factory=dict)
     conflicts: Counter = field(default_factory=Counter)
     retried: int = 0
-    recovered: int = 0  # plays whose reply was lost, found stored by the 409 of the retry
+    recovered: int = 0  # retried plays found already stored (a lost reply, or a race lost)
     late: int = 0
     version_faults: int = 0  # deals whose versions, as one client saw them, did not always go up
     stopped_by: Counter = field(default_factory=Counter)

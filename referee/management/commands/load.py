@@ -380,7 +380,10 @@ def report(log, tally, faults, checked, elapsed, restarts, server, options) -> t
             " / ".join(f"{1000 * percentile(lat, q):.0f}" for q in (50, 95, 99)) + " ms" if lat else "-",
         ),
         ("requests by status", statuses or "-"),
-        ("retried after an error", f"{log.retried} ({log.recovered} plays found stored by the retry's 409)"),
+        (
+            "retried after an error",
+            f"{log.retried} ({log.recovered} retried plays found already stored: 409)",
+        ),
         ("plays sent > 1 s late", str(log.late)),
         ("races", ", ".join(f"{k}: {v}" for k, v in sorted(log.conflicts.items())) or "-"),
         (
