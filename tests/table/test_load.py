@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -22,16 +23,22 @@ def test_short_load_loses_and_doubles_nothing(tmp_path):
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
     figures_path = tmp_path / "figures.json"
-    args = ["--tables", "4", "--conflicts", "1", "--closed", "--duration", "5", "--preplayed", "20"]
-    run = subprocess.run(
+    args = ["--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"]
+    load = subprocess.Popen(
         [*manage, "load", *args, "--json", str(figures_path)],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
-        timeout=180,
     )
-    assert run.returncode == 0, run.stdout + run.stderr
+    try:
+        output, _ = load.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        load.send_signal(signal.SIGINT)  # the command then stops the server it started
+        output, _ = load.communicate(timeout=60)
+        pytest.fail(f"the load run did not end by itself:\n{output}")
+    assert load.returncode == 0, output
     figures = json.loads(figures_path.read_text())
     assert figures["accepted"] > 0
     assert (figures["lost"], figures["duplicated"], figures["rejected_stored"]) == (0, 0, 0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import signal
 import subprocess
 import sys
 import tempfile
@@ -83,6 +84,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_path", help="also write the figures to this file")
 
     def handle(self, *args, **options):
+        # `kill PID` ends the run like Ctrl-C, so the server this command started is always stopped.
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         if options["kill"] and options["url"]:
             raise CommandError("--kill needs a server this command starts (leave out --url)")
         if options["tables"] < 0 or options["conflicts"] < 0 or options["tables"] + options["conflicts"] < 1:
@@ -102,6 +105,8 @@ class Command(BaseCommand):
             phases["server start"] = time.monotonic() - clock - sum(phases.values())
         try:
             log, elapsed, restarts = drive(jobs, address, server, options, phases)
+        except KeyboardInterrupt:
+            raise CommandError("interrupted: the server is stopped, nothing was checked") from None
         finally:
             if server is not None:
                 server.stop()
