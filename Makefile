@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
-.PHONY: run test setup system-packages browser lint check messages bench clean
+.PHONY: run test setup system-packages browser lint check messages bench load clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,17 @@ bench: setup
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_entry
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_desk
 	rm -f $(BENCH_DB)*
+
+# Load test (not a test): judges posting plays over HTTP to a real server the command starts (DEBUG off), then a
+# check of the database. A throwaway SQLite database, or DATABASE_URL when set. Options: make load LOAD_ARGS='--closed'.
+LOAD_DB := /tmp/referee-load.sqlite3
+LOAD_URL := $(or $(DATABASE_URL),sqlite:///$(LOAD_DB))
+LOAD_ARGS ?=
+load: setup
+	rm -f $(LOAD_DB)*
+	DEBUG=1 DATABASE_URL=$(LOAD_URL) $(MANAGE) migrate --no-input -v0
+	DEBUG=1 DATABASE_URL=$(LOAD_URL) $(MANAGE) load $(LOAD_ARGS)
+	rm -f $(LOAD_DB)*
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

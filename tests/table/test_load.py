@@ -1,0 +1,108 @@
+"""The load test: a short run against a real server the command starts, and the checks it relies on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.loadtest import PlayEntry, compare_plays, conflict_outcome, local_address, plays_of, shows_play
+from rules.simulate import simulate_deal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_short_load_loses_and_doubles_nothing(tmp_path):
+    """4 tables and a racing pair, closed loop, deals played to the end and new ones started; then the checks."""
+    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'load.sqlite3'}"}
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
+    figures_path = tmp_path / "figures.json"
+    args = ["--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"]
+    load = subprocess.Popen(
+        [*manage, "load", *args, "--json", str(figures_path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        output, _ = load.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        load.send_signal(signal.SIGINT)  # the command then stops the server it started
+        output, _ = load.communicate(timeout=60)
+        pytest.fail(f"the load run did not end by itself:\n{output}")
+    assert load.returncode == 0, output
+    figures = json.loads(figures_path.read_text())
+    assert figures["accepted"] > 0
+    assert (figures["lost"], figures["duplicated"], figures["rejected_stored"]) == (0, 0, 0)
+    assert figures["server_errors"] == 0
+    assert figures["faults"] == []
+    assert sum(figures["conflicts"].values()) > 0 and "both accepted" not in figures["conflicts"]
+
+
+RECORD = simulate_deal("standard", banker="N", level="2", trump="S", seed=3)
+KEYS = [p.key for p in plays_of(RECORD)]
+
+
+def test_stored_plays_match_what_clients_were_told():
+    assert compare_plays(KEYS, KEYS[:5], acked=set(range(5))).__dict__ == {
+        "lost": 0,
+        "duplicated": 0,
+        "rejected_stored": 0,
+    }
+
+
+def test_an_acknowledged_play_missing_is_lost():
+    assert compare_plays(KEYS, KEYS[:4], acked=set(range(5))).lost == 1
+
+
+def test_a_play_stored_twice_is_a_duplicate():
+    tally = compare_plays(KEYS, [*KEYS[:5], KEYS[4]], acked=set(range(5)))
+    assert (tally.lost, tally.duplicated) == (0, 1)
+
+
+def test_a_refused_play_must_not_be_stored():
+    assert compare_plays(KEYS, KEYS[:5], acked=set(range(4)), rejected={4}).rejected_stored == 1
+
+
+def test_a_play_of_unknown_outcome_may_be_stored_or_not():
+    for stored in (KEYS[:4], KEYS[:5]):
+        tally = compare_plays(KEYS, stored, acked=set(range(4)), unresolved={4})
+        assert (tally.lost, tally.duplicated) == (0, 0)
+
+
+def test_a_409_shows_the_play_when_its_state_holds_it():
+    entries = plays_of(RECORD)
+    state = {
+        "tricks": [
+            {
+                "plays": [
+                    {"seat": seat, "cards": [{"code": c} for c in reversed(cards.split())]}
+                    for seat, cards in t
+                ]
+            }
+            for t in [RECORD["tricks"][0]["plays"]]
+        ]
+    }
+    assert shows_play(state, entries[0])
+    assert not shows_play(state, entries[4])
+    assert not shows_play(state, PlayEntry(0, entries[1].seat, entries[1].cards))
+
+
+def test_races_end_with_one_200_and_one_409():
+    assert conflict_outcome([200, 409], [7, 7]) == "clean"
+    assert conflict_outcome([200, 200], [7, 8]) == "both accepted"
+
+
+@pytest.mark.parametrize("url", ["http://example.com:8000", "https://127.0.0.1:8000", "http://10.0.0.1"])
+def test_traffic_goes_only_to_this_machine(url):
+    with pytest.raises(ValueError):
+        local_address(url)
+    assert local_address("http://localhost:8123") == ("localhost", 8123)
