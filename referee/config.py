@@ -35,14 +35,40 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ConfigError(f"{name}: expected a whole number of 0 or more, got {raw!r}")
+    return value
+
+
+SECRET_KEY_MIN_LENGTH = 32
+SECRET_KEY_MIN_DISTINCT = 5
+
+
 def secret_key(debug: bool) -> str:
-    """SECRET_KEY from the environment; a development default only when DEBUG is on."""
+    """SECRET_KEY from the environment; a development default only when DEBUG is on.
+
+    Without DEBUG a short or repetitive key is refused: it signs sessions and password-reset links, so a
+    guessable one lets anyone forge a director's session.
+    """
     key = os.environ.get("SECRET_KEY", "").strip()
-    if key:
-        return key
     if debug:
-        return "dev-only-insecure-key-do-not-use-in-production"
-    raise ConfigError("SECRET_KEY: must be set when DEBUG is off")
+        return key or "dev-only-insecure-key-do-not-use-in-production"
+    if not key:
+        raise ConfigError("SECRET_KEY: must be set when DEBUG is off")
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_DISTINCT:
+        raise ConfigError(
+            f"SECRET_KEY: too weak, use at least {SECRET_KEY_MIN_LENGTH} characters with at least "
+            f"{SECRET_KEY_MIN_DISTINCT} different ones (`make serve` generates one)"
+        )
+    return key
 
 
 SQLITE_OPTIONS = {
@@ -69,3 +95,62 @@ def database(base_dir: Path) -> dict:
         config.pop("CONN_HEALTH_CHECKS", None)
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
+
+
+REFERRER_POLICIES = {
+    "no-referrer",
+    "no-referrer-when-downgrade",
+    "origin",
+    "origin-when-cross-origin",
+    "same-origin",
+    "strict-origin",
+    "strict-origin-when-cross-origin",
+    "unsafe-url",
+}
+
+
+def referrer_policy() -> str:
+    raw = os.environ.get("REFERRER_POLICY", "").strip()
+    if not raw:
+        return "same-origin"
+    if raw not in REFERRER_POLICIES:
+        raise ConfigError(f"REFERRER_POLICY: expected one of {', '.join(sorted(REFERRER_POLICIES))}, got {raw!r}")
+    return raw
+
+
+def log_file() -> str:
+    """LOG_FILE, checked here so a missing folder is one line instead of a logging-configuration traceback."""
+    raw = os.environ.get("LOG_FILE", "").strip()
+    if raw and not Path(raw).expanduser().resolve().parent.is_dir():
+        raise ConfigError(f"LOG_FILE: the folder of {raw!r} does not exist")
+    return str(Path(raw).expanduser()) if raw else ""
+
+
+def logging_config(path: str) -> dict:
+    """LOGGING: warnings and errors, with their tracebacks, to stderr and to ``path`` when there is one.
+
+    Django's default sends errors nowhere once DEBUG is off (it mails ADMINS, and there are none); here the
+    ``django`` loggers, ``django.request``'s 500s among them, reach the root handlers instead.
+    """
+    handlers = {"stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "line"}}
+    if path:
+        # WatchedFileHandler reopens the file after logrotate moves it; every gunicorn worker appends to it.
+        handlers["file"] = {
+            "class": "logging.handlers.WatchedFileHandler",
+            "filename": path,
+            "encoding": "utf-8",
+            "formatter": "line",
+        }
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}},
+        "handlers": handlers,
+        "root": {"handlers": list(handlers), "level": "INFO"},
+        # Replaces Django's own handlers for "django" (console only with DEBUG, mail to ADMINS) with the root's.
+        "loggers": {
+            "django": {"handlers": [], "level": "INFO", "propagate": True},
+            # Failed log-ins and lock-outs are warnings; axes' start-up banner and resets are not worth a line.
+            "axes": {"level": "WARNING"},
+        },
+    }

@@ -1,10 +1,21 @@
 """Settings of the referee site, all read from the environment (see README, “Deployment”)."""
 
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from referee.config import database, env_bool, env_list, secret_key
+from referee.config import (
+    database,
+    env_bool,
+    env_int,
+    env_list,
+    log_file,
+    logging_config,
+    referrer_policy,
+    secret_key,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -23,21 +34,25 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "simple_history",
+    "axes",
     "tournaments",
     "referee",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "referee.middleware.ChineseFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "referee.security.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "referee.urls"
@@ -63,6 +78,12 @@ TEMPLATES = [
 
 DATABASES = {"default": database(BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# django-axes counts failed log-ins first, then Django checks the password.
+AUTHENTICATION_BACKENDS = [
+    "referee.security.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
@@ -96,3 +117,50 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# HTTPS, when the site is served over it (README, “Deployment”). Behind a reverse proxy that terminates TLS,
+# BEHIND_PROXY=1 trusts its X-Forwarded-Proto and X-Forwarded-For; never set it without such a proxy.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = referrer_policy()
+X_FRAME_OPTIONS = "DENY"
+
+# Scripts and styles only from the site's own files: no inline script, handler or style attribute anywhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Login throttling: 5 failed log-ins for one account, or from one address, lock that account or that address
+# out for 15 minutes (each further failure starts the 15 minutes again); a successful log-in clears the count.
+# The director lifts a lock early in the admin (“Access attempts”) or with `manage.py axes_reset`.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "referee.security.client_address"
+AXES_LOCKOUT_CALLABLE = "referee.security.lockout_response"
+AXES_SENSITIVE_PARAMETERS = ["username"]  # the log names the address; a user name may be a mistyped password
+
+# Request bodies: a visitor who has not logged in sends at most a login form; a signed-in user at most the pair
+# import (1 MB file) with room to spare. The middleware refuses larger ones from Content-Length alone.
+REQUEST_MAX_BYTES_ANONYMOUS = 64 * 1024
+REQUEST_MAX_BYTES_SIGNED_IN = 2 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024  # form fields and JSON, files excluded
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES_SIGNED_IN  # an accepted upload stays in memory, never on disk
+
+LOG_FILE = log_file()
+LOGGING = logging_config(LOG_FILE)

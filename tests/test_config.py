@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import os
+import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from referee import serve
 from referee.config import ConfigError, database, env_bool, secret_key
 
 ROOT = Path(__file__).resolve().parent.parent
+STRONG_KEY = "k3y-for-tests-0123456789-abcdefghijklmnop"
 
 
 def test_sqlite_default_has_wal_immediate_and_busy_timeout(monkeypatch, tmp_path):
@@ -51,8 +57,16 @@ def test_secret_key_required_without_debug(monkeypatch):
     with pytest.raises(ConfigError, match="^SECRET_KEY"):
         secret_key(debug=False)
     assert secret_key(debug=True)
-    monkeypatch.setenv("SECRET_KEY", "s3cret")
-    assert secret_key(debug=False) == "s3cret"
+    monkeypatch.setenv("SECRET_KEY", STRONG_KEY)
+    assert secret_key(debug=False) == STRONG_KEY
+
+
+@pytest.mark.parametrize("weak", ["s3cret", "x" * 40, "abcd" * 10, "0123456789abcdef0123456789abcde"])
+def test_short_or_repetitive_secret_key_is_refused_without_debug(monkeypatch, weak):
+    monkeypatch.setenv("SECRET_KEY", weak)
+    with pytest.raises(ConfigError, match="^SECRET_KEY: too weak"):
+        secret_key(debug=False)
+    assert secret_key(debug=True) == weak
 
 
 @pytest.mark.parametrize(("raw", "expected"), [("1", True), ("yes", True), ("0", False), ("off", False)])
@@ -80,6 +94,12 @@ def run_manage(env_changes: dict[str, str | None]) -> subprocess.CompletedProces
     [
         ({"DEBUG": "0", "SECRET_KEY": None}, "SECRET_KEY"),
         ({"DEBUG": "1", "DATABASE_URL": "bogus://nowhere"}, "DATABASE_URL"),
+        ({"DEBUG": "0", "SECRET_KEY": "short-key"}, "SECRET_KEY"),
+        ({"DEBUG": "0", "SECRET_KEY": "ab" * 20}, "SECRET_KEY"),
+        ({"DEBUG": "0", "SECRET_KEY": STRONG_KEY, "HSTS_SECONDS": "a year"}, "HSTS_SECONDS"),
+        ({"DEBUG": "0", "SECRET_KEY": STRONG_KEY, "SSL_REDIRECT": "maybe"}, "SSL_REDIRECT"),
+        ({"DEBUG": "0", "SECRET_KEY": STRONG_KEY, "REFERRER_POLICY": "everyone"}, "REFERRER_POLICY"),
+        ({"DEBUG": "0", "SECRET_KEY": STRONG_KEY, "LOG_FILE": "/no/such/folder/referee.log"}, "LOG_FILE"),
     ],
 )
 def test_bad_configuration_stops_with_one_line(changes, variable):
@@ -89,3 +109,119 @@ def test_bad_configuration_stops_with_one_line(changes, variable):
     assert len(lines) == 1, result.stderr
     assert variable in lines[0]
     assert "Traceback" not in result.stderr
+
+
+PRINT_SETTINGS = """
+import json
+from django.conf import settings
+names = ["SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
+         "SECURE_PROXY_SSL_HEADER", "SECURE_CONTENT_TYPE_NOSNIFF", "X_FRAME_OPTIONS", "SECURE_REFERRER_POLICY"]
+print(json.dumps({name: getattr(settings, name) for name in names}))
+"""
+
+
+def https_settings(env_changes: dict[str, str]) -> dict:
+    keep = {k: v for k, v in os.environ.items() if k not in HTTPS_VARIABLES}
+    env = {**keep, "DEBUG": "0", "SECRET_KEY": STRONG_KEY, "DJANGO_SETTINGS_MODULE": "referee.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", PRINT_SETTINGS],
+        cwd=ROOT,
+        env={**env, **env_changes},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+HTTPS_VARIABLES = ["SSL_REDIRECT", "HSTS_SECONDS", "HSTS_INCLUDE_SUBDOMAINS", "HSTS_PRELOAD", "BEHIND_PROXY"]
+
+
+def test_https_settings_default_to_plain_http_on_the_hall_network():
+    assert https_settings({}) == {
+        "SECURE_SSL_REDIRECT": False,
+        "SECURE_HSTS_SECONDS": 0,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": False,
+        "SECURE_HSTS_PRELOAD": False,
+        "SECURE_PROXY_SSL_HEADER": None,
+        "SECURE_CONTENT_TYPE_NOSNIFF": True,
+        "X_FRAME_OPTIONS": "DENY",
+        "SECURE_REFERRER_POLICY": "same-origin",
+    }
+
+
+def test_https_settings_from_the_environment():
+    got = https_settings(
+        {
+            "SSL_REDIRECT": "1",
+            "HSTS_SECONDS": "31536000",
+            "HSTS_INCLUDE_SUBDOMAINS": "yes",
+            "HSTS_PRELOAD": "on",
+            "BEHIND_PROXY": "1",
+            "REFERRER_POLICY": "no-referrer",
+        }
+    )
+    assert got["SECURE_SSL_REDIRECT"] is True
+    assert got["SECURE_HSTS_SECONDS"] == 31536000
+    assert got["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is True and got["SECURE_HSTS_PRELOAD"] is True
+    assert got["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert got["SECURE_REFERRER_POLICY"] == "no-referrer"
+
+
+# `make serve`
+
+
+def test_secret_key_file_is_made_once_private_and_reused(monkeypatch, tmp_path, capsys):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    key_file = tmp_path / ".secret_key"
+    key = serve.ensure_secret_key(key_file)
+    assert "generated" in capsys.readouterr().out
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    monkeypatch.setenv("SECRET_KEY", "")
+    monkeypatch.setenv("DEBUG", "0")
+    assert serve.ensure_secret_key(key_file) == key
+    assert secret_key(debug=False) == key  # strong enough for the check above
+    monkeypatch.setenv("SECRET_KEY", STRONG_KEY)
+    assert serve.ensure_secret_key(key_file) == STRONG_KEY
+
+
+def test_lan_addresses_send_nothing_and_skip_loopback(monkeypatch):
+    def no_traffic(*args, **kwargs):
+        raise AssertionError("finding the addresses must not send anything")
+
+    monkeypatch.setattr(socket.socket, "connect", no_traffic)
+    monkeypatch.setattr(socket.socket, "sendto", no_traffic)
+    monkeypatch.setattr(socket.socket, "send", no_traffic)
+    addresses = serve.lan_addresses()
+    for address in addresses:
+        ip = ipaddress.ip_address(address)
+        assert ip.version == 4 and not ip.is_loopback and not ip.is_link_local
+
+
+def test_lan_addresses_from_the_host_name(monkeypatch):
+    answers = [(socket.AF_INET, 0, 0, "", (a, 0)) for a in ["127.0.1.1", "192.168.1.20", "169.254.3.3"]]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args: answers)
+    monkeypatch.setattr(serve, "interface_addresses", lambda: {"10.0.0.7", "127.0.0.1"})
+    assert serve.lan_addresses() == ["10.0.0.7", "192.168.1.20"]
+
+
+def test_allowed_hosts_name_the_tablets_addresses_unless_set(monkeypatch):
+    monkeypatch.delenv("ALLOWED_HOSTS", raising=False)
+    serve.ensure_allowed_hosts(["192.168.1.20"])
+    hosts = os.environ["ALLOWED_HOSTS"].split(",")
+    assert "192.168.1.20" in hosts and "127.0.0.1" in hosts
+    monkeypatch.setenv("ALLOWED_HOSTS", "referee.club.example")
+    serve.ensure_allowed_hosts(["192.168.1.20"])
+    assert os.environ["ALLOWED_HOSTS"] == "referee.club.example"
+
+
+def test_waitress_where_gunicorn_cannot_run(monkeypatch):
+    monkeypatch.setattr(serve.importlib.util, "find_spec", lambda name: None)
+    assert not serve.gunicorn_runs()
+    served = {}
+    monkeypatch.setattr("waitress.serve", lambda app, **options: served.update(app=app, **options))
+    monkeypatch.setattr(serve.os, "execv", lambda *args: pytest.fail("gunicorn started"))
+    serve.serve("0.0.0.0:8000")
+    assert served["listen"] == "0.0.0.0:8000" and served["threads"] == serve.WORKERS * serve.THREADS
+    assert callable(served["app"])

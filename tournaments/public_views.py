@@ -136,7 +136,7 @@ def _deal_log_url(tournament: Tournament):
 
 
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Live standings: refreshes itself (the inline script fetches the table with ``X-Live: 1``); ``?round=N``."""
+    """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``."""
     tournament = public_tournament(request, slug, "public_standings")
     try:
         up_to = int(request.GET["round"])

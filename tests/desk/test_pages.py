@@ -115,8 +115,8 @@ def test_standings_page_and_live_fragment(client, played):
     t, pairs, _m = played
     en(client)
     html = client.get(reverse("standings", args=[t.slug])).content.decode()
-    assert "Standings" in html and "X-Live" in html and pairs[0].name in html
-    assert "level difference" in html and "<script>" in html
+    assert "Standings" in html and "js/standings.js" in html and pairs[0].name in html
+    assert "level difference" in html and "<script src=" in html
     live = client.get(reverse("standings", args=[t.slug]), HTTP_X_LIVE="1")
     assert "<html" not in live.content.decode() and pairs[0].name in live.content.decode()
     assert "X-Live" in live["Vary"]

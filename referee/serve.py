@@ -1,0 +1,151 @@
+"""`make serve` (or `python -m referee.serve`): the site for a club day, on every tablet of the hall's network.
+
+Runs without DEBUG: the SECRET_KEY from the environment or from `.secret_key` (generated on the first run),
+migrate and collectstatic, then a multi-threaded WSGI server — gunicorn where it runs (Linux, macOS), waitress
+elsewhere (Windows). It prints the addresses the tablets open; finding them sends nothing on the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import ipaddress
+import os
+import secrets
+import socket
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+KEY_FILE = BASE_DIR / ".secret_key"
+# Two cores: two processes (one can use each core) of eight threads each — most of a request is waiting on
+# SQLite or the network, and sixteen at once covers a hall of tablets refreshing the standings.
+WORKERS = 2
+THREADS = 8
+SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
+
+
+def ensure_secret_key(path: Path = KEY_FILE) -> str:
+    """SECRET_KEY from the environment, else from ``path``, else a new one written there (mode 600)."""
+    key = os.environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    if path.exists():
+        key = path.read_text(encoding="utf-8").strip()
+        print(f"SECRET_KEY read from {path}")
+    else:
+        key = secrets.token_urlsafe(50)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(key + "\n")
+        print(f"SECRET_KEY was not set: generated one into {path} (mode 600). Keep that file: the log-ins depend on it.")
+    os.environ["SECRET_KEY"] = key
+    return key
+
+
+def usable(address: str) -> bool:
+    """An address a tablet can reach: not loopback, link-local or unspecified."""
+    ip = ipaddress.ip_address(address)
+    return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
+
+
+def interface_addresses() -> set[str]:
+    """The IPv4 address of each network interface (Linux), asked of the kernel: nothing is sent."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: the host name's addresses are enough there
+        return set()
+    found = set()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _index, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:  # an interface without an IPv4 address
+                continue
+            found.add(socket.inet_ntoa(answer[20:24]))
+    return found
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on the hall's network, from its host name and its interfaces."""
+    found = set()
+    try:
+        for *_rest, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.add(sockaddr[0])
+    except OSError:
+        pass
+    found |= interface_addresses()
+    return sorted((a for a in found if usable(a)), key=ipaddress.ip_address)
+
+
+def ensure_allowed_hosts(addresses: list[str]) -> None:
+    """ALLOWED_HOSTS, when not set: this machine by name and by each address, so every tablet is answered."""
+    if os.environ.get("ALLOWED_HOSTS", "").strip():
+        return
+    hostname = socket.gethostname()
+    hosts = ["127.0.0.1", "localhost", "[::1]", hostname, f"{hostname}.local", *addresses]
+    os.environ["ALLOWED_HOSTS"] = ",".join(hosts)
+    print(f"ALLOWED_HOSTS was not set: using {os.environ['ALLOWED_HOSTS']}")
+
+
+def gunicorn_runs() -> bool:
+    return os.name != "nt" and importlib.util.find_spec("gunicorn") is not None
+
+
+def manage(*args: str) -> None:
+    """A manage.py step; when it fails, its own message (one line for bad configuration) is the last word."""
+    done = subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], cwd=BASE_DIR)
+    if done.returncode:
+        sys.exit(done.returncode)
+
+
+def serve(bind: str) -> None:
+    """Replace this process with the server (gunicorn) or run it here (waitress) until Ctrl-C."""
+    if gunicorn_runs():
+        os.execv(
+            sys.executable,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "referee.wsgi:application",
+                "--worker-class=gthread",
+                f"--workers={WORKERS}",
+                f"--threads={THREADS}",
+                f"--bind={bind}",
+                "--access-logfile=-",
+            ],
+        )
+    from waitress import serve as waitress_serve
+
+    from referee.wsgi import application
+
+    waitress_serve(application, listen=bind, threads=WORKERS * THREADS)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m referee.serve", description=__doc__.splitlines()[0])
+    parser.add_argument("--bind", default="0.0.0.0:8000", help="address:port to listen on (default %(default)s)")
+    args = parser.parse_args(argv)
+    os.chdir(BASE_DIR)
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")
+    ensure_secret_key()
+    addresses = lan_addresses()
+    ensure_allowed_hosts(addresses)
+    manage("migrate", "--no-input", "-v0")
+    manage("collectstatic", "--no-input", "-v0")
+    port = args.bind.rsplit(":", 1)[-1]
+    print(f"{'gunicorn' if gunicorn_runs() else 'waitress'}: {WORKERS * THREADS} threads on {args.bind}.")
+    print("Open on the tablets:" if addresses else "No network address found; on this machine open:")
+    for address in addresses or ["127.0.0.1"]:
+        print(f"  http://{address}:{port}/")
+    sys.stdout.flush()
+    serve(args.bind)
+
+
+if __name__ == "__main__":
+    main()
