@@ -78,16 +78,9 @@ class Trump:
             self, "members", tuple(tuple(c for c in range(54) if eff[c] == s) for s in range(5))
         )
 
-    def is_trump(self, card: Card) -> bool:
-        return self.eff[card] == TRUMP
-
     def suit_of(self, card: Card) -> int:
         """Effective suit: 0–3, or ``TRUMP``."""
         return self.eff[card]
-
-    def beats(self, a: Card, b: Card) -> bool:
-        """Does card ``a`` played after ``b`` beat it? (Same effective suit and strictly higher.)"""
-        return self.eff[a] == self.eff[b] and self.pos[a] > self.pos[b]
 
     def sort(self, cards: Iterable[Card]) -> list[Card]:
         """High to low in the current order (trumps first)."""
