@@ -26,10 +26,11 @@ from simple_history.utils import bulk_create_with_history
 
 from rules.cards import CardError, format_cards, parse_cards
 from rules.facts import LeadShape, PenaltyCall, TrickFacts
+from rules.judge import Verdict, judge
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.order import trump_from_text
 from rules.ranks import parse_rank
-from rules.record import FORMAT, RecordError, Verdict, judge, parse_record
+from rules.record import FORMAT, RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.scoring import PENALTY_CODES, ScoringError, score_deal
 from rules.seats import SEATS, next_seat, partner, side_of

@@ -18,8 +18,6 @@ from .cards import BJ, LJ, SUIT_SYMBOLS, SUITS, Card
 from .ranks import RANK_INDEX, parse_rank
 
 TRUMP = 4
-SUIT_NAMES_EN = ("spades", "hearts", "clubs", "diamonds", "trumps")
-SUIT_NAMES_ZH = ("黑桃", "红桃", "梅花", "方块", "主牌")
 
 
 @dataclass(frozen=True, slots=True)

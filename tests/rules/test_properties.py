@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from rules.cards import CARD_SYMBOL, CARD_TEXT, format_cards, parse_cards
 from rules.cli import main
+from rules.judge import judge, judge_text
 from rules.order import trump_from_text
-from rules.record import RecordError, judge, judge_text
+from rules.record import RecordError
 from rules.simulate import simulate_deal
 
 cards_st = st.lists(st.integers(0, 53), max_size=30)
