@@ -151,8 +151,9 @@ class _Judge:
         self.exact = self.given or complete
         leader: str | None = rec.banker
         last = len(rec.tricks) - 1
+        trick = self._trick
         for k, tr in enumerate(rec.tricks):
-            leader = self._trick(k, tr, leader, k < last)
+            leader = trick(k, tr, leader, k < last)
         if not rec.partial:
             self._check_counts(complete)
         return self._verdict(complete)
@@ -229,17 +230,16 @@ class _Judge:
 
     def _single_trick(self, k: int, plays: Any) -> str:
         """Fast path for a trick of four single cards: follow checks, winner, points in one loop (one card each:
-        a follower faults only by playing off the led suit while holding it)."""
+        a follower faults only by playing off the led suit while holding it). Only taken without ``hands``, when
+        a seat holds every card it plays, so its counts never go below zero."""
         eff, pos = self.t.eff, self.t.pos
         hands, suit_n = self.hands, self.suit_n
         s, (lead,) = plays[0]
         suit = eff[lead]
         trump_led = suit == TRUMP
         best, best_trump, best_val = 0, trump_led, pos[lead]
-        h = hands[s]
-        if h[lead]:
-            h[lead] -= 1
-            suit_n[s][suit] -= 1
+        hands[s][lead] -= 1
+        suit_n[s][suit] -= 1
         pts = POINTS[lead]
         for i in (1, 2, 3):
             s, (c,) = plays[i]
@@ -255,9 +255,8 @@ class _Judge:
                     self._follow_fault(k, s, prob, (c,), (lead,), suit, [])
                 if e == TRUMP and (not best_trump or pos[c] > best_val):
                     best, best_trump, best_val = i, True, pos[c]
-            if h[c]:
-                h[c] -= 1
-                sn[e] -= 1
+            h[c] -= 1
+            sn[e] -= 1
             pts += POINTS[c]
         winner, (win_card,) = plays[best]
         summary, fact = _single_result(plays[0][0], winner, pts, win_card in _JACKS)
@@ -495,9 +494,11 @@ class _Judge:
         per_card = per_card[:]
         for c in rec.kitty:
             per_card[c] += 1
-        for c in range(54):
-            if wrong(per_card[c], rs.decks):
-                self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=rs.decks)
+        decks = rs.decks
+        if per_card != [decks] * 54 if complete else max(per_card) > decks:  # the whole deck at once first
+            for c in range(54):
+                if wrong(per_card[c], decks):
+                    self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=decks)
 
     def _verdict(self, complete: bool) -> Verdict:
         """The verdict; a complete deal with a winner for every trick is scored."""
@@ -510,7 +511,7 @@ class _Judge:
                     banker=rec.banker,
                     level=rec.level,
                     tricks=self.facts,
-                    kitty_points=sum(POINTS[c] for c in rec.kitty),
+                    kitty_points=sum(map(POINTS.__getitem__, rec.kitty)),
                     penalties=rec.penalties,
                     levels=rec.levels,
                 )

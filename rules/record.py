@@ -217,12 +217,13 @@ def _tricks(raw: list[Any]) -> tuple[TrickRecord, ...]:
     out = []
     for i, t in enumerate(raw):
         try:
-            if t.__class__ is not dict or t.get("plays").__class__ is not list:
+            plays = t.get("plays") if t.__class__ is dict else None
+            if plays.__class__ is not list:
                 raise ValueError
             if len(t) == 1:
-                out.append(TrickRecord(_fast_plays(t["plays"])))
+                out.append(TrickRecord(_fast_plays(plays)))
             elif len(t) == 2 and "throw" in t:
-                out.append(TrickRecord(_fast_plays(t["plays"]), _fast_throw(t["throw"])))
+                out.append(TrickRecord(_fast_plays(plays), _fast_throw(t["throw"])))
             else:
                 raise ValueError
         except (ValueError, KeyError, TypeError, AttributeError):
