@@ -241,7 +241,7 @@ def _coerce(key: str, value: Any) -> Any:
     if key in _ENUMS:
         member = _choice(_ENUMS[key], value)
         if member is None:
-            raise RulesetError(f"setting {key!r}: unknown value {value!r} (known: {', '.join(_ENUMS[key])})")
+            raise RulesetError(f"setting {key!r}: unknown value {value!r} (known: {_known(key)})")
         return member
     if key in ("start_level", "target_level"):
         return _rank(key, value)
@@ -267,6 +267,12 @@ def _coerce(key: str, value: Any) -> Any:
             raise RulesetError(f"setting 'level_bands' must be a list of bands, not {value!r}")
         return tuple(_band(v) for v in value)
     raise RulesetError(f"unknown ruleset setting {key!r}")  # pragma: no cover - _SETTINGS guards
+
+
+def _known(key: str) -> str:
+    """A choice setting's values for an error message, the standard preset's first."""
+    default = getattr(Ruleset(), key)
+    return ", ".join([default, *(m for m in _ENUMS[key] if m != default)])
 
 
 def _choice(kind: type[StrEnum], value: Any) -> Any:
