@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .record import judge
+from .judge import judge
 from .simulate import simulate_deal
 
 PRESETS = ("standard", "permanent-twos", "jj-competition", "club-competition")

@@ -16,10 +16,8 @@ Card = int
 
 SUITS: str = "SHCD"
 SUIT_SYMBOLS: str = "♠♥♣♦"
-SUIT_ZH: tuple[str, ...] = ("黑桃", "红桃", "梅花", "方块")
 LJ: Card = 52
 BJ: Card = 53
-JOKER_SUIT = 4
 
 
 class CardError(ValueError):
@@ -28,16 +26,6 @@ class CardError(ValueError):
 
 def make_card(suit: int, rank: int) -> Card:
     return suit * 13 + rank
-
-
-def suit_of(card: Card) -> int:
-    """Printed suit 0–3, or 4 for a joker."""
-    return card // 13 if card < 52 else JOKER_SUIT
-
-
-def rank_of(card: Card) -> int:
-    """Rank index 0–12 (``2``…``A``); 13 for LJ, 14 for BJ."""
-    return card % 13 if card < 52 else card - 39
 
 
 def _text(card: Card) -> str:
@@ -49,6 +37,7 @@ def _text(card: Card) -> str:
 
 
 CARD_TEXT: tuple[str, ...] = tuple(_text(c) for c in range(54))
+CARD_BY_TEXT: dict[str, Card] = {text: c for c, text in enumerate(CARD_TEXT)}  # canonical text only
 ALL_CARDS: tuple[Card, ...] = tuple(range(54))
 _POINTS = {3: 5, 8: 10, 11: 10}  # rank index of 5, T, K
 POINTS: tuple[int, ...] = tuple(0 if c >= 52 else _POINTS.get(c % 13, 0) for c in range(54))
@@ -63,14 +52,12 @@ def _symbol(card: Card) -> str:
 CARD_SYMBOL: tuple[str, ...] = tuple(_symbol(c) for c in range(54))
 
 
-def card_text(card: Card) -> str:
-    """Canonical text: ``SA``, ``HT``, ``LJ``, ``BJ``."""
-    return CARD_TEXT[card]
-
-
-def points(cards: Iterable[Card]) -> int:
-    """Point value (5 = 5, 10 = 10, K = 10)."""
-    return sum(POINTS[c] for c in cards)
+def card_counts(cards: Iterable[Card]) -> dict[Card, int]:
+    """Card → copies, in first-seen order (a plain dict: cheaper than ``Counter`` for the handful of a play)."""
+    counts: dict[Card, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
 
 
 def make_deck(decks: int = 2) -> tuple[Card, ...]:
@@ -91,7 +78,6 @@ for _c in range(52):
 for _t, _c in (("LJ", LJ), ("BJ", BJ), ("小王", LJ), ("大王", BJ), ("lj", LJ), ("bj", BJ)):
     _SIMPLE[_t] = (_c,)
 
-_ONE: dict[str, Card] = {CARD_TEXT[c]: c for c in range(54)}
 _SUIT_CHARS = {ch: i for i, ch in enumerate(SUITS)} | {ch: i for i, ch in enumerate(SUIT_SYMBOLS)}
 _RANK_CHARS = {r: i for i, r in enumerate(RANKS)}
 _SPLIT = re.compile(r"[\s,，、;]+")
@@ -143,7 +129,7 @@ def parse_cards(text: str | Iterable[str] | None) -> tuple[Card, ...]:
         return ()
     if isinstance(text, str):
         try:  # fast path: canonical text
-            return tuple(map(_ONE.__getitem__, text.split()))
+            return tuple(map(CARD_BY_TEXT.__getitem__, text.split()))
         except KeyError:
             pass
         tokens = (
@@ -165,12 +151,11 @@ def parse_cards(text: str | Iterable[str] | None) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def format_cards(cards: Iterable[Card], order: object | None = None, symbols: bool = False) -> str:
+def format_cards(cards: Iterable[Card], order: object | None = None) -> str:
     """Canonical text separated by spaces, sorted high to low by ``order`` (a ``Trump``) when given."""
     cs = list(cards)
     if order is not None:
         cs = order.sort(cs)  # type: ignore[attr-defined]
     else:
         cs.sort(reverse=True)
-    table = CARD_SYMBOL if symbols else CARD_TEXT
-    return " ".join(table[c] for c in cs)
+    return " ".join(CARD_TEXT[c] for c in cs)

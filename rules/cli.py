@@ -11,7 +11,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .record import RecordError, judge_text
+from .judge import judge_text
+from .record import RecordError
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
-"""Plain facts passed from trick judging (rules part 1) to scoring (rules part 2).
+"""Plain facts passed from judging tricks to scoring a deal.
 
-The trick side (``trick``/``record``) produces these; ``scoring`` consumes them. Keeping them here lets the two
+The trick side (``judge``) produces these; ``scoring`` consumes them. Keeping them here lets the two
 halves of the engine meet without importing each other's internals.
 """
 

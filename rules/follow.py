@@ -1,4 +1,4 @@
-"""Following (RULES §6): is a follow legal, and why not; which cards may be played; a random legal follow.
+"""Following (RULES §6): is a follow legal, and why not; a random legal follow (the simulator's player).
 
 Refusal codes: ``play_size`` (wrong number of cards), ``revoke_suit`` (did not follow the led suit while
 holding it), ``revoke_tractor`` (covered fewer of the lead's tractor pairs with tractors than the hand allows),
@@ -12,18 +12,14 @@ short of the suit, and a shape below what the known cards already allow when the
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
-from math import comb
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import Card, card_counts
 from .order import Trump
 from .units import Shape, cover, holding_shape, pair_positions, take_runs
 
 Hand = Sequence[int]  # 54 counts, indexed by card
-_ENUMERATE_LIMIT = 4000
 
 
 class FollowProblem(NamedTuple):
@@ -32,6 +28,7 @@ class FollowProblem(NamedTuple):
 
 
 def hand_counts(cards: Sequence[Card]) -> list[int]:
+    """A hand as ``follow_problem`` reads it: 54 counts, indexed by card."""
     counts = [0] * 54
     for c in cards:
         counts[c] += 1
@@ -81,8 +78,8 @@ def follow_problem(
     if lt and cover(lt, runs_p) < cover(lt, runs_h):
         return FollowProblem("revoke_tractor", _tractor_witness(held, trump))
     if min(cap, pairs_p) < min(cap, pairs_h):
-        played = Counter(play)
-        unplayed = [c for v in pair_positions(held, trump).values() for c in v if played[c] < 2]
+        played = card_counts(play)
+        unplayed = [c for v in pair_positions(held, trump).values() for c in v if played.get(c, 0) < 2]
         return FollowProblem("revoke_pair", tuple(c for c in unplayed for _ in range(2)))
     return None
 
@@ -92,9 +89,7 @@ def _unplayed(held: list[Card], played: list[Card]) -> list[Card]:
 
     The same as ``Counter(held) - Counter(played)`` expanded, without building two Counters on every fault.
     """
-    used: dict[Card, int] = {}
-    for c in played:
-        used[c] = used.get(c, 0) + 1
+    used = card_counts(played)
     out = []
     for c in held:
         n = used.get(c, 0)
@@ -111,47 +106,6 @@ def _tractor_witness(held: Sequence[Card], trump: Trump) -> tuple[Card, ...]:
         return ()
     run = max(runs, key=len)
     return tuple(c for _p, c in reversed(run) for _ in range(2))
-
-
-def is_legal_follow(hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump) -> bool:
-    """Convenience for pages: ``hand`` and ``play`` as card lists, ``lead`` the lead's cards."""
-    from .units import shape_of
-
-    return follow_problem(hand_counts(hand), play, trump.eff[lead[0]], shape_of(lead, trump), trump) is None
-
-
-def playable_cards(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> set[Card]:
-    """Cards a follower may use in some legal follow (for greying out a judge screen; advisory).
-
-    Exact: void or short in the suit, leads without pairs, and any case with at most a few thousand selections
-    (tried one by one). Beyond that (long throws against long suits) it offers the suit's pair or tractor cards
-    when every slot must be a pair, else the whole suit.
-    """
-    from .units import shape_of
-
-    shape = shape_of(lead, trump)
-    n = shape.size
-    suit = trump.eff[lead[0]]
-    held = [c for c in hand if trump.eff[c] == suit]
-    if len(held) < n:
-        return set(hand)
-    if len(held) == n or shape.pairs == 0:
-        return set(held)
-    if comb(len(held), n) <= _ENUMERATE_LIMIT:  # small enough: exact, by trying every selection
-        counts = hand_counts(hand)
-        ok: set[Card] = set()
-        for sel in set(combinations(sorted(held), n)):
-            if not ok.issuperset(sel) and follow_problem(counts, sel, suit, shape, trump) is None:
-                ok.update(sel)
-        return ok
-    runs_h, pairs_h = holding_shape(held, trump)
-    best_a = cover(shape.tractors, runs_h) if shape.tractors else 0
-    best_b = min(shape.pairs, pairs_h)
-    if n - 2 * best_b > 0:
-        return set(held)
-    if best_a and best_a == best_b:
-        return {c for r in take_runs(pair_positions(held, trump)) for _p, c in r}
-    return {c for v in pair_positions(held, trump).values() for c in v}
 
 
 def random_follow(
@@ -191,8 +145,9 @@ def random_follow(
     need = min(shape.pairs, pairs_used + len(loose)) - pairs_used
     chosen += loose[: max(0, need)]
     play = [c for c in chosen for _ in range(2)]
-    left = Counter(held) - Counter(play)
-    pool = list(left.elements())
+    used = card_counts(play)
+    # held less play, copies side by side (the order the seeded deals were built with)
+    pool = [c for c, n in card_counts(held).items() for _ in range(n - used.get(c, 0))]
     rng.shuffle(pool)
     play += pool[: n - len(play)]
     result = tuple(play)

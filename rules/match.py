@@ -8,14 +8,14 @@ verdict (``MatchDeal.from_record``). Every function is pure; states are frozen.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from .facts import PenaltyCall
 from .levels import LevelGain, apply_levels, ladder_gap, wins_match
 from .ranks import parse_rank
-from .ruleset import Ruleset
+from .ruleset import Ruleset, TimeTie
 from .scoring import DealScore, penalty_effects
 from .seats import SEATS, SIDES, other_side, side_of
 
@@ -161,7 +161,7 @@ class MatchEnd:
     deals: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {"how": self.how, "winner": self.winner, "levels": dict(self.levels), "deals": self.deals}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +314,7 @@ def call_time(state: MatchState, now: datetime) -> MatchState:
     gap = ladder_gap(state.ruleset, state.levels)
     if gap:
         return _ended(state, "time", "NS" if gap > 0 else "EW")
-    if state.ruleset.time_tie == "banker_side" and state.banker is not None:
+    if state.ruleset.time_tie == TimeTie.BANKER_SIDE and state.banker is not None:
         return _ended(state, "time", side_of(state.banker))
     return _ended(state, "time", None)
 

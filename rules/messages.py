@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import CARD_SYMBOL, Card
-from .order import SUIT_NAMES_EN, SUIT_NAMES_ZH, Trump
+from .order import Trump
+
+# Effective suits 0–3 and TRUMP (4), as a judge names them.
+SUIT_NAMES_EN = ("spades", "hearts", "clubs", "diamonds", "trumps")
+SUIT_NAMES_ZH = ("黑桃", "红桃", "梅花", "方块", "主牌")
 
 
 def show(cards: Sequence[Card], trump: Trump | None = None) -> str:
@@ -83,13 +87,28 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# Why a challenge of a throw does not hold (the ``why`` of ``bad_challenge``).
+_CHALLENGE_REASONS: dict[str, tuple[str, str]] = {
+    "single_unit": ("the attempt is a single unit, not a throw", "所出的牌只是一个牌型，不是甩牌"),
+    "own_throw": ("the thrower cannot challenge their own throw", "甩牌者不能否决自己的甩牌"),
+    "not_held": ("{challenger} did not hold {shown}", "{challenger} 并未持有 {shown}"),
+    "no_beat": ("{shown} does not beat any unit of the throw", "{shown} 大不过甩牌中的任何一个牌型"),
+}
+
 KIND_ZH = {"single": "单张", "pair": "对子", "tractor": "拖拉机", "throw": "甩牌"}
 SEAT_ZH = {"N": "北家", "W": "西家", "S": "南家", "E": "东家"}
 SEAT_KEYS = ("seat", "expected", "holder", "challenger")
 
 
 def suit_names(suit: int) -> tuple[str, str]:
+    """(English, Chinese) name of an effective suit."""
     return SUIT_NAMES_EN[suit], SUIT_NAMES_ZH[suit]
+
+
+def challenge_reason(reason: str, **kw: object) -> tuple[str, str]:
+    """(English, Chinese) reason a challenge does not hold; seats stay as written (N, E …) in both."""
+    en, zh = _CHALLENGE_REASONS[reason]
+    return en.format(**kw), zh.format(**kw)
 
 
 def message(code: str, **kw: object) -> tuple[str, str]:

@@ -18,8 +18,6 @@ from .cards import BJ, LJ, SUIT_SYMBOLS, SUITS, Card
 from .ranks import RANK_INDEX, parse_rank
 
 TRUMP = 4
-SUIT_NAMES_EN = ("spades", "hearts", "clubs", "diamonds", "trumps")
-SUIT_NAMES_ZH = ("黑桃", "红桃", "梅花", "方块", "主牌")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +76,9 @@ class Trump:
             self, "members", tuple(tuple(c for c in range(54) if eff[c] == s) for s in range(5))
         )
 
-    def is_trump(self, card: Card) -> bool:
-        return self.eff[card] == TRUMP
-
     def suit_of(self, card: Card) -> int:
         """Effective suit: 0–3, or ``TRUMP``."""
         return self.eff[card]
-
-    def beats(self, a: Card, b: Card) -> bool:
-        """Does card ``a`` played after ``b`` beat it? (Same effective suit and strictly higher.)"""
-        return self.eff[a] == self.eff[b] and self.pos[a] > self.pos[b]
 
     def sort(self, cards: Iterable[Card]) -> list[Card]:
         """High to low in the current order (trumps first)."""

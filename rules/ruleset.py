@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 from typing import Any
 
+from .cards import POINTS
 from .ranks import RANKS, parse_rank
 
 
@@ -19,13 +21,51 @@ class RulesetError(ValueError):
     """An unknown preset or an unknown or invalid setting."""
 
 
-KITTY_SCHEMES = ("unit_power", "card_power", "table")
-FAILED_THROW = ("per_card", "per_attempt", "misplay")
-REVOKE_EFFECTS = ("lose_deal", "level")
-RENEGE_EFFECTS = ("level", "lose_deal")
-WRONG_CARD_COUNT = ("standard", "jj")
-TIME_TIES = ("banker_side", "draw")
-BAND_SIDES = ("banker", "attackers")
+# The choices of a setting. Each is a ``str`` (``KittyScheme.TABLE == "table"``), so the JSON is the value.
+
+
+class KittyScheme(StrEnum):
+    """How the kitty multiplier is found (RULES §9)."""
+
+    UNIT_POWER = "unit_power"
+    CARD_POWER = "card_power"
+    TABLE = "table"
+
+
+class FailedThrow(StrEnum):
+    """What a failed throw costs: per card taken back, per attempt, or as a misplay."""
+
+    PER_CARD = "per_card"
+    PER_ATTEMPT = "per_attempt"
+    MISPLAY = "misplay"
+
+
+class FaultEffect(StrEnum):
+    """What a revoke or a renege costs the side at fault: the deal, or a level (and a strike)."""
+
+    LOSE_DEAL = "lose_deal"
+    LEVEL = "level"
+
+
+class WrongCardCount(StrEnum):
+    """How a wrong card count ends the deal: the standard way or seed 002's JJ比赛 way."""
+
+    STANDARD = "standard"
+    JJ = "jj"
+
+
+class TimeTie(StrEnum):
+    """Who wins equal levels when time is called."""
+
+    BANKER_SIDE = "banker_side"
+    DRAW = "draw"
+
+
+class BandSide(StrEnum):
+    """The side a level-table band gives levels to."""
+
+    BANKER = "banker"
+    ATTACKERS = "attackers"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +77,12 @@ class Band:
     """
 
     low: int | None
-    side: str
+    side: BandSide
     levels: int
     every: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"from": self.low, "side": self.side, "levels": self.levels}
+        d: dict[str, Any] = {"from": self.low, "side": str(self.side), "levels": self.levels}
         if self.every is not None:
             d["every"] = self.every
         return d
@@ -63,7 +103,7 @@ class Ruleset:
     target_level: str = "A"
     must_play: tuple[str, ...] = ()
     # Kitty (§9).
-    kitty_scheme: str = "unit_power"
+    kitty_scheme: KittyScheme = KittyScheme.UNIT_POWER
     kitty_cap: int = 64
     kitty_table: tuple[tuple[str, int], ...] = ()
     throws_as_single: bool = False
@@ -72,18 +112,18 @@ class Ruleset:
     level_bands: tuple[Band, ...] | None = None
     level_cap: int | None = None
     # Penalties (§9).
-    failed_throw: str = "per_card"
+    failed_throw: FailedThrow = FailedThrow.PER_CARD
     failed_throw_points: int = 10
     misplay_points: int = 10
     signal_points: int | None = 30
-    revoke: str = "lose_deal"
-    renege: str = "level"
-    wrong_card_count: str = "standard"
+    revoke: FaultEffect = FaultEffect.LOSE_DEAL
+    renege: FaultEffect = FaultEffect.LEVEL
+    wrong_card_count: WrongCardCount = WrongCardCount.STANDARD
     strikes_to_forfeit: int | None = None
     # Match (§10, §12).
     j_rule: bool = False
     time_limit_minutes: int | None = None
-    time_tie: str = "banker_side"
+    time_tie: TimeTie = TimeTie.BANKER_SIDE
     mercy_levels: int | None = None
 
     # ---- derived ----
@@ -94,6 +134,11 @@ class Ruleset:
         return total % 4 + 4 if total % 4 else 8
 
     @property
+    def deck_points(self) -> int:
+        """Points in all the cards of the game (100 a deck)."""
+        return self.decks * sum(POINTS)
+
+    @property
     def hand_size(self) -> int:
         """Cards dealt to each seat."""
         return (54 * self.decks - self.kitty_size) // 4
@@ -102,11 +147,6 @@ class Ruleset:
     def step(self) -> int:
         """The level-table step ``s`` (RULES §10): ``level_step`` or 20 × decks."""
         return self.level_step if self.level_step is not None else 20 * self.decks
-
-    @property
-    def must_play_levels(self) -> frozenset[str]:
-        """Must-play levels including the target."""
-        return frozenset(self.must_play) | {self.target_level}
 
     def is_must_play(self, level: str) -> bool:
         return level == self.target_level or level in self.must_play
@@ -170,13 +210,13 @@ _INT_OPTIONAL = {
 }
 _INT = {"decks", "kitty_cap", "failed_throw_points", "misplay_points"}
 _BOOL = {"clockwise", "permanent_twos", "trump_throws", "throws_as_single", "j_rule"}
-_ENUMS = {
-    "kitty_scheme": KITTY_SCHEMES,
-    "failed_throw": FAILED_THROW,
-    "revoke": REVOKE_EFFECTS,
-    "renege": RENEGE_EFFECTS,
-    "wrong_card_count": WRONG_CARD_COUNT,
-    "time_tie": TIME_TIES,
+_ENUMS: dict[str, type[StrEnum]] = {
+    "kitty_scheme": KittyScheme,
+    "failed_throw": FailedThrow,
+    "revoke": FaultEffect,
+    "renege": FaultEffect,
+    "wrong_card_count": WrongCardCount,
+    "time_tie": TimeTie,
 }
 _TABLE_KINDS = ("single", "pair", "tractor")
 
@@ -205,9 +245,10 @@ def _coerce(key: str, value: Any) -> Any:
     if key in _INT_OPTIONAL:
         return None if value is None else _int(key, value)
     if key in _ENUMS:
-        if value not in _ENUMS[key]:
-            raise RulesetError(f"setting {key!r}: unknown value {value!r} (known: {', '.join(_ENUMS[key])})")
-        return value
+        member = _choice(_ENUMS[key], value)
+        if member is None:
+            raise RulesetError(f"setting {key!r}: unknown value {value!r} (known: {_known(key)})")
+        return member
     if key in ("start_level", "target_level"):
         return _rank(key, value)
     if key in ("ladder", "must_play"):
@@ -234,6 +275,20 @@ def _coerce(key: str, value: Any) -> Any:
     raise RulesetError(f"unknown ruleset setting {key!r}")  # pragma: no cover - _SETTINGS guards
 
 
+def _known(key: str) -> str:
+    """A choice setting's values for an error message, the standard preset's first."""
+    default = getattr(Ruleset(), key)
+    return ", ".join([default, *(m for m in _ENUMS[key] if m != default)])
+
+
+def _choice(kind: type[StrEnum], value: Any) -> Any:
+    """The member of ``kind`` whose value is ``value`` (JSON gives plain strings), else None."""
+    try:
+        return kind(value)
+    except (ValueError, TypeError):
+        return None
+
+
 def _is_tractor_key(kind: Any) -> bool:
     return isinstance(kind, str) and kind.startswith("tractor:") and kind[8:].isdigit() and int(kind[8:]) >= 2
 
@@ -245,9 +300,11 @@ def _band(value: Any) -> Band:
     if unknown:
         raise RulesetError(f"setting 'level_bands': unknown band field {sorted(unknown)[0]!r}")
     low = value.get("from")
-    side = value.get("side")
-    if side not in BAND_SIDES:
-        raise RulesetError(f"setting 'level_bands': side must be 'banker' or 'attackers', not {side!r}")
+    side = _choice(BandSide, value.get("side"))
+    if side is None:
+        raise RulesetError(
+            f"setting 'level_bands': side must be 'banker' or 'attackers', not {value.get('side')!r}"
+        )
     every = value.get("every")
     return Band(
         None if low is None else _int("level_bands", low),
@@ -258,6 +315,8 @@ def _band(value: Any) -> Band:
 
 
 def _to_json(key: str, value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return value.value
     if key in ("ladder", "must_play"):
         return list(value)
     if key == "kitty_table":
@@ -287,7 +346,7 @@ def _validate(rs: Ruleset) -> Ruleset:
         raise RulesetError("setting 'permanent_twos' needs a ladder that does not play level 2")
     if rs.kitty_cap < 1:
         raise RulesetError(f"setting 'kitty_cap' must be positive, not {rs.kitty_cap}")
-    if rs.kitty_scheme == "table":
+    if rs.kitty_scheme == KittyScheme.TABLE:
         kinds = dict(rs.kitty_table)
         missing = [k for k in _TABLE_KINDS if k not in kinds]
         if missing:
@@ -307,7 +366,7 @@ def _validate(rs: Ruleset) -> Ruleset:
             raise RulesetError("setting 'level_bands': levels must be ≥ 0 and every ≥ 1")
         if any(b.every is not None for b in bands[:-1]):
             raise RulesetError("setting 'level_bands': only the last band may have 'every'")
-        signed = [b.levels if b.side == "banker" else -1 - b.levels for b in bands]
+        signed = [b.levels if b.side == BandSide.BANKER else -1 - b.levels for b in bands]
         if any(later > earlier for earlier, later in zip(signed, signed[1:], strict=False)):
             raise RulesetError("setting 'level_bands': more points must never help the banker side")
     for key in ("level_cap", "strikes_to_forfeit", "time_limit_minutes", "mercy_levels"):
@@ -335,7 +394,7 @@ PRESETS: dict[str, Ruleset] = {
         permanent_twos=True,
         ladder=RANKS[1:],
         start_level="3",
-        kitty_scheme="table",
+        kitty_scheme=KittyScheme.TABLE,
         kitty_table=(("single", 2), ("pair", 4), ("tractor", 16)),
     ),
     # seed 002 JJ比赛 (双升比赛规则): 先过10为胜，逢10必打;
@@ -347,18 +406,18 @@ PRESETS: dict[str, Ruleset] = {
         target_level="T",
         must_play=("T",),
         level_bands=(
-            Band(None, "banker", 4),
-            Band(1, "banker", 3),
-            Band(30, "banker", 2),
-            Band(55, "banker", 1),
-            Band(80, "attackers", 0),
-            Band(100, "attackers", 1, every=20),
+            Band(None, BandSide.BANKER, 4),
+            Band(1, BandSide.BANKER, 3),
+            Band(30, BandSide.BANKER, 2),
+            Band(55, BandSide.BANKER, 1),
+            Band(80, BandSide.ATTACKERS, 0),
+            Band(100, BandSide.ATTACKERS, 1, every=20),
         ),
-        revoke="level",
-        wrong_card_count="jj",
+        revoke=FaultEffect.LEVEL,
+        wrong_card_count=WrongCardCount.JJ,
         strikes_to_forfeit=3,
         time_limit_minutes=60,
-        time_tie="banker_side",
+        time_tie=TimeTie.BANKER_SIDE,
     ),
     # seed 004 比赛规则: 级牌 2、5、10、J、Q、K、A, 逢 2、A 级必须打;
     # 庄家打 J 级时对家用 J 牌抠底重新从 2 级开始; 甩牌抠底按单抠计;
@@ -369,15 +428,15 @@ PRESETS: dict[str, Ruleset] = {
         must_play=("2", "A"),
         throws_as_single=True,
         level_bands=(
-            Band(None, "banker", 3),
-            Band(1, "banker", 2),
-            Band(40, "banker", 1),
-            Band(80, "attackers", 0),
-            Band(120, "attackers", 2),
-            Band(150, "attackers", 3),
+            Band(None, BandSide.BANKER, 3),
+            Band(1, BandSide.BANKER, 2),
+            Band(40, BandSide.BANKER, 1),
+            Band(80, BandSide.ATTACKERS, 0),
+            Band(120, BandSide.ATTACKERS, 2),
+            Band(150, BandSide.ATTACKERS, 3),
         ),
         level_cap=3,
-        failed_throw="misplay",
+        failed_throw=FailedThrow.MISPLAY,
         j_rule=True,
     ),
 }

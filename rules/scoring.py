@@ -8,13 +8,13 @@ does not show: strikes and level penalties per side, the J rule, and a void deal
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .facts import LeadShape, PenaltyCall, TrickFacts
 from .levels import LevelGain, apply_levels, level_gain, next_banker, wins_match
 from .ranks import parse_rank
-from .ruleset import Ruleset
+from .ruleset import FailedThrow, FaultEffect, KittyScheme, Ruleset, WrongCardCount
 from .seats import SEATS, SIDES, other_side, side_of
 
 PENALTY_CODES = ("misplay", "signal", "renege", "revoke", "wrong_card_count")
@@ -50,14 +50,7 @@ class AttackersPoints:
     total: int
 
     def as_dict(self) -> dict[str, int]:
-        return {
-            "tricks": self.tricks,
-            "kitty": self.kitty,
-            "multiplier": self.multiplier,
-            "kitty_bonus": self.kitty_bonus,
-            "penalties": self.penalties,
-            "total": self.total,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +117,13 @@ def kitty_multiplier(rs: Ruleset, shape: LeadShape) -> int:
     """The kitty multiplier for the last trick's lead shape under the ruleset's scheme (RULES §9)."""
     if shape.is_throw and rs.throws_as_single:
         return 2  # seed 004: 甩牌抠底按单抠计
-    if rs.kitty_scheme == "unit_power":
+    if rs.kitty_scheme == KittyScheme.UNIT_POWER:
         if shape.kind == "single":
             return 2
         if shape.kind == "pair":
             return 4
         return 2 * 2**shape.pairs
-    if rs.kitty_scheme == "card_power":
+    if rs.kitty_scheme == KittyScheme.CARD_POWER:
         return min(2**shape.cards, rs.kitty_cap)
     table = dict(rs.kitty_table)
     if shape.kind == "tractor":
@@ -171,9 +164,9 @@ def penalty_points(
 
 def failed_throw_points(rs: Ruleset, cards_taken_back: int) -> int:
     """Points one failed throw costs the thrower's side (RULES §9; the judge's screen shows it too)."""
-    if rs.failed_throw == "per_card":
+    if rs.failed_throw == FailedThrow.PER_CARD:
         return rs.failed_throw_points * cards_taken_back
-    if rs.failed_throw == "per_attempt":
+    if rs.failed_throw == FailedThrow.PER_ATTEMPT:
         return rs.failed_throw_points
     return rs.misplay_points  # "misplay": seed 004 出错牌 罚 10 分
 
@@ -188,10 +181,10 @@ def penalty_effects(rs: Ruleset, penalties: Sequence[PenaltyCall]) -> PenaltyEff
             raise ScoringError(f"unknown penalty code {p.code!r} (known: {', '.join(PENALTY_CODES)})")
         side = side_of(_check_seat(p.seat, f"penalty {p.code!r}"))
         effect = {"revoke": rs.revoke, "renege": rs.renege}.get(p.code)
-        if effect == "level":
+        if effect == FaultEffect.LEVEL:
             strikes[side] += 1
             downs[side] += 1
-        elif effect == "lose_deal":
+        elif effect == FaultEffect.LOSE_DEAL:
             ending.append((side, "lose_deal"))
         elif p.code == "wrong_card_count":
             ending.append((side, "wrong_card_count"))
@@ -269,7 +262,7 @@ def _decide(
     bs = side_of(banker)
     by_banker = [kind for side, kind in effects.deal_ending if side == bs]
     by_attackers = [kind for side, kind in effects.deal_ending if side == other_side(bs)]
-    jj = rs.wrong_card_count == "jj"
+    jj = rs.wrong_card_count == WrongCardCount.JJ
     if by_banker and by_attackers:
         # Seed 002 JJ比赛 八: 双方均出现多牌少牌情况，双方不升降级，且下把牌双方抢庄 — applied to any mix.
         return LevelGain("banker", 0), None, True

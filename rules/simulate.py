@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import CARD_TEXT, Card, make_deck
+from .cards import Card, format_cards, make_deck
 from .follow import random_follow
 from .order import TRUMP, Trump, trump_from_text
 from .ranks import parse_rank
@@ -23,10 +23,6 @@ from .trick import winner_index
 from .units import decompose, shape_of_units
 
 TRUMP_CHOICES = ("S", "H", "C", "D", "NT")
-
-
-def _text(cards: list[Card] | tuple[Card, ...], t: Trump) -> str:
-    return " ".join(CARD_TEXT[c] for c in t.sort(cards))
 
 
 def _remove(hand: list[Card], cards: tuple[Card, ...] | list[Card]) -> None:
@@ -71,7 +67,7 @@ def simulate_deal(
         "banker": banker,
         "level": level,
         "trump": t.trump_text,
-        "kitty": _text(kitty, t),
+        "kitty": format_cards(kitty, t),
         "partial": False,
         "tricks": tricks,
         "penalties": [],
@@ -100,9 +96,9 @@ def _play_trick(
         else:
             lead = chk.forced.cards  # type: ignore[union-attr]
             throw = {
-                "attempted": _text(list(attempt), t),
+                "attempted": format_cards(attempt, t),
                 "challenger": chk.challenger,
-                "shown": _text(list(chk.beater.cards), t),
+                "shown": format_cards(chk.beater.cards, t),
             }  # type: ignore[union-attr]
     else:
         lead = rng.choice(units).cards
@@ -122,7 +118,7 @@ def _play_trick(
     w = winner_index([p for _s, p in plays], t, shape)
     for s, p in plays:
         _remove(hands[s], p)
-    rec: dict[str, Any] = {"plays": [[s, _text(list(p), t)] for s, p in plays]}
+    rec: dict[str, Any] = {"plays": [[s, format_cards(p, t)] for s, p in plays]}
     if throw is not None:
         rec["throw"] = throw
     return {"record": rec, "winner": plays[w][0]}

@@ -11,7 +11,7 @@ plays the smallest unit of that kind (shortest, then lowest). Seed 002 《牌类
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .cards import Card
@@ -90,7 +90,3 @@ def shown_unit(shown: Sequence[Card], trump: Trump) -> Unit | None:
         return None
     units = decompose(shown, trump)
     return units[0] if len(units) == 1 else None
-
-
-def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:
-    return sorted(a) == sorted(b)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .order import TRUMP, Trump
-from .units import PAIR, SINGLE, TRACTOR, Shape, cover, decompose, holding_shape, pair_positions, take_runs
+from .units import PAIR, SINGLE, TRACTOR, Shape, cover, decompose, pair_positions, shape_of_units, take_runs
 
 
 def deciding_value(cards: Sequence[Card], kind: int, trump: Trump) -> int:
@@ -35,18 +35,9 @@ def lead_kind(shape: Shape) -> int:
     return TRACTOR if shape.tractors else PAIR if shape.pairs else SINGLE
 
 
-def has_shape(cards: Sequence[Card], shape: Shape, trump: Trump) -> bool:
-    """Does a play of one suit match the lead's shape well enough to win (§7)?"""
-    if not shape.pairs:
-        return True
-    runs, pairs = holding_shape(cards, trump)
-    if pairs < shape.pairs:
-        return False
-    return not shape.tractors or cover(shape.tractors, runs) >= sum(shape.tractors)
-
-
 def _shaped_value(cards: Sequence[Card], shape: Shape, kind: int, trump: Trump) -> int | None:
-    """``deciding_value`` of a play that ``has_shape``, else None: both read from one count of its pairs."""
+    """``deciding_value`` of a play that has the lead's shape (§7), else None: both read from one count of its
+    pairs. The shape: it covers every tractor pair of the lead with tractors and holds as many pairs."""
     if not shape.pairs:
         return max(trump.pos[c] for c in cards)  # no pairs asked for: the kind is SINGLE
     by_pos = pair_positions(cards, trump)
@@ -68,8 +59,6 @@ def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | N
     if len(lead) == 1:  # fast path: single-card tricks
         return _unit_winner(plays, trump, 1)
     if shape is None:
-        from .units import shape_of_units
-
         shape = shape_of_units(decompose([c for c in lead if eff[c] == suit], trump))
     if shape.pairs == 1 and not shape.tractors and len(lead) == 2 and lead[0] == lead[1]:
         return _unit_winner(plays, trump, 2)

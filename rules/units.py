@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import Card, card_counts
 from .order import Trump
 
 SINGLE, PAIR, TRACTOR = 0, 1, 2
 KIND_NAMES = ("single", "pair", "tractor")
-KIND_ZH = ("单张", "对子", "拖拉机")
 
 
 class Unit(NamedTuple):
@@ -39,15 +38,7 @@ def pair_positions(cards: Sequence[Card], trump: Trump) -> dict[int, list[Card]]
     """Chain position → the cards forming a pair there (one entry per pair)."""
     if len(cards) < 2:
         return {}
-    return _pairs_of(_card_counts(cards), trump.pos)
-
-
-def _card_counts(cards: Sequence[Card]) -> dict[Card, int]:
-    """Card → copies, in first-seen order (a plain dict: cheaper than ``Counter`` for a handful of cards)."""
-    counts: dict[Card, int] = {}
-    for c in cards:
-        counts[c] = counts.get(c, 0) + 1
-    return counts
+    return _pairs_of(card_counts(cards), trump.pos)
 
 
 def _pairs_of(counts: dict[Card, int], pos: Sequence[int]) -> dict[int, list[Card]]:
@@ -94,7 +85,7 @@ def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
         c = cards[0]
         p = pos[c]
         return [Unit(PAIR, 1, p, p, (c, c))]
-    counts = _card_counts(cards)
+    counts = card_counts(cards)
     if len(counts) == n:  # no two alike (most throws): singles only, high to low
         return [
             Unit(SINGLE, 0, pos[c], pos[c], (c,)) for c in sorted(counts, key=pos.__getitem__, reverse=True)
@@ -120,10 +111,6 @@ def shape_of_units(units: Sequence[Unit]) -> Shape:
     tractors = tuple(sorted((u.length for u in units if u.kind == TRACTOR), reverse=True))
     pairs = sum(u.length for u in units if u.kind != SINGLE)
     return Shape(tractors, pairs, sum(len(u.cards) for u in units))
-
-
-def shape_of(cards: Sequence[Card], trump: Trump) -> Shape:
-    return shape_of_units(decompose(cards, trump))
 
 
 def holding_shape(cards: Sequence[Card], trump: Trump) -> tuple[tuple[int, ...], int]:

@@ -29,7 +29,7 @@ from referee.recording.snapshot import (
     snapshot,
     touch,
 )
-from rules.record import Verdict
+from rules.judge import Verdict
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.access import can_confirm, can_reopen

@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy
 
 from referee.recording.errors import RecordingError
 from referee.recording.match_fold import levels_before
-from rules.cards import make_deck, points
 from rules.facts import LeadShape, PenaltyCall, TrickFacts
 from rules.ruleset import Ruleset
 from rules.scoring import ScoringError, score_deal
@@ -37,7 +36,7 @@ def last_lead_shape(kind: str) -> LeadShape:
 
 def check_quick_totals(rs: Ruleset, points_won: int, kitty_points: int, last_lead: str) -> None:
     """Totals a table can have: multiples of 5, within the deck's points, the kitty's within the kitty."""
-    deck_points = points(make_deck(rs.decks))
+    deck_points = rs.deck_points
     if points_won % 5 or kitty_points % 5:
         raise RecordingError(_("Points come in fives: check the totals."))
     if not 0 <= kitty_points <= deck_points:

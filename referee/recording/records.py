@@ -20,9 +20,10 @@ from referee.recording.errors import RecordingError
 from referee.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
 from referee.recording.snapshot import judge_probe, ruleset_for, snapshot, touch
 from rules.cards import format_cards, parse_cards
+from rules.judge import Verdict
 from rules.order import trump_from_text
 from rules.ranks import parse_rank
-from rules.record import RecordError, Verdict, parse_record
+from rules.record import RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
 from tournaments.models import Deal, Match, Penalty, Play, Trick

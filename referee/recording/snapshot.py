@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 
 from referee.recording.errors import PermissionRefused, RecordingError, StaleEdit
 from rules.cards import CardError, format_cards, parse_cards
-from rules.record import FORMAT, RecordError, Verdict, judge
+from rules.judge import Verdict, judge
+from rules.record import FORMAT, RecordError
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import next_seat, side_of
 from tournaments.access import can_record

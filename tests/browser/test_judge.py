@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.record import judge as engine_judge
+from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
 from tests.browser.helpers import login
 from tournaments.demo import create_demo

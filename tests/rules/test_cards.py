@@ -2,12 +2,16 @@
 
 import pytest
 
-from rules.cards import BJ, LJ, CardError, card_text, format_cards, make_deck, parse_cards, points
+from rules.cards import BJ, CARD_TEXT, LJ, POINTS, CardError, format_cards, make_deck, parse_cards
 from rules.order import trump_from_text
 
 
 def texts(cards):
-    return [card_text(c) for c in cards]
+    return [CARD_TEXT[c] for c in cards]
+
+
+def points(cards):
+    return sum(POINTS[c] for c in cards)
 
 
 def test_group_tokens_from_the_spec():

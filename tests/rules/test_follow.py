@@ -1,15 +1,19 @@
-"""Following (RULES §6): refusal codes, the shape optimisation, and the helpers pages use."""
+"""Following (RULES §6): refusal codes, the shape optimisation, and the simulator's random follow."""
 
 import random
 
 import pytest
 
 from rules.cards import parse_cards
-from rules.follow import follow_problem, hand_counts, is_legal_follow, playable_cards, random_follow
+from rules.follow import follow_problem, hand_counts, random_follow
 from rules.order import trump_from_text
-from rules.units import shape_of
+from rules.units import decompose, shape_of_units
 
 T10 = trump_from_text("10", "H")
+
+
+def shape_of(cards, t):
+    return shape_of_units(decompose(cards, t))
 
 
 def problem(hand, lead, play, t=T10, exact=True):
@@ -94,16 +98,6 @@ def test_lower_bound_hand_reports_only_certain_faults():
     assert problem("S3 S4", "SA", "S4", exact=False) is None
 
 
-def test_is_legal_follow_and_playable_cards_apply_the_follow_rules():
-    t = T10
-    hand = parse_cards("S9 S9 S3 S7 HA")
-    assert is_legal_follow(hand, parse_cards("SA SA"), parse_cards("S9 S9"), t)
-    assert not is_legal_follow(hand, parse_cards("SA SA"), parse_cards("S3 S7"), t)
-    assert playable_cards(hand, parse_cards("SA SA"), t) == set(parse_cards("S9"))
-    assert playable_cards(hand, parse_cards("DA"), t) == set(hand)
-    assert playable_cards(hand, parse_cards("SA"), t) == set(parse_cards("S9 S3 S7"))
-
-
 @pytest.mark.parametrize("seed", range(20))
 def test_random_follow_is_legal(seed):
     rng = random.Random(seed)
@@ -113,12 +107,4 @@ def test_random_follow_is_legal(seed):
         lc = parse_cards(lead)
         p = random_follow(hand, t.eff[lc[0]], shape_of(lc, t), t, rng)
         assert p is not None
-        assert is_legal_follow(hand, lc, p, t)
-
-
-def test_playable_cards_for_a_tractor_lead_is_exact():
-    t = T10
-    hand = parse_cards("SJ SJ S9 S9 SK SK S3 D4")  # JJ99 is the only tractor: only it may be played
-    assert playable_cards(hand, parse_cards("S3 S3 S4 S4"), t) == set(parse_cards("SJ S9"))
-    # a pair and a single lead: the pair must be a pair, the single may be anything of the suit
-    assert playable_cards(hand, parse_cards("S5 S5 S6"), t) == set(parse_cards("SJ S9 SK S3"))
+        assert follow_problem(hand_counts(hand), p, t.eff[lc[0]], shape_of(lc, t), t) is None

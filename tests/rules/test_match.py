@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.facts import LeadShape, PenaltyCall, TrickFacts
+from rules.judge import judge
 from rules.match import (
     MatchDeal,
     MatchError,
@@ -21,7 +22,6 @@ from rules.match import (
     replay,
     start_match,
 )
-from rules.record import judge
 from rules.ruleset import PRESETS, Ruleset
 from rules.scoring import score_deal
 from rules.seats import next_seat, side_of

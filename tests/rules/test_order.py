@@ -13,12 +13,21 @@ def one(text):
     return parse_cards(text)[0]
 
 
+def is_trump(t, card):
+    return t.eff[card] == TRUMP
+
+
+def beats(t, a, b):
+    """Does card ``a`` played after ``b`` beat it? (Same effective suit and strictly higher.)"""
+    return t.eff[a] == t.eff[b] and t.pos[a] > t.pos[b]
+
+
 def test_trump_cards_have_the_effective_suit_trump():
     t = trump_from_text("5", "H")
     for text in ("BJ", "LJ", "H5", "S5", "D5", "HA", "H2"):
-        assert t.is_trump(one(text)), text
+        assert is_trump(t, one(text)), text
     for text in ("SA", "C2", "D6"):
-        assert not t.is_trump(one(text)), text
+        assert not is_trump(t, one(text)), text
     assert t.suit_of(one("SA")) == 0 and t.suit_of(one("S5")) == TRUMP
 
 
@@ -33,8 +42,8 @@ def test_seed_002_trump_order_level_10_without_permanent_twos():
 def test_other_suit_level_cards_are_equal():
     t = trump_from_text("10", "H")
     assert t.pos[one("ST")] == t.pos[one("DT")] == t.pos[one("CT")]
-    assert not t.beats(one("DT"), one("ST")) and not t.beats(one("ST"), one("DT"))
-    assert t.beats(one("HT"), one("ST"))
+    assert not beats(t, one("DT"), one("ST")) and not beats(t, one("ST"), one("DT"))
+    assert beats(t, one("HT"), one("ST"))
 
 
 def test_permanent_twos_order_seed_004():
@@ -43,7 +52,7 @@ def test_permanent_twos_order_seed_004():
     positions = order_of(t, "BJ LJ HT ST H2 S2 HA HK HQ HJ H9 H3")
     assert positions == sorted(positions, reverse=True) and len(set(positions)) == len(positions)
     assert t.pos[one("S2")] == t.pos[one("D2")]
-    assert t.is_trump(one("C2"))
+    assert is_trump(t, one("C2"))
     plain = order_of(t, "SA SK SQ SJ S9 S3")
     assert plain == sorted(plain, reverse=True)
     assert t.pos[one("S3")] == 0  # 2 is no longer at the bottom of the plain suit
@@ -52,15 +61,15 @@ def test_permanent_twos_order_seed_004():
 def test_no_trump_has_jokers_over_equal_level_cards():
     t = trump_from_text("5", "NT")
     assert t.pos[one("S5")] == t.pos[one("H5")]
-    assert t.beats(one("LJ"), one("S5")) and t.beats(one("BJ"), one("LJ"))
-    assert not t.is_trump(one("SA"))
+    assert beats(t, one("LJ"), one("S5")) and beats(t, one("BJ"), one("LJ"))
+    assert not is_trump(t, one("SA"))
 
 
 def test_plain_suit_skips_the_level():
     t = trump_from_text("5", "H")
     assert t.pos[one("S6")] == t.pos[one("S4")] + 1
-    assert t.beats(one("SA"), one("SK"))
-    assert not t.beats(one("SA"), one("HA"))  # different suits: plain cards never beat a trump
+    assert beats(t, one("SA"), one("SK"))
+    assert not beats(t, one("SA"), one("HA"))  # different suits: plain cards never beat a trump
 
 
 def test_sort_is_high_to_low_trump_first():

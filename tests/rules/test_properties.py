@@ -5,10 +5,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.cards import CARD_SYMBOL, card_text, format_cards, parse_cards
+from rules.cards import CARD_SYMBOL, CARD_TEXT, format_cards, parse_cards
 from rules.cli import main
+from rules.judge import judge, judge_text
 from rules.order import trump_from_text
-from rules.record import RecordError, judge, judge_text
+from rules.record import RecordError
 from rules.simulate import simulate_deal
 
 cards_st = st.lists(st.integers(0, 53), max_size=30)
@@ -34,7 +35,7 @@ def test_sorted_text_round_trips(cards, level, trump):
 @given(cards_st)
 def test_symbol_and_lowercase_round_trip(cards):
     assert sorted(parse_cards(" ".join(CARD_SYMBOL[c] for c in cards))) == sorted(cards)
-    assert sorted(parse_cards(", ".join(card_text(c).lower() for c in cards))) == sorted(cards)
+    assert sorted(parse_cards(", ".join(CARD_TEXT[c].lower() for c in cards))) == sorted(cards)
 
 
 presets = st.sampled_from(["standard", "permanent-twos", "jj-competition", "club-competition"])
@@ -80,8 +81,8 @@ def test_an_illegal_swap_is_caught_at_that_trick_and_seat(preset, banker, level,
     if not cands:
         return
     k, i, j, m, c, d = cands[pick % len(cands)]
-    deal["tricks"][k]["plays"][i][1] = card_text(d)
-    deal["tricks"][j]["plays"][m][1] = card_text(c)
+    deal["tricks"][k]["plays"][i][1] = CARD_TEXT[d]
+    deal["tricks"][j]["plays"][m][1] = CARD_TEXT[c]
     v = judge(deal)
     assert not v.ok
     first = v.violations[0]

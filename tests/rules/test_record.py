@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from rules.record import RecordError, judge, judge_text, parse_record
+from rules.judge import judge, judge_text
+from rules.record import RecordError, parse_record
 from rules.simulate import simulate_deal
 
 EXAMPLE = {

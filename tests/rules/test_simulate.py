@@ -1,7 +1,8 @@
 """The simulator: deterministic, complete, legal records (with throws and challenges)."""
 
 from rules.cards import parse_cards
-from rules.record import judge, parse_record
+from rules.judge import judge
+from rules.record import parse_record
 from rules.simulate import simulate_deal
 
 

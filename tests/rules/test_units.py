@@ -4,7 +4,7 @@ import pytest
 
 from rules.cards import parse_cards
 from rules.order import trump_from_text
-from rules.units import PAIR, SINGLE, TRACTOR, cover, decompose, shape_name, shape_of
+from rules.units import PAIR, SINGLE, TRACTOR, cover, decompose, shape_name, shape_of_units
 
 
 def units_of(level, trump, text, twos=False):
@@ -97,7 +97,7 @@ def test_decompose_longest_tractor_first():
 
 def test_shape_counts_tractors_pairs_and_cards():
     t = trump_from_text("10", "H")
-    s = shape_of(parse_cards("SA SK S5 S5 S4 S4"), t)
+    s = shape_of_units(decompose(parse_cards("SA SK S5 S5 S4 S4"), t))
     assert s.tractors == (2,) and s.pairs == 2 and s.size == 6
 
 

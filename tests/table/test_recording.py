@@ -54,7 +54,7 @@ def test_a_whole_deal_entered_play_by_play_is_judged_and_scored(match, judge):
     deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED
-    from rules.record import judge as engine_judge
+    from rules.judge import judge as engine_judge
 
     expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
     assert deal.verdict["ok"] is True
@@ -254,7 +254,7 @@ def expected_levels_after_two(match, first, second):
 
 def holding_deal(match):
     """A simulated first deal (banker N at 2) that the banker side holds."""
-    from rules.record import judge as engine_judge
+    from rules.judge import judge as engine_judge
 
     for seed in range(100):
         record = simulated_for(match, "N", "2", seed=seed)
@@ -296,7 +296,7 @@ def test_export_round_trips_through_the_engine(match, director):
     record = simulated_for(match, "N", "2", seed=3)
     records.record_deal(match, record, director)
     (exported,) = records.export_deals(match)
-    from rules.record import judge as engine_judge
+    from rules.judge import judge as engine_judge
 
     assert (
         engine_judge(exported).as_dict()["result"]

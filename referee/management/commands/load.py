@@ -56,7 +56,7 @@ from referee.recording.match_fold import levels_before
 from referee.recording.records import deal_record
 from referee.recording.snapshot import touch
 from rules.cards import format_cards, parse_cards
-from rules.record import judge
+from rules.judge import judge
 from rules.simulate import simulate_deal
 from tournaments.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Deal, Match, Pair, Play, Player, Round, Tournament, Trick
