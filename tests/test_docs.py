@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,42 @@ def test_docs_copy_matches_the_specification_next_door(copy):
     assert body((ROOT / "docs" / copy).read_text(encoding="utf-8")) == expected, (
         f"copy {original} into docs/{copy}"
     )
+
+
+MODULE_ROW = re.compile(r"`((?:rules|tournaments|referee)/[\w/]+\.py)`")
+PACKAGES = ("rules", "tournaments", "referee")
+
+
+def mapped_modules() -> set[str]:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return set(MODULE_ROW.findall(text.split("## Module map", 1)[1].split("\n## ", 1)[0]))
+
+
+def tree_modules() -> set[str]:
+    """Every module with a job of its own: not package markers, app configs, migrations, commands or tags."""
+    skip = ("__init__.py", "apps.py")
+    return {
+        str(path.relative_to(ROOT))
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        if path.name not in skip and not {"migrations", "management", "templatetags"} & set(path.parts)
+    }
+
+
+def test_the_module_map_in_architecture_md_matches_the_tree():
+    mapped, tree = mapped_modules(), tree_modules()
+    assert not tree - mapped, f"modules missing from docs/architecture.md: {sorted(tree - mapped)}"
+    assert not mapped - tree, f"docs/architecture.md names modules that are gone: {sorted(mapped - tree)}"
+
+
+LINK = re.compile(r"\]\(([^)]+)\)")
+
+
+@pytest.mark.parametrize("doc", ["README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))])
+def test_readme_and_docs_link_only_inside_the_repository(doc):
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    assert "../shared" not in text and "shared/spec" not in text
+    for target in LINK.findall(text):
+        assert "://" not in target, f"{doc} links out: {target}"
+        path = (ROOT / doc).parent / target.split("#", 1)[0]
+        assert path.resolve().is_relative_to(ROOT) and path.exists(), f"{doc}: broken link {target}"
