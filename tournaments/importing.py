@@ -102,9 +102,9 @@ def _rows_from_csv(data: bytes) -> list[list]:
 def _csv_problem(exc: csv.Error) -> str:
     """What broke a CSV file, in the reader's language (the csv module words its errors in English)."""
     if "field larger" in str(exc):
-        return _(
-            "A cell is too long to be read (over %(n)s characters): is a quotation mark left open?"
-        ) % {"n": csv.field_size_limit()}
+        return _("A cell is too long to be read (over %(n)s characters): is a quotation mark left open?") % {
+            "n": csv.field_size_limit()
+        }
     return _("This row cannot be read: a quotation mark is not closed, or text follows a closing quote.")
 
 
