@@ -10,7 +10,6 @@ problem names its culprit without echoing it whole. Types are left to the reader
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .ruleset import Ruleset, RulesetError
@@ -35,17 +34,15 @@ def size_problem(obj: Mapping[str, Any]) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
 class _Bounds:
-    rs: Ruleset
+    """The ruleset's sizes: cards the decks hold, and the longest card text of one entry."""
 
-    @property
-    def deck(self) -> int:
-        return 54 * self.rs.decks
+    __slots__ = ("rs", "deck", "longest")
 
-    @property
-    def longest(self) -> int:
-        return TEXT_PER_CARD * self.deck
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.deck = 54 * rs.decks
+        self.longest = TEXT_PER_CARD * self.deck
 
     def cards(self, value: Any, where: str) -> int:
         """Cards named in one entry (at least its tokens: ``SAAK`` packs three), at most what the decks hold."""
@@ -99,7 +96,7 @@ def _check_tricks(tricks: Any, bounds: _Bounds, kitty: int) -> None:
     hand = bounds.rs.hand_size
     if len(tricks) > hand:
         raise _TooLarge(f"tricks: {len(tricks)} tricks, but a hand of {hand} cards plays at most {hand}")
-    played = kitty
+    played, deck, longest = kitty, bounds.deck, bounds.longest
     for i, trick in enumerate(tricks):
         if trick.__class__ is not dict and not isinstance(trick, Mapping):
             continue  # the reader names it
@@ -109,10 +106,10 @@ def _check_tricks(tricks: Any, bounds: _Bounds, kitty: int) -> None:
                 raise _TooLarge(f"tricks[{i}]: {len(plays)} plays (at most 4)")
             try:  # the usual [seat, text] pairs counted at once (judging is hot); else play by play
                 text = " ".join([cards for _seat, cards in plays])
-                n = len(text.split()) if len(text) <= bounds.longest else bounds.deck + 1
+                n = len(text.split()) if len(text) <= longest else deck + 1
             except (TypeError, ValueError):
-                n = bounds.deck + 1
-            played += n if n <= bounds.deck else _named_plays(plays, i, bounds)
+                n = deck + 1
+            played += n if n <= deck else _named_plays(plays, i, bounds)
         throw = trick.get("throw")
         if throw is not None and isinstance(throw, Mapping):
             for key in ("attempted", "shown"):
