@@ -290,3 +290,19 @@ def test_rows_past_a_declared_dimension_are_read_too(tournament):
     rows = [["pair", "player1", "player2", "club"], ["A", "p", "q", ""], ["B", "r", "s", ""]]
     parsed = parse(tournament, "small.xlsx", with_dimension(xlsx_bytes(rows), "A1:A1"))
     assert parsed.ok and [e.pair for e in parsed.entries] == ["A", "B"]
+
+
+@pytest.mark.django_db
+def test_the_import_page_shows_an_unreadable_row_as_a_problem(client, director, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    data = csv_bytes("pair,player1,player2,club", "A,p,q,", '"B,r,s,', "C,t,u,")
+    upload = SimpleUploadedFile("pairs.csv", data, content_type="text/csv")
+    response = client.post(reverse("desk-import", args=[tournament.slug]), {"file": upload})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<td>3</td>" in html and "quotation mark" in html and "Nothing is imported" in html
+    assert not Pair.objects.exists()
