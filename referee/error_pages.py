@@ -13,9 +13,7 @@ from django.shortcuts import render
 from django.template import loader
 from django.utils.translation import gettext as _
 
-
-def wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
+from referee.views import wants_json
 
 
 def refusal(request: HttpRequest, status: int, code: str, title: str, message: str) -> HttpResponse:
@@ -41,7 +39,11 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 def method_not_allowed(request: HttpRequest) -> HttpResponse:
     return refusal(
-        request, 405, "method", _("Not allowed"), _("This address cannot be used that way: use the page's buttons.")
+        request,
+        405,
+        "method",
+        _("Not allowed"),
+        _("This address cannot be used that way: use the page's buttons."),
     )
 
 
