@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from referee.forms import PenaltyForm
+from referee.posted import posted_cards, posted_id, posted_seat, posted_text
 from referee.recording.deal_entry import (
     Throw,
     add_penalty,
@@ -29,6 +30,7 @@ from referee.recording.deal_entry import (
 )
 from referee.recording.errors import RecordingError
 from referee.recording.match_fold import call_time, forfeit_match, levels_before
+from referee.recording.snapshot import ruleset_for
 from referee.screens import deal_state
 from tournaments.models import Deal, Match
 
@@ -80,15 +82,24 @@ def posted_version(fields: Mapping[str, str]) -> int:
         raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None
 
 
+def posted_throw(fields: Mapping[str, str]) -> Throw | None:
+    """A challenged throw as posted with a lead (the challenger named), or None."""
+    attempted = posted_cards(fields, "throw_attempted", _("throw attempted"))
+    if not attempted.strip():
+        return None
+    challenger = posted_seat(fields, "throw_challenger")
+    if challenger is None:
+        raise RecordingError(_("Choose who challenged the throw."))
+    return Throw(attempted, challenger, posted_cards(fields, "throw_shown", _("cards shown")))
+
+
 def play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    throw = None
-    if fields.get("throw_attempted", "").strip():
-        throw = Throw(fields["throw_attempted"], fields.get("throw_challenger", ""), fields.get("throw_shown", ""))
+    throw = posted_throw(fields)
     record_play(
         answer.deal,
         answer.user,
-        cards=fields.get("cards", ""),
-        seat=fields.get("seat") or None,
+        cards=posted_cards(fields, "cards", _("cards")),
+        seat=posted_seat(fields, "seat"),
         version=version,
         throw=throw,
         force=fields.get("force") == "1",
@@ -105,18 +116,22 @@ def undo_trick(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> N
 
 
 def kitty(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    set_kitty(answer.deal, answer.user, fields.get("kitty", ""), version=version)
+    set_kitty(answer.deal, answer.user, posted_cards(fields, "kitty", _("kitty")), version=version)
 
 
 def penalty(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
     form = PenaltyForm(fields)
     if not form.is_valid():
         raise RecordingError("; ".join(e for errors in form.errors.values() for e in errors))
-    add_penalty(answer.deal, answer.user, version=version, **form.penalty())
+    called = form.penalty()
+    tricks = ruleset_for(answer.deal.match).hand_size
+    if called.get("trick") is not None and called["trick"] >= tricks:
+        raise RecordingError(_("A deal has %(n)s tricks: name one of them.") % {"n": tricks})
+    add_penalty(answer.deal, answer.user, version=version, **called)
 
 
 def unpenalty(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    remove_penalty(answer.deal, answer.user, penalty_id=int(fields.get("penalty", 0) or 0), version=version)
+    remove_penalty(answer.deal, answer.user, penalty_id=posted_id(fields, "penalty"), version=version)
 
 
 def submit(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
@@ -128,7 +143,7 @@ def confirm(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None
 
 
 def reopen(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    reopen_deal(answer.deal, answer.user, version=version, reason=fields.get("reason", ""))
+    reopen_deal(answer.deal, answer.user, version=version, reason=posted_text(fields, "reason", _("reason")))
 
 
 DEAL_ACTIONS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = {

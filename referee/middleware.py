@@ -1,8 +1,11 @@
-"""Chinese first: the language is the visitor's choice (cookie), else zh-hans — not the browser's header."""
+"""The site's middleware. Chinese first: the language is the visitor's choice (cookie), else zh-hans — not the
+browser's header. A wrong method gets the site's 405 page, not an empty answer."""
 
 from django.conf import settings
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+
+from referee.error_pages import method_not_allowed
 
 
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):
@@ -19,3 +22,19 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
             code = settings.LANGUAGE_CODE
         translation.activate(code)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class MethodNotAllowedPage:
+    """``require_POST`` and friends answer a wrong method with an empty 405: the site's page instead (Allow kept)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 405 and not getattr(response, "streaming", False) and not response.content:
+            page = method_not_allowed(request)
+            if response.has_header("Allow"):
+                page["Allow"] = response["Allow"]
+            return page
+        return response

@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
+    "referee.middleware.MethodNotAllowedPage",
 ]
 
 ROOT_URLCONF = "referee.urls"

@@ -10,3 +10,9 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("referee.table_urls")),
 ]
+
+# Refused requests get the site's own pages (and JSON for the page scripts): referee.error_pages.
+handler400 = "referee.error_pages.bad_request"
+handler403 = "referee.error_pages.permission_denied"
+handler404 = "referee.error_pages.page_not_found"
+handler500 = "referee.error_pages.server_error"

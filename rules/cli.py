@@ -11,8 +11,10 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .judge import judge_text
+from .judge import judge
 from .record import RecordError
+
+MAX_DIGITS = 30  # no number of a deal record comes near; Python refuses over 4,300 with a ValueError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,6 +35,20 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _bounded_int(text: str) -> int:
+    """A JSON integer, refused past ``MAX_DIGITS`` (named by its length, never echoed)."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"not JSON this reader accepts: a number of {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def _load(text: str) -> object:
+    try:
+        return json.loads(text, parse_int=_bounded_int)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise RecordError(f"not JSON: {e}") from None
+
+
 def judge_command(path: str) -> int:
     try:
         if path == "-":
@@ -45,7 +61,7 @@ def judge_command(path: str) -> int:
         print(f"error: cannot read {path}: {_one_line(str(e))}", file=sys.stderr)
         return 2
     try:
-        verdict = judge_text(text)
+        verdict = judge(_load(text))
     except (RecordError, RecursionError) as e:
         print(f"error: {_one_line(str(e))}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from .cards import CARD_BY_TEXT, Card, CardError, parse_cards
 from .facts import PenaltyCall
+from .limits import size_problem
 from .order import Trump, trump_from_text
 from .ranks import parse_rank
 from .ruleset import Ruleset, RulesetError
@@ -116,6 +117,8 @@ def _only(obj: Any, allowed: set[str], where: str) -> Mapping[str, Any]:
 
 def parse_record(obj: Any) -> Record:
     """Validate a DEAL-RECORD object; ``RecordError`` names the first culprit."""
+    if isinstance(obj, Mapping) and (too_large := size_problem(obj)):
+        raise RecordError(too_large)
     if isinstance(obj, Mapping) and "format" in obj and obj["format"] != FORMAT:
         raise RecordError(f"unknown format {obj['format']!r} (expected {FORMAT!r})")
     obj = _only(obj, FIELDS, "record")

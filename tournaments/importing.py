@@ -20,6 +20,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments.models import Pair, Player, Tournament
+from tournaments.text import text_problem
 
 FORMAT = json.loads((Path(__file__).with_name("import_columns.json")).read_text(encoding="utf-8"))
 COLUMNS: list[str] = FORMAT["columns"]
@@ -28,10 +29,17 @@ MAX_BYTES = 1_000_000
 MAX_UNPACKED = 20_000_000
 MAX_ROWS = 2000
 MAX_NAME = 100
+# Cells read per row: the four the import uses and enough more to notice extra columns. A workbook's declared
+# dimension (``<dimension ref="A1:XFD2001">``) is never trusted: it would make every row 16,384 cells wide.
+READ_COLUMNS = 26
 
 
 class ImportFileError(Exception):
-    """The file as a whole cannot be read (type, size, encoding, header)."""
+    """The file as a whole cannot be read (type, size, encoding, header); ``row`` names the row where it broke."""
+
+    def __init__(self, message: str, row: int | None = None) -> None:
+        super().__init__(message)
+        self.row = row
 
 
 @dataclass(frozen=True)
@@ -80,12 +88,24 @@ def _rows_from_csv(data: bytes) -> list[list]:
     # The delimiter is the header's: a comma, else a tab (Excel's "text" export), else a semicolon.
     first = text.split("\n", 1)[0]
     delimiter = next((d for d in (",", "\t", ";") if d in first), ",")
-    rows = []
-    for i, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter)):
-        if i > MAX_ROWS + 1:
-            raise ImportFileError(_("Too many rows: at most %(n)s pairs.") % {"n": MAX_ROWS})
-        rows.append(row)
+    rows: list[list] = []
+    try:  # strict: a quote left open is named, not allowed to swallow the rest of the file into one cell
+        for i, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)):
+            if i > MAX_ROWS + 1:
+                raise ImportFileError(_("Too many rows: at most %(n)s pairs.") % {"n": MAX_ROWS})
+            rows.append(row)
+    except csv.Error as exc:
+        raise ImportFileError(_csv_problem(exc), row=len(rows) + 1) from None
     return rows
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    """What broke a CSV file, in the reader's language (the csv module words its errors in English)."""
+    if "field larger" in str(exc):
+        return _("A cell is too long to be read (over %(n)s characters): is a quotation mark left open?") % {
+            "n": csv.field_size_limit()
+        }
+    return _("This row cannot be read: a quotation mark is not closed, or text follows a closing quote.")
 
 
 def _rows_from_xlsx(data: bytes) -> list[list]:
@@ -106,7 +126,8 @@ def _rows_from_xlsx(data: bytes) -> list[list]:
     try:
         ws = wb.worksheets[0]
         rows = []
-        for i, row in enumerate(ws.iter_rows(values_only=True)):
+        rows_read = ws.iter_rows(max_row=MAX_ROWS + 3, max_col=READ_COLUMNS, values_only=True)
+        for i, row in enumerate(rows_read):
             if i > MAX_ROWS + 1:
                 raise ImportFileError(_("Too many rows: at most %(n)s pairs.") % {"n": MAX_ROWS})
             rows.append(list(row))
@@ -159,7 +180,7 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
     try:
         rows = read_rows(filename, data)
     except ImportFileError as exc:
-        return Parsed([], [Problem(None, None, str(exc))])
+        return Parsed([], [Problem(exc.row, None, str(exc))])
     while rows and all(_text(c) == "" for c in rows[0]):
         rows.pop(0)
     if not rows:
@@ -188,8 +209,8 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
             if text is None:
                 problems.append(Problem(number, name, _("Must be text.")))
                 text = ""
-            elif len(text) > MAX_NAME:
-                problems.append(Problem(number, name, _("At most %(n)s characters.") % {"n": MAX_NAME}))
+            elif problem := text_problem(text, MAX_NAME):
+                problems.append(Problem(number, name, problem))
             elif text == "" and col != "club":
                 problems.append(Problem(number, name, _("Must not be empty.")))
             values[col] = text

@@ -27,6 +27,7 @@ from rules.record import RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
 from tournaments.models import Deal, Match, Penalty, Play, Trick
+from tournaments.text import text_problem
 
 
 def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial: bool = False) -> dict:
@@ -55,6 +56,9 @@ def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
         raise RecordingError(str(exc)) from exc
     if parsed.partial:
         raise RecordingError("the record is partial: only complete deals can be recorded")
+    for i, call in enumerate(parsed.penalties):
+        if problem := text_problem(call.note, Penalty._meta.get_field("note").max_length):
+            raise RecordingError(f"penalties[{i}].note: {problem}")
     if Ruleset.from_spec(record.get("ruleset", "standard")) != Ruleset.from_spec(
         match.round.tournament.ruleset
     ):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import tracemalloc
 import zipfile
 from datetime import datetime
 
@@ -218,3 +219,90 @@ def test_entities_in_an_upload_are_never_expanded(tournament, part, readable):
     assert parsed.ok is readable
     if not readable:
         assert parsed.problems[0].message == "The file is not an Excel workbook (.xlsx)."
+
+
+# ------------------------------------------------------------------ hostile files
+
+
+@pytest.mark.django_db
+def test_a_cell_over_the_csv_field_limit_is_a_problem_naming_its_row(tournament):
+    data = csv_bytes("pair,player1,player2,club", "A,p,q,", "B," + "x" * 131_073 + ",r,")
+    with translation.override("en"):
+        parsed = parse(tournament, "x.csv", data)
+    assert not parsed.ok and problems(parsed) == [(3, None)]
+    assert "too long" in parsed.problems[0].message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("line", ['"B,p,q,', 'B,"p"q,r,'])
+def test_an_unbalanced_quote_is_a_problem_naming_its_row(tournament, line):
+    with translation.override("en"):
+        parsed = parse(tournament, "x.csv", csv_bytes("pair,player1,player2,club", "A,p,q,", line, "C,s,t,"))
+    assert not parsed.ok and problems(parsed) == [(3, None)]
+    assert "quotation mark" in parsed.problems[0].message
+
+
+@pytest.mark.django_db
+def test_nul_characters_in_names_are_refused_with_a_clear_message(tournament):
+    """PostgreSQL cannot store NUL (a DataError on import). A workbook cannot hold one: XML refuses it."""
+    data = csv_bytes("pair,player1,player2,club", "A\x00,p,q,", "B,r,s,c\x00lub")
+    with translation.override("en"):
+        parsed = parse(tournament, "x.csv", data)
+    assert not parsed.ok and problems(parsed) == [(2, "pair"), (3, "club")]
+    assert all("NUL" in p.message for p in parsed.problems)
+
+
+def with_dimension(xlsx: bytes, ref: str) -> bytes:
+    """The same workbook with its first sheet declaring ``<dimension ref=…>`` (openpyxl's read-only mode trusts it)."""
+    source = zipfile.ZipFile(io.BytesIO(xlsx))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                text = data.decode("utf-8")
+                start = text.index("<dimension ref=")
+                end = text.index("/>", start) + 2
+                data = (text[:start] + f'<dimension ref="{ref}"/>' + text[end:]).encode("utf-8")
+            zf.writestr(item, data)
+    return out.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_declared_dimension_of_16384_columns_costs_no_memory(tournament):
+    """A small workbook declaring A1:XFD2001 made every row 16,384 cells wide (~250 MB a request)."""
+    rows = [["pair", "player1", "player2", "club"], ["A", "p", "q", ""]]
+    rows += [[None] * 4] * 1997 + [["B", "r", "s", "东城"]]  # a pair on row 2000: every row between is read
+    data = with_dimension(xlsx_bytes(rows), "A1:XFD2001")
+    tracemalloc.start()
+    try:
+        parsed = parse(tournament, "wide.xlsx", data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert parsed.ok, parsed.problems
+    assert [(e.row, e.pair) for e in parsed.entries] == [(2, "A"), (2000, "B")]
+    assert peak < 50_000_000, f"peak {peak / 1e6:.0f} MB"
+
+
+@pytest.mark.django_db
+def test_rows_past_a_declared_dimension_are_read_too(tournament):
+    rows = [["pair", "player1", "player2", "club"], ["A", "p", "q", ""], ["B", "r", "s", ""]]
+    parsed = parse(tournament, "small.xlsx", with_dimension(xlsx_bytes(rows), "A1:A1"))
+    assert parsed.ok and [e.pair for e in parsed.entries] == ["A", "B"]
+
+
+@pytest.mark.django_db
+def test_the_import_page_shows_an_unreadable_row_as_a_problem(client, director, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    data = csv_bytes("pair,player1,player2,club", "A,p,q,", '"B,r,s,', "C,t,u,")
+    upload = SimpleUploadedFile("pairs.csv", data, content_type="text/csv")
+    response = client.post(reverse("desk-import", args=[tournament.slug]), {"file": upload})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<td>3</td>" in html and "quotation mark" in html and "Nothing is imported" in html
+    assert not Pair.objects.exists()

@@ -76,3 +76,100 @@ def test_help_lists_judge_and_bench():
 def test_bench_reports_the_deals_it_judged(capsys):
     assert main(["bench", "--deals", "5", "--seed", "3"]) == 0
     assert "judged 5 deals in" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ hostile records: exit 2, one line, early
+
+
+def judge_file(tmp_path, capsys, text: str) -> tuple[int, str, str]:
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    code = main(["judge", str(path)])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def record(**fields) -> dict:
+    base = {
+        "format": "tractor-deal/1",
+        "banker": "N",
+        "level": "5",
+        "trump": "H",
+        "partial": True,
+        "tricks": [],
+    }
+    return {**base, **fields}
+
+
+def assert_refused(code: int, out: str, err: str, culprit: str) -> None:
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and culprit in lines[0], err[:300]
+    assert len(lines[0]) < 300  # the culprit is named, never echoed whole
+
+
+@pytest.mark.parametrize("where", ["level", "penalty trick", "nested"])
+def test_a_number_over_4300_digits_exits_2_with_one_line(tmp_path, capsys, where):
+    big = "9" * 5000
+    text = {
+        "level": json.dumps(record()).replace('"5"', big),
+        "penalty trick": json.dumps(record(penalties=[{"seat": "N", "code": "misplay", "trick": 0}])).replace(
+            '"trick": 0', f'"trick": {big}'
+        ),
+        "nested": f'{{"format": "tractor-deal/1", "x": [[[{big}]]]}}',
+    }[where]
+    assert_refused(*judge_file(tmp_path, capsys, text), "5000 digits")
+
+
+def test_more_tricks_than_a_hand_holds_are_refused_early(tmp_path, capsys):
+    """22,000 tricks took 8 s to judge (quadratic); a two-deck hand plays at most 25 tricks."""
+    trick = {"plays": [["N", "S3"], ["W", "S4"], ["S", "S5"], ["E", "S6"]]}
+    assert_refused(*judge_file(tmp_path, capsys, json.dumps(record(tricks=[trick] * 22_000))), "22000 tricks")
+
+
+def test_more_tricks_than_a_hand_holds_refused_whatever_the_decks_declared(tmp_path, capsys):
+    trick = {"plays": [["N", "S3"]]}
+    rec = record(ruleset={"preset": "standard", "decks": 1000}, tricks=[trick] * 22_000)
+    assert_refused(*judge_file(tmp_path, capsys, json.dumps(rec)), "decks")
+
+
+def test_more_than_four_plays_in_a_trick_are_refused(tmp_path, capsys):
+    trick = {"plays": [["N", "S3"], ["W", "S4"], ["S", "S5"], ["E", "S6"], ["N", "S7"]]}
+    assert_refused(*judge_file(tmp_path, capsys, json.dumps(record(tricks=[trick]))), "tricks[0]")
+
+
+@pytest.mark.parametrize(
+    "fields, culprit",
+    [
+        ({"tricks": [{"plays": [["N", "SA " * 109]]}]}, "tricks[0].plays[0]: 109 cards"),
+        ({"tricks": [{"plays": [["N", ["SA"] * 109]]}]}, "tricks[0].plays[0]: 109 cards"),
+        ({"kitty": "H3 " * 109}, "kitty: 109 cards"),
+        ({"tricks": [{"plays": [[s, "SA " * 20] for s in "NWSE"]}] * 3}, "tricks: 240 cards in all"),
+        ({"hands": {s: "C4 " * 60 for s in "NWSE"}}, "hands: 240 cards in all"),
+        ({"tricks": [{"plays": [["N", "SA"]], "throw": {"attempted": "SA " * 109}}]}, "throw.attempted"),
+    ],
+)
+def test_more_cards_than_the_decks_hold_are_refused(tmp_path, capsys, fields, culprit):
+    assert_refused(*judge_file(tmp_path, capsys, json.dumps(record(**fields))), culprit)
+
+
+@pytest.mark.parametrize(
+    "fields, culprit",
+    [
+        ({"banker": "N" * 100_000}, "banker"),
+        ({"format": "x" * 100_000}, "format"),
+        ({"trump": "H" * 100_000}, "trump"),
+        ({"tricks": [{"plays": [["N", "SA" + " " * 100_000 + "SK"]]}]}, "tricks[0].plays[0]"),
+        ({"penalties": [{"seat": "N", "code": "misplay", "note": "n" * 100_000}]}, "penalties[0]"),
+        ({"penalties": [{"seat": "N", "code": "misplay"}] * 10_000}, "penalties"),
+    ],
+)
+def test_overly_long_text_or_lists_are_refused(tmp_path, capsys, fields, culprit):
+    assert_refused(*judge_file(tmp_path, capsys, json.dumps(record(**fields))), culprit)
+
+
+def test_a_complete_deal_is_within_every_limit(tmp_path, capsys):
+    for ruleset in ("standard", {"preset": "standard", "decks": 3}, {"preset": "standard", "decks": 1}):
+        rec = simulate_deal(ruleset, banker="E", level="7", seed=5)
+        code, out, err = judge_file(tmp_path, capsys, json.dumps(rec))
+        assert code == 0 and err == "", err
