@@ -28,7 +28,6 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from simple_history.utils import bulk_create_with_history
 
-from referee import recording
 from referee.loadtest import (
     CONNECTION_ERRORS,
     TRUMPS,
@@ -52,6 +51,7 @@ from referee.loadtest import (
     server_env,
     table_text,
 )
+from referee.recording import deal_entry, match_fold, records, snapshot
 from rules.cards import format_cards, parse_cards
 from rules.record import judge
 from rules.simulate import simulate_deal
@@ -151,7 +151,7 @@ def set_up(tables: int, seed: str, preplayed: int) -> list[TableJob]:
             for side in ("NS", "EW")
         ]
         match = Match.objects.create(round=rnd, table=table, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
-        deal = recording.start_deal(match, judge, trump=rng.choice(TRUMPS), declarer=rng.choice("NESW"))
+        deal = deal_entry.start_deal(match, judge, trump=rng.choice(TRUMPS), declarer=rng.choice("NESW"))
         job_seed = f"{seed}-{table}"
         record = simulate_deal(
             tournament.ruleset, banker=deal.banker, level=deal.level, trump=deal.trump, seed=f"{job_seed}-1"
@@ -206,7 +206,7 @@ def preplay(deal: Deal, user, record: dict, tricks: int) -> int:
         for order, (seat, cards) in enumerate(entry["plays"])
     ]
     bulk_create_with_history(plays, Play, default_user=user)
-    recording.touch(deal, user)
+    snapshot.touch(deal, user)
     return len(plays)
 
 
@@ -326,7 +326,7 @@ def verify(log: Log) -> tuple[Tally, list[str], int]:
 
 def rejudge(deal: Deal) -> str | None:
     """The engine on the stored deal (the service's record builder): legal plays, and the stored verdict's result."""
-    verdict = judge(recording.deal_record(deal, levels=recording.levels_before(deal)))
+    verdict = judge(records.deal_record(deal, levels=match_fold.levels_before(deal)))
     if not verdict.ok:
         return f"the engine finds {[v.code for v in verdict.violations]}"
     if deal.verdict is not None:
