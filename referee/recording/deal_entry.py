@@ -17,7 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError, verdict_message
-from referee.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
+from referee.recording.match_fold import (
+    has_open_deal,
+    recompute_match,
+    refresh_start_levels,
+    start_levels,
+    table_state,
+)
 from referee.recording.quick_totals import quick_verdict
 from referee.recording.snapshot import (
     judge_probe,
@@ -72,6 +78,7 @@ def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, k
         kitty=parse_card_text(kitty, _("kitty")) if kitty.strip() else "",
         started_at=now,
         changed_by=user,
+        start_levels=dict(state.levels),  # no deal is open, so the played deals are all the deals before it
     )
     deal._history_user = user
     deal.save()
@@ -153,7 +160,7 @@ def record_play(
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
-    snap = snapshot(deal, levels if levels is not None else levels_before(deal))
+    snap = snapshot(deal, levels if levels is not None else start_levels(deal))
     probe = snap.record()
     before = judge_probe(probe)
     due = snap.due(before)
@@ -260,6 +267,8 @@ def add_penalty(
     penalty._history_user = user
     penalty.save()
     touch(deal, user)
+    if deal.state == Deal.State.SUBMITTED:  # a played deal: the deals after it may start at other levels
+        refresh_start_levels(deal.match)
     return penalty
 
 
@@ -274,6 +283,8 @@ def remove_penalty(deal: Deal, user, *, penalty_id: int, version: int | None) ->
     penalty._history_user = user
     penalty.delete()
     touch(deal, user)
+    if deal.state == Deal.State.SUBMITTED:
+        refresh_start_levels(deal.match)
 
 
 # ---------------------------------------------------------------- submit, confirm, reopen
@@ -287,7 +298,7 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
     require_open(deal)
     rs = ruleset_for(deal.match)
     if deal.mode == Deal.Mode.TRICKS:
-        snap = snapshot(deal, levels_before(deal))
+        snap = snapshot(deal, start_levels(deal))
         if not snap.complete:
             raise RecordingError(_("The deal is not finished: record every trick first."))
         if len(deal.kitty.split()) != rs.kitty_size:
@@ -302,6 +313,7 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
     deal.submitted_by = user
     deal.submitted_at = deal.finished_at = timezone.now()
     touch(deal, user)
+    refresh_start_levels(deal.match)  # a reopened deal submitted again changes the deals after it
     return deal
 
 
@@ -339,4 +351,6 @@ def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> D
     touch(deal, user)
     if was_confirmed:
         recompute_match(deal.match)
+    else:
+        refresh_start_levels(deal.match)  # no longer played: the deals after it start without it
     return deal
