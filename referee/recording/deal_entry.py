@@ -8,7 +8,6 @@ TD reopens it; both then recompute the match (``match_fold.recompute_match``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -26,6 +25,7 @@ from referee.recording.match_fold import (
 )
 from referee.recording.quick_totals import quick_verdict
 from referee.recording.snapshot import (
+    Snapshot,
     judge_probe,
     lock_deal,
     parse_card_text,
@@ -35,7 +35,6 @@ from referee.recording.snapshot import (
     snapshot,
     touch,
 )
-from rules.record import Verdict
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.access import can_confirm, can_reopen
@@ -148,19 +147,18 @@ def record_play(
     seat: str | None = None,
     throw: Throw | None = None,
     force: bool = False,
-    levels: Mapping[str, str] | None = None,
-) -> Verdict:
+) -> Snapshot:
     """Check one play with the engine and save it; refuse it with the reason when it is wrong.
 
     Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault (a revoke,
     a throw that should have failed) is refused too unless the judge confirms it happened (``force``): then it
-    is saved and stays in the verdict, where the judge applies the penalty at the end of the deal. ``levels``
-    (the deal's start levels) saves reading them again when the caller has them.
+    is saved and stays in the verdict, where the judge applies the penalty at the end of the deal. Returns the
+    deal as saved: the snapshot read under the lock with the play added, and the engine's verdict on it.
     """
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
-    snap = snapshot(deal, levels if levels is not None else start_levels(deal))
+    snap = snapshot(deal, start_levels(deal))
     probe = snap.record()
     before = judge_probe(probe)
     due = snap.due(before)
@@ -218,7 +216,8 @@ def record_play(
     play._history_user = user
     play.save()
     touch(deal, user)
-    return verdict
+    snap.add(trick, play, verdict)
+    return snap
 
 
 @transaction.atomic
