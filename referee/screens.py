@@ -79,7 +79,7 @@ def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -
 
 
 def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
-    """Everything the trick-entry page shows, for one deal (``snap``: the deal as a write just read and saved it)."""
+    """Everything the trick-entry page shows, for one deal (or for ``snap``'s: the deal as a write just saved it)."""
     snap = snap if snap is not None else snapshot(deal, start_levels(deal))
     deal, match, rs = snap.deal, snap.deal.match, snap.rs
     verdict = snap.judged()

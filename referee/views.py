@@ -33,6 +33,7 @@ MATCH_RELATED = (
 
 
 def readable(request: HttpRequest, match: Match) -> Match:
+    """The match, when this user may read it; otherwise it is not found (404)."""
     if not access.can_read_match(request.user, match):
         raise Http404
     return match

@@ -80,7 +80,7 @@ def sees_drafts(user) -> bool:
 def can_read_match(user, match) -> bool:
     """A match of a public tournament, or of a hidden one for the TD and the table's judge."""
     return (
-        match.round.tournament.is_public or is_director(user) or match.judge_id == getattr(user, "pk", None)
+        match.round.tournament.is_public or match.judge_id == getattr(user, "pk", None) or is_director(user)
     )
 
 
