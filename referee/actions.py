@@ -1,8 +1,8 @@
 """The judges' actions as the pages post them: one call per action, which answers with the new screen state.
 
 The views pass the posted fields through unchanged; here they become the recording service's arguments, and the
-answer carries the refusal (with its HTTP status) and the deal's screen after the write. The deal's start levels
-are read once and shared by the play's check and the new screen.
+answer carries the refusal (with its HTTP status) and the deal's screen after the write. A play's screen is drawn
+from the play's own read of the deal (``record_play`` returns it), so a play reads the deal once.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from referee.recording.deal_entry import (
     undo_last_trick,
 )
 from referee.recording.errors import RecordingError
-from referee.recording.match_fold import call_time, forfeit_match, levels_before
-from referee.recording.snapshot import ruleset_for
+from referee.recording.match_fold import call_time, forfeit_match
+from referee.recording.snapshot import Snapshot, ruleset_for
 from referee.screens import deal_state
 from tournaments.models import Deal, Match
 
@@ -42,6 +42,7 @@ class DealAnswer:
     deal: Deal
     user: Any
     error: RecordingError | None = None
+    saved: Snapshot | None = None  # the deal as the write read and saved it, when the write gives it (a play)
 
     @property
     def ok(self) -> bool:
@@ -52,16 +53,13 @@ class DealAnswer:
         return self.error.status if self.error else 200
 
     @cached_property
-    def levels(self) -> dict[str, str]:
-        """The deal's start levels (the deals before it decide them, so a write to this deal never does)."""
-        return levels_before(self.deal)
-
-    @cached_property
     def state(self) -> dict:
+        if self.error is None and self.saved is not None:
+            return deal_state(self.saved.deal, self.user, self.saved)
         match = self.deal.match
         self.deal.refresh_from_db()
         self.deal.match = match  # already loaded with its pairs and players
-        return deal_state(self.deal, self.user, self.levels)
+        return deal_state(self.deal, self.user)
 
     def payload(self) -> dict:
         """The JSON the trick-entry page gets: ok, or the refusal with its details; the new state either way."""
@@ -95,7 +93,7 @@ def posted_throw(fields: Mapping[str, str]) -> Throw | None:
 
 def play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
     throw = posted_throw(fields)
-    record_play(
+    answer.saved = record_play(
         answer.deal,
         answer.user,
         cards=posted_cards(fields, "cards", _("cards")),
@@ -103,7 +101,6 @@ def play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
         version=version,
         throw=throw,
         force=fields.get("force") == "1",
-        levels=answer.levels,
     )
 
 

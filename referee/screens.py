@@ -9,16 +9,15 @@ would, anyone who may not make it (``PermissionRefused``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.history import match_history
 from referee.recording.errors import violation_message
-from referee.recording.match_fold import levels_before, table_state
+from referee.recording.match_fold import start_levels, table_state
 from referee.recording.quick import require_quick_entry
-from referee.recording.snapshot import judge_probe, require_record, seat_name, snapshot
+from referee.recording.snapshot import Snapshot, judge_probe, require_record, seat_name, snapshot
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
 from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
@@ -79,12 +78,11 @@ def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -
     return rows
 
 
-def deal_state(deal: Deal, user, levels: Mapping[str, str] | None = None) -> dict:
-    """Everything the trick-entry page shows, for one deal (``levels``: its start levels, when already read)."""
-    match = deal.match
-    snap = snapshot(deal, levels if levels is not None else levels_before(deal))
-    rs = snap.rs
-    verdict = judge_probe(snap.record())
+def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
+    """Everything the trick-entry page shows, for one deal (or for ``snap``'s: the deal as a write just saved it)."""
+    snap = snap if snap is not None else snapshot(deal, start_levels(deal))
+    deal, match, rs = snap.deal, snap.deal.match, snap.rs
+    verdict = snap.judged()
     summaries = verdict.tricks
     tricks = []
     played: Counter = Counter()
@@ -206,7 +204,7 @@ def deal_screen(deal: Deal, user) -> dict:
 
 def review_screen(deal: Deal, user) -> dict:
     """End of deal: the whole-deal verdict with the penalty each violation calls for, the penalties, a preview."""
-    snap = snapshot(deal, levels_before(deal))  # one read for the verdict and the completeness check
+    snap = snapshot(deal, start_levels(deal))  # one read for the verdict and the completeness check
     if deal.mode == Deal.Mode.TRICKS:
         verdict = judge_probe(snap.record()).as_dict()
     else:

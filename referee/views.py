@@ -21,27 +21,33 @@ from referee.recording.errors import PermissionRefused, RecordingError
 from tournaments import access
 from tournaments.models import Deal, Match
 
+# What the judges' pages show of a match: read with it in one query.
+MATCH_RELATED = (
+    "round__tournament",
+    "pair_ns__player1",
+    "pair_ns__player2",
+    "pair_ew__player1",
+    "pair_ew__player2",
+    "judge",
+)
 
-def load_match(request: HttpRequest, match_id: int) -> Match:
-    match = get_object_or_404(
-        Match.objects.select_related(
-            "round__tournament",
-            "pair_ns__player1",
-            "pair_ns__player2",
-            "pair_ew__player1",
-            "pair_ew__player2",
-            "judge",
-        ),
-        pk=match_id,
-    )
+
+def readable(request: HttpRequest, match: Match) -> Match:
+    """The match, when this user may read it; otherwise it is not found (404)."""
     if not access.can_read_match(request.user, match):
         raise Http404
     return match
 
 
+def load_match(request: HttpRequest, match_id: int) -> Match:
+    return readable(request, get_object_or_404(Match.objects.select_related(*MATCH_RELATED), pk=match_id))
+
+
 def load_deal(request: HttpRequest, deal_id: int) -> Deal:
-    deal = get_object_or_404(Deal.objects.select_related("match"), pk=deal_id)
-    deal.match = load_match(request, deal.match_id)
+    """The deal with its match, round, tournament, pairs and players, in one query (its pages show no judge)."""
+    related = [f"match__{name}" for name in MATCH_RELATED if name != "judge"]
+    deal = get_object_or_404(Deal.objects.select_related(*related), pk=deal_id)
+    readable(request, deal.match)
     return deal
 
 

@@ -39,3 +39,25 @@ def test_a_migrated_tournament_ranks_by_its_tie_breaks(tournament):
     tournament.full_clean()
     assert [code for code, _label in tie_break_columns(tournament)] == ["banker_wins", "level_diff"]
     assert compute_standings(tournament) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judge):
+    """Deals recorded before ``Deal.start_levels`` existed get the fold of the played deals before each."""
+    from referee.recording import deal_entry, match_fold, records
+    from rules.simulate import simulate_deal
+
+    ruleset = match.round.tournament.ruleset
+    for seed in range(100):  # a first deal the banker side holds, so the second starts above the start level
+        record = {**simulate_deal(ruleset, banker="N", level="2", seed=seed), "ruleset": ruleset}
+        first = records.record_deal(match, record, director)
+        if first.banker_held:
+            break
+        first.delete()
+    deal_entry.start_deal(match, judge, trump="S")
+    migrate(("tournaments", "0004_engine_tie_break_codes"))
+    migrate(("tournaments", "0005_deal_start_levels"))
+    deals = list(match.deals.order_by("number"))
+    assert [d.start_levels for d in deals] == [match_fold.levels_before(d) for d in deals]
+    assert deals[1].start_levels != {"NS": "2", "EW": "2"}
+    migrate()

@@ -80,7 +80,7 @@ def sees_drafts(user) -> bool:
 def can_read_match(user, match) -> bool:
     """A match of a public tournament, or of a hidden one for the TD and the table's judge."""
     return (
-        match.round.tournament.is_public or is_director(user) or match.judge_id == getattr(user, "pk", None)
+        match.round.tournament.is_public or match.judge_id == getattr(user, "pk", None) or is_director(user)
     )
 
 
@@ -88,7 +88,8 @@ def can_record(user, match) -> bool:
     """The TD or the judge assigned to the table writes a match."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return is_director(user) or (match.judge_id is not None and match.judge_id == user.pk)
+    # The table's own judge first: it needs no read of the user's groups (the common case, a play).
+    return (match.judge_id is not None and match.judge_id == user.pk) or is_director(user)
 
 
 def can_confirm(user, deal) -> bool:

@@ -423,8 +423,15 @@ class Deal(models.Model):
     )
     changed_at = models.DateTimeField(_("last changed at"), auto_now=True)
     version = models.PositiveIntegerField(_("version"), default=0)
+    # Both sides' levels when the deal began ({"NS": "5", "EW": "3"}), stored so a play need not fold the deals
+    # before it. The rule that keeps it true: it is the fold of the played deals before this one
+    # (``referee.recording.match_fold.levels_before``), set by ``start_deal`` and stored again for every deal of
+    # the match whenever a played deal changes — submit, reopen, a penalty on a submitted deal, and every
+    # recompute (confirm, time, forfeit, a recorded deal). A correction to an earlier deal goes through the TD's
+    # reopen and a recompute, so it refreshes this too. Empty (a deal made outside the service): it is folded.
+    start_levels = models.JSONField(_("levels at the start"), null=True, blank=True, editable=False)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=["start_levels"])
 
     class Meta:
         verbose_name = _("deal")

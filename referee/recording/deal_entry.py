@@ -8,7 +8,6 @@ TD reopens it; both then recompute the match (``match_fold.recompute_match``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -17,9 +16,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError, verdict_message
-from referee.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
+from referee.recording.match_fold import (
+    has_open_deal,
+    recompute_match,
+    refresh_start_levels,
+    start_levels,
+    table_state,
+)
 from referee.recording.quick_totals import quick_verdict
 from referee.recording.snapshot import (
+    Snapshot,
     judge_probe,
     lock_deal,
     parse_card_text,
@@ -29,7 +35,6 @@ from referee.recording.snapshot import (
     snapshot,
     touch,
 )
-from rules.judge import Verdict
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.access import can_confirm, can_reopen
@@ -72,6 +77,7 @@ def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, k
         kitty=parse_card_text(kitty, _("kitty")) if kitty.strip() else "",
         started_at=now,
         changed_by=user,
+        start_levels=dict(state.levels),  # no deal is open, so the played deals are all the deals before it
     )
     deal._history_user = user
     deal.save()
@@ -141,19 +147,18 @@ def record_play(
     seat: str | None = None,
     throw: Throw | None = None,
     force: bool = False,
-    levels: Mapping[str, str] | None = None,
-) -> Verdict:
+) -> Snapshot:
     """Check one play with the engine and save it; refuse it with the reason when it is wrong.
 
     Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault (a revoke,
     a throw that should have failed) is refused too unless the judge confirms it happened (``force``): then it
-    is saved and stays in the verdict, where the judge applies the penalty at the end of the deal. ``levels``
-    (the deal's start levels) saves reading them again when the caller has them.
+    is saved and stays in the verdict, where the judge applies the penalty at the end of the deal. Returns the
+    deal as saved: the snapshot read under the lock with the play added, and the engine's verdict on it.
     """
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
-    snap = snapshot(deal, levels if levels is not None else levels_before(deal))
+    snap = snapshot(deal, start_levels(deal))
     probe = snap.record()
     before = judge_probe(probe)
     due = snap.due(before)
@@ -211,7 +216,8 @@ def record_play(
     play._history_user = user
     play.save()
     touch(deal, user)
-    return verdict
+    snap.add(trick, play, verdict)
+    return snap
 
 
 @transaction.atomic
@@ -260,6 +266,8 @@ def add_penalty(
     penalty._history_user = user
     penalty.save()
     touch(deal, user)
+    if deal.state == Deal.State.SUBMITTED:  # a played deal: the deals after it may start at other levels
+        refresh_start_levels(deal.match)
     return penalty
 
 
@@ -274,6 +282,8 @@ def remove_penalty(deal: Deal, user, *, penalty_id: int, version: int | None) ->
     penalty._history_user = user
     penalty.delete()
     touch(deal, user)
+    if deal.state == Deal.State.SUBMITTED:
+        refresh_start_levels(deal.match)
 
 
 # ---------------------------------------------------------------- submit, confirm, reopen
@@ -287,7 +297,7 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
     require_open(deal)
     rs = ruleset_for(deal.match)
     if deal.mode == Deal.Mode.TRICKS:
-        snap = snapshot(deal, levels_before(deal))
+        snap = snapshot(deal, start_levels(deal))
         if not snap.complete:
             raise RecordingError(_("The deal is not finished: record every trick first."))
         if len(deal.kitty.split()) != rs.kitty_size:
@@ -302,6 +312,7 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
     deal.submitted_by = user
     deal.submitted_at = deal.finished_at = timezone.now()
     touch(deal, user)
+    refresh_start_levels(deal.match)  # a reopened deal submitted again changes the deals after it
     return deal
 
 
@@ -339,4 +350,6 @@ def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> D
     touch(deal, user)
     if was_confirmed:
         recompute_match(deal.match)
+    else:
+        refresh_start_levels(deal.match)  # no longer played: the deals after it start without it
     return deal

@@ -49,26 +49,38 @@ def match_deal(row: Mapping[str, Any], rs: Ruleset) -> MatchDeal:
     )
 
 
+def first_banker_of(match: Match, rows: list[dict]) -> str | None:
+    """Who won the first deal's declaration (its declarer, else its banker), or None before any deal."""
+    first = (
+        rows[0]
+        if rows and rows[0]["number"] == 1
+        else match.deals.values("declarer", "banker").order_by("number").first()
+    )
+    return (first["declarer"] or first["banker"]) if first else None
+
+
+def replay_deals(
+    match: Match, rs: Ruleset, deals: Iterable[MatchDeal], first_banker: str | None
+) -> tuple[MatchState, tuple[str, ...]]:
+    """The engine's fold of ``deals`` (as played) in this match: its start, time called and forfeit."""
+    return replay_played(
+        rs,
+        deals,
+        started_at=match.started_at,
+        first_banker=first_banker,
+        now=match.time_called_at,
+        forfeited_by=match.forfeited_by or None,
+    )
+
+
 def replay_with_notes(
     match: Match, *, states: Iterable[str], before: int | None = None
 ) -> tuple[MatchState, tuple[str, ...]]:
     """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch."""
     rs = ruleset_for(match)
     rows = fold_rows(match, states, before)
-    first = (
-        rows[0]
-        if rows and rows[0]["number"] == 1
-        else match.deals.values("declarer", "banker").order_by("number").first()
-    )
-    first_banker = (first["declarer"] or first["banker"]) if first else None
-    return replay_played(
-        rs,
-        [match_deal(row, rs) for row in rows if row["verdict__result"]],
-        started_at=match.started_at,
-        first_banker=first_banker,
-        now=match.time_called_at,
-        forfeited_by=match.forfeited_by or None,
-    )
+    deals = [match_deal(row, rs) for row in rows if row["verdict__result"]]
+    return replay_deals(match, rs, deals, first_banker_of(match, rows))
 
 
 def replay_match(match: Match, *, states: Iterable[str], before: int | None = None) -> MatchState:
@@ -91,6 +103,26 @@ def levels_before(deal: Deal) -> dict[str, str]:
     return dict(replay_match(deal.match, states=PLAYED, before=deal.number).levels)
 
 
+def start_levels(deal: Deal) -> dict[str, str]:
+    """``levels_before``, as stored on the deal (``Deal.start_levels``); folded when the deal has none stored."""
+    return dict(deal.start_levels) if deal.start_levels else levels_before(deal)
+
+
+def refresh_start_levels(match: Match) -> None:
+    """Store every deal's ``levels_before`` again, after a played deal changed (the rule: ``Deal.start_levels``)."""
+    rs = ruleset_for(match)
+    rows = fold_rows(match, PLAYED, None)
+    first_banker = first_banker_of(match, rows)
+    played = [(row["number"], match_deal(row, rs)) for row in rows if row["verdict__result"]]
+    changed = []
+    for deal in match.deals.only("pk", "number", "start_levels"):
+        state, _notes = replay_deals(match, rs, [d for n, d in played if n < deal.number], first_banker)
+        if deal.start_levels != dict(state.levels):
+            deal.start_levels = dict(state.levels)
+            changed.append(deal)
+    Deal.objects.bulk_update(changed, ["start_levels"])
+
+
 @transaction.atomic
 def recompute_match(match: Match) -> MatchState:
     """Set the match's levels, banker and end from its confirmed deals (never edited by hand)."""
@@ -110,6 +142,7 @@ def recompute_match(match: Match) -> MatchState:
     match.version += 1
     match.save()
     match.round.refresh_state()
+    refresh_start_levels(match)
     return state
 
 

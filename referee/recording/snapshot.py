@@ -8,9 +8,11 @@ when (optimistic concurrency), so nothing is overwritten silently.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,17 +24,24 @@ from rules.record import FORMAT, RecordError
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import next_seat, side_of
 from tournaments.access import can_record
-from tournaments.models import SEAT_CHOICES, Deal, Match, Play, Trick
+from tournaments.models import SEAT_CHOICES, Deal, Match, Penalty, Play, Trick
 
 SEAT_NAMES = dict(SEAT_CHOICES)
+TRICK_COLUMNS = ("id", "deal_id", "number", "throw_attempted", "throw_challenger", "throw_shown")
 
 
 def ruleset_for(match: Match) -> Ruleset:
     """The tournament's ruleset, with its own match time limit when the TD set one."""
     tournament = match.round.tournament
-    rs = Ruleset.from_spec(tournament.ruleset)
-    if tournament.match_time_limit:
-        rs = dataclasses.replace(rs, time_limit_minutes=tournament.match_time_limit)
+    return tournament_ruleset(json.dumps(tournament.ruleset, sort_keys=True), tournament.match_time_limit)
+
+
+@lru_cache(maxsize=256)
+def tournament_ruleset(spec: str, time_limit: int | None) -> Ruleset:
+    """``ruleset_for`` by the spec's JSON: ``Ruleset.from_spec`` is pure and a Ruleset frozen, so each is built once."""
+    rs = Ruleset.from_spec(json.loads(spec))
+    if time_limit:
+        rs = dataclasses.replace(rs, time_limit_minutes=time_limit)
     return rs
 
 
@@ -60,7 +69,7 @@ def parse_card_text(text: str, field: str) -> str:
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
     """Re-read the deal under a row lock and check the writer saw its current version."""
-    current = Deal.objects.select_for_update(of=("self",)).select_related("changed_by").get(pk=deal.pk)
+    current = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
     if Deal.match.is_cached(deal):
         current.match = deal.match
     if version is not None and int(version) != current.version:
@@ -97,21 +106,47 @@ def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
 
 
 def penalty_entries(deal: Deal) -> list[dict]:
-    """DEAL-RECORD ``penalties`` (uses a prefetched ``penalties`` when there is one)."""
-    rows = sorted(deal.penalties.all(), key=lambda p: (p.recorded_at, p.pk))
-    return [penalty_entry(p.seat, p.code, p.trick, p.note) for p in rows]
+    """DEAL-RECORD ``penalties``, in the order they were called."""
+    calls = Penalty.objects.filter(deal_id=deal.pk).order_by("recorded_at", "pk")
+    return [penalty_entry(*call) for call in calls.values_list("seat", "code", "trick", "note")]
+
+
+class PlayedCards(NamedTuple):
+    """One play as a snapshot keeps it: the seat and its cards (canonical text)."""
+
+    seat: str
+    cards: str
 
 
 @dataclass
 class Snapshot:
-    """One read of a deal's tricks and plays (two queries), shared by the checks and the screen of a request."""
+    """One read of a deal's tricks and plays, shared by the checks and the screen of a request.
+
+    A write that adds a play appends it here (``add``) with the engine's verdict on it, so the screen after the
+    write is drawn from what the write read and saved, without a second read or a second verdict.
+    """
 
     deal: Deal
     rs: Ruleset
     tricks: list[Trick]
-    plays: list[list[Play]]
+    plays: list[list[PlayedCards]]
     levels: Mapping[str, str]
     penalties: list[dict]
+    verdict: Verdict | None = None
+
+    def judged(self) -> Verdict:
+        """The engine's verdict on the snapshot's record (judged once)."""
+        if self.verdict is None:
+            self.verdict = judge_probe(self.record())
+        return self.verdict
+
+    def add(self, trick: Trick, play: Play, verdict: Verdict) -> None:
+        """The play just saved (and its trick, when it leads one), with the engine's verdict on the deal now."""
+        if not self.tricks or self.tricks[-1] is not trick:
+            self.tricks.append(trick)
+            self.plays.append([])
+        self.plays[-1].append(PlayedCards(play.seat, play.cards))
+        self.verdict = verdict
 
     @property
     def cards_played(self) -> int:
@@ -123,7 +158,7 @@ class Snapshot:
         return all(len(p) == 4 for p in self.plays) and self.cards_played == 4 * self.rs.hand_size
 
     @property
-    def last(self) -> tuple[Trick | None, list[Play]]:
+    def last(self) -> tuple[Trick | None, list[PlayedCards]]:
         return (self.tricks[-1], self.plays[-1]) if self.tricks else (None, [])
 
     def record_tricks(self) -> list[dict]:
@@ -170,10 +205,28 @@ class Snapshot:
         return verdict.tricks[-1].winner if verdict.tricks else None
 
 
+def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
+    """The deal's tricks, each with its plays in order, in one query (so one consistent read)."""
+    rows = (
+        Trick.objects.filter(deal_id=deal.pk)
+        .order_by("number", "plays__order")
+        .values_list(*TRICK_COLUMNS, "plays__seat", "plays__cards")
+    )
+    db, split = rows.db, len(TRICK_COLUMNS)
+    tricks: list[Trick] = []
+    plays: list[list[PlayedCards]] = []
+    for row in rows:
+        if not tricks or tricks[-1].pk != row[0]:
+            tricks.append(Trick.from_db(db, TRICK_COLUMNS, row[:split]))
+            plays.append([])
+        if row[split] is not None:  # a trick without plays (LEFT JOIN) stays in, empty, as the engine must see it
+            plays[-1].append(PlayedCards(*row[split:]))
+    return tricks, plays
+
+
 def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
-    """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``match_fold.levels_before``)."""
-    tricks = list(deal.tricks.order_by("number").prefetch_related("plays"))
-    plays = [sorted(t.plays.all(), key=lambda p: p.order) for t in tricks]
+    """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``match_fold.start_levels``)."""
+    tricks, plays = read_tricks(deal)
     return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalty_entries(deal))
 
 

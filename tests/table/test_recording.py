@@ -223,6 +223,49 @@ def test_correcting_an_early_deal_flows_through(match, judge, director):
     assert (match.level_ns, match.level_ew) == (expected["NS"], expected["EW"])
 
 
+def assert_start_levels_stored(match):
+    """Every deal's stored start levels are the fold of the played deals before it (the rule of Deal.start_levels)."""
+    for deal in match.deals.order_by("number"):
+        assert deal.start_levels == match_fold.levels_before(deal), f"deal {deal.number}"
+
+
+def test_stored_start_levels_follow_every_change_to_an_earlier_deal(match, judge, director):
+    first = records.record_deal(match, holding_deal(match), director)
+    second = start(match, judge, declarer=None)
+    held = second.start_levels
+    assert held != {"NS": "2", "EW": "2"}  # the banker side held deal 1 and went up
+    assert_start_levels_stored(match)
+
+    def first_again():
+        first.refresh_from_db()
+        return first
+
+    def second_levels():
+        return match.deals.get(number=2).start_levels
+
+    deal_entry.reopen_deal(first_again(), director, version=first.version)
+    assert second_levels() == {"NS": "2", "EW": "2"}  # deal 1 is no longer played
+    assert_start_levels_stored(match)
+    deal_entry.submit_deal(first_again(), director, version=first.version)
+    assert second_levels() == held
+    deal_entry.add_penalty(first_again(), director, seat="N", code="renege", version=first.version)
+    assert second_levels() != held  # a renege costs the banker side a level (standard)
+    assert_start_levels_stored(match)
+    penalty = first.penalties.get()
+    deal_entry.remove_penalty(first_again(), director, penalty_id=penalty.pk, version=first.version)
+    assert second_levels() == held
+    deal_entry.confirm_deal(first_again(), other_director(), version=first.version)
+    assert_start_levels_stored(match)
+
+
+def test_a_deal_without_stored_start_levels_is_folded(match, judge, director):
+    records.record_deal(match, holding_deal(match), director)
+    deal = start(match, judge, declarer=None)
+    Deal.objects.filter(pk=deal.pk).update(start_levels=None)
+    deal.refresh_from_db()
+    assert match_fold.start_levels(deal) == match_fold.levels_before(deal) != {"NS": "2", "EW": "2"}
+
+
 def expected_levels_after_two(match, first, second):
     """Hand-fold: deal 1 gave the attackers (EW) no levels; deal 2's gain applies to its side's level now."""
     from rules.levels import LevelGain, apply_levels
