@@ -200,7 +200,10 @@ def entry_labels() -> dict[str, str]:
         "network": _("The server did not answer; nothing was lost — try again."),
         "retrying": _("Network lost, retrying… (%(n)s of %(max)s)"),
         "recovered": _("The network is back: saved."),
-        "gave_up": _("No network: nothing was saved. Your cards are still in the field — try again."),
+        "gave_up": _(
+            "The network is still down. What you entered is still on the page: send it again when the network is "
+            "back — it is never recorded twice."
+        ),
         "nothing": _("Tap or type the cards first."),
         "leader": _("lead"),
         "throw": _("Failed throw, challenged by %(seat)s: penalty %(penalty)s points."),
