@@ -1,11 +1,11 @@
 """The judges' actions as the pages post them: one call per action, which answers with the new screen state.
 
-The views pass the posted fields through unchanged; here they become the recording service's arguments, and the
-answer carries the outcome (ok, or the refusal with its HTTP status) and the deal's screen after the write. The
-deal's start levels are read once and shared by the play's check and the new screen.
+The views pass the posted fields through unchanged; here they become the recording service's arguments, and
+the answer carries the outcome (ok, or the refusal with its HTTP status) and the deal's screen after the write.
+The deal's start levels are read once and shared by the play's check and the new screen.
 
-Every write runs through ``receipts.once`` under the key the page sent with it, so a retry of a write (the reply
-was lost, the judge tapped twice) gets the first outcome back and nothing is recorded twice.
+Every write runs through ``receipts.once`` under the key the page sent with it, so a retry of a write (the
+reply was lost, the judge tapped twice) gets the first outcome back and nothing is recorded twice.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def request_key(request: HttpRequest) -> str:
 
 
 def settle(user, key: str, target: str, write: Callable[[], Any]) -> Outcome:
-    """Run ``write`` once per key (``receipts.once``); a refusal, the service's or the key's, is the outcome."""
+    """Run ``write`` once per key (``receipts.once``); a refusal (the service's, the key's) is the outcome."""
 
     def attempt() -> Outcome:
         try:
@@ -163,7 +163,7 @@ DEAL_ACTIONS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = 
 
 
 def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: str = "") -> DealAnswer:
-    """Run one of ``DEAL_ACTIONS`` with the posted fields, once per ``key``; a refusal is the answer's outcome."""
+    """Run one of ``DEAL_ACTIONS`` with the posted fields, once per ``key``; a refusal is the outcome."""
     answer = DealAnswer(deal, user)
 
     def write() -> None:

@@ -12,9 +12,9 @@ LAST_LEAD_CHOICES = [(kind, label) for kind, (label, _shape) in LAST_LEADS.items
 
 
 class SeatedForm(forms.Form):
-    """A form that makes a deal. The first deal of a match needs the declarer (who won 抢庄); later ones take the
-    banker from the rotation. ``next_deal``, the number of the deal the form was shown for, stops a form shown
-    before another deal came in from making a second one."""
+    """A form that makes a deal. The first deal of a match needs the declarer (who won 抢庄); later ones take
+    the banker from the rotation. ``next_deal``, the number of the deal the form was shown for, stops a form
+    shown before another deal came in from making a second one."""
 
     declarer = forms.ChoiceField(
         label=_("declarer (first banker)"), choices=SEAT_CHOICES, required=False, widget=forms.RadioSelect

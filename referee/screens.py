@@ -141,8 +141,8 @@ def deal_state(deal: Deal, user, levels: Mapping[str, str] | None = None) -> dic
 
 
 def current_deal_state(deal: Deal, user, levels: Mapping[str, str] | None = None) -> dict:
-    """``deal_state`` read afresh in one consistent read: the deal, its tricks and plays as one moment saw them
-    (a poll, or the answer to a write, while another client plays or undoes)."""
+    """``deal_state`` read afresh in one consistent read: the deal, its tricks and plays as one moment saw
+    them (a poll, or the answer to a write, while another client plays or undoes)."""
     match = deal.match
     with consistent_read():
         deal.refresh_from_db()
@@ -201,8 +201,8 @@ def entry_labels() -> dict[str, str]:
         "retrying": _("Network lost, retrying… (%(n)s of %(max)s)"),
         "recovered": _("The network is back: saved."),
         "gave_up": _(
-            "The network is still down. What you entered is still on the page: send it again when the network is "
-            "back — it is never recorded twice."
+            "The network is still down. What you entered is still on the page: send it again when the network "
+            "is back — it is never recorded twice."
         ),
         "nothing": _("Tap or type the cards first."),
         "leader": _("lead"),

@@ -1,8 +1,8 @@
 """The judges' pages: the match, a new deal, trick entry (JSON actions, no reload), review and submit, quick entry.
 
-Views stay thin: they read the request, make one call (a screen of ``referee.screens`` or a posted write of
-``referee.actions``, which answers a retried write once) and render. Every refusal of the service comes back to the
-judge as a message in the active language; what the judge typed stays on the page.
+Views stay thin: they read the request, make one call (a screen of ``referee.screens``, or a posted write of
+``referee.actions``, which answers a retried write once) and render. Every refusal of the service comes back to
+the judge as a message in the active language; what the judge typed stays on the page.
 """
 
 from __future__ import annotations

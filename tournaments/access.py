@@ -95,7 +95,7 @@ def is_captain(user, match) -> bool:
 
 
 def is_official(user, match) -> bool:
-    """Who records or confirms the match's deals: the TD, the table's judge, any judge, a captain of either pair."""
+    """Who records or confirms the match's deals: the TD, the table's judge, any judge, a pair's captain."""
     if not getattr(user, "is_authenticated", False):
         return False
     return is_director(user) or is_judge(user) or match.judge_id == user.pk or is_captain(user, match)
@@ -118,7 +118,7 @@ def can_read_results(user, match) -> bool:
 
 
 def can_read_deals(user, match) -> bool:
-    """The match's deals (the deal, review and state pages too): its officials, or everybody with the deal log."""
+    """The match's deals (and the deal, review and state pages): officials, or everybody with the deal log."""
     if not can_read_match(user, match):
         return False
     return is_official(user, match) or can_see_page(user, match.round.tournament, "public_deal_log")

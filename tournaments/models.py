@@ -549,7 +549,7 @@ class Penalty(models.Model):
 
 
 class WriteReceipt(models.Model):
-    """The answer to one write a page sent, kept under the key the page gave it (``referee.recording.receipts``).
+    """The answer to one write a page sent, kept under the page's key for it (``referee.recording.receipts``).
 
     A retry of that write (a reply lost on the network, a double tap) gets this answer back instead of writing
     twice. Keys belong to one account; receipts older than a day are pruned.

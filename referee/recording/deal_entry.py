@@ -65,8 +65,8 @@ def start_deal(
 ) -> Deal:
     """A new deal: the banker from the rotation (the declarer for the first deal), the level from the match.
 
-    ``next_deal`` is the number of the deal the writer's form was shown for (the match's version for a new deal):
-    a form shown before another deal came in is refused, so one form never makes two deals.
+    ``next_deal`` is the number of the deal the writer's form was shown for (the match's version for a new
+    deal): a form shown before another deal came in is refused, so one form never makes two deals.
     """
     require_record(user, match)
     match = Match.objects.select_for_update().get(pk=match.pk)

@@ -1,8 +1,9 @@
 """Idempotent writes: a page names each write it intends with a key of its own, and a retry of that write (the
 reply was lost on the network, the judge tapped twice) gets the first answer back instead of writing again.
 
-The answer is stored with the key in the write's own transaction, so a write and its receipt are saved together
-or not at all. Keys belong to the account that sent them; receipts older than ``KEEP`` are pruned now and then.
+The answer is stored with the key in the write's own transaction, so a write and its receipt are saved
+together or not at all. Keys belong to the account that sent them; receipts older than ``KEEP`` are pruned
+now and then.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ PRUNE_EVERY = 100  # one receipt in this many prunes the old ones: one indexed d
 
 @dataclass
 class Outcome:
-    """What a write answered: the HTTP status and a JSON-ready body (``ok``, or the refusal's code and message)."""
+    """What a write answered: the HTTP status and a JSON body (``ok``, or the refusal's code and message)."""
 
     status: int = 200
     body: dict[str, Any] = field(default_factory=lambda: {"ok": True})

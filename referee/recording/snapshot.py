@@ -161,7 +161,7 @@ class Snapshot:
 
     @property
     def last(self) -> tuple[Trick | None, list[Play]]:
-        """The last trick and its plays; a trick saved without plays yet counts as a trick waiting for its lead."""
+        """The last trick and its plays (none for a trick saved without plays: it waits for its lead)."""
         return (self.tricks[-1], self.plays[-1]) if self.tricks else (None, [])
 
     def record_tricks(self) -> list[dict]:
@@ -197,9 +197,9 @@ class Snapshot:
         return record
 
     def due(self, verdict: Verdict) -> str | None:
-        """Whose turn it is: the next seat in the trick, the last winner (``verdict``'s), or the banker at the start.
+        """Whose turn it is: the next seat in the trick, the last winner (``verdict``'s), or the banker first.
 
-        A trick saved without plays (never left by the service, but possible in a damaged database) waits for its
+        A trick saved without plays (the service never leaves one, a damaged database might) waits for its
         lead, like a new trick."""
         trick, plays = self.last
         if trick is None:

@@ -23,5 +23,5 @@ def seat_text(seat: str | None) -> str:
 
 @register.simple_tag
 def write_key() -> str:
-    """A fresh key for the write this form makes: sending the form twice (a double tap, a retry) writes once."""
+    """A fresh key for the write this form makes: the form sent twice (a double tap, a retry) writes once."""
     return format_html('<input type="hidden" name="{}" value="{}">', KEY_FIELD, uuid.uuid4())

@@ -150,7 +150,7 @@
   });
 
   // Every write the judge intends gets a key of its own (a UUID). When the network drops (no answer, or a
-  // gateway error) the same write is sent again with the same key, after 1, 2, 4, 8 and 15 seconds: the server
+  // gateway error) the same write is sent again with the same key after 1, 2, 4, 8 and 15 seconds: the server
   // answers a key it has seen with its first answer, so a play is never recorded twice. After that the page
   // gives up but keeps the key: the same write sent again by hand still counts once.
   var RETRY_DELAYS = [1000, 2000, 4000, 8000, 15000];
