@@ -1,21 +1,27 @@
 """The judges' actions as the pages post them: one call per action, which answers with the new screen state.
 
-The views pass the posted fields through unchanged; here they become the recording service's arguments, and the
-answer carries the refusal (with its HTTP status) and the deal's screen after the write. A play's screen is drawn
-from the play's own read of the deal (``record_play`` returns it), so a play reads the deal once.
+The views pass the posted fields through unchanged; here they become the recording service's arguments, and
+the answer carries the outcome (ok, or the refusal with its HTTP status) and the deal's screen after the write.
+A play's screen is drawn from the play's own read of the deal (``record_play`` returns it), so a play reads the
+deal once.
+
+Every write runs through ``receipts.once`` under the key the page sent with it, so a retry of a write (the
+reply was lost, the judge tapped twice) gets the first outcome back and nothing is recorded twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from referee.forms import PenaltyForm
 from referee.posted import posted_cards, posted_id, posted_seat, posted_text
+from referee.recording import deal_entry, quick, receipts
 from referee.recording.deal_entry import (
     Throw,
     add_penalty,
@@ -30,45 +36,58 @@ from referee.recording.deal_entry import (
 )
 from referee.recording.errors import RecordingError
 from referee.recording.match_fold import call_time, forfeit_match
+from referee.recording.receipts import Outcome
 from referee.recording.snapshot import Snapshot, ruleset_for
-from referee.screens import deal_state
+from referee.screens import current_deal_state, deal_state
 from tournaments.models import Deal, Match
+
+
+def request_key(request: HttpRequest) -> str:
+    """The key the page gave this write: a form's hidden field, or the script's header."""
+    return request.POST.get(receipts.KEY_FIELD) or request.headers.get(receipts.KEY_HEADER, "")
+
+
+def settle(user, key: str, target: str, write: Callable[[], Any]) -> Outcome:
+    """Run ``write`` once per key (``receipts.once``); a refusal (the service's, the key's) is the outcome."""
+
+    def attempt() -> Outcome:
+        try:
+            return write() or Outcome()
+        except RecordingError as exc:
+            return Outcome.refused(exc)
+
+    try:
+        return receipts.once(user, key, target, attempt)
+    except RecordingError as exc:
+        return Outcome.refused(exc)
 
 
 @dataclass
 class DealAnswer:
-    """What one action on a deal did: the refusal, if any, and the deal's new screen state (read when asked)."""
+    """What one action on a deal did: its outcome, and the deal's screen state read afresh (when asked)."""
 
     deal: Deal
     user: Any
-    error: RecordingError | None = None
+    outcome: Outcome = field(default_factory=Outcome)
     saved: Snapshot | None = None  # the deal as the write read and saved it, when the write gives it (a play)
 
     @property
     def ok(self) -> bool:
-        return self.error is None
+        return self.outcome.ok
 
     @property
     def status(self) -> int:
-        return self.error.status if self.error else 200
+        return self.outcome.status
 
     @cached_property
     def state(self) -> dict:
-        if self.error is None and self.saved is not None:
+        if self.outcome.ok and self.saved is not None:
             return deal_state(self.saved.deal, self.user, self.saved)
-        match = self.deal.match
-        self.deal.refresh_from_db()
-        self.deal.match = match  # already loaded with its pairs and players
-        return deal_state(self.deal, self.user)
+        return current_deal_state(self.deal, self.user)
 
     def payload(self) -> dict:
         """The JSON the trick-entry page gets: ok, or the refusal with its details; the new state either way."""
-        if self.error is None:
-            body: dict[str, Any] = {"ok": True}
-        else:
-            body = {"ok": False, "error": self.error.code, "message": self.error.message, **self.error.details}
-        body["state"] = self.state
-        return body
+        return {**self.outcome.body, "state": self.state}
 
 
 def posted_version(fields: Mapping[str, str]) -> int:
@@ -156,13 +175,14 @@ DEAL_ACTIONS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = 
 }
 
 
-def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str]) -> DealAnswer:
-    """Run one of ``DEAL_ACTIONS`` with the posted fields; a refusal is kept in the answer, not raised."""
+def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """Run one of ``DEAL_ACTIONS`` with the posted fields, once per ``key``; a refusal is the outcome."""
     answer = DealAnswer(deal, user)
-    try:
+
+    def write() -> None:
         DEAL_ACTIONS[action](answer, posted_version(fields), fields)
-    except RecordingError as exc:
-        answer.error = exc
+
+    answer.outcome = settle(user, key, f"deal {deal.pk} {action}", write)
     return answer
 
 
@@ -172,6 +192,29 @@ MATCH_ACTIONS: dict[str, Callable[[Match, Any, Mapping[str, str]], object]] = {
 }
 
 
-def act_on_match(match: Match, user, action: str, fields: Mapping[str, str]) -> None:
-    """Call time after the limit (the judge or the TD), or record a forfeit (the TD); refusals are raised."""
-    MATCH_ACTIONS[action](match, user, fields)
+def act_on_match(match: Match, user, action: str, fields: Mapping[str, str], key: str = "") -> Outcome:
+    """Call time after the limit (the judge or the TD), or record a forfeit (the TD), once per ``key``."""
+
+    def write() -> None:
+        MATCH_ACTIONS[action](match, user, fields)
+
+    return settle(user, key, f"match {match.pk} {action}", write)
+
+
+def started(deal: Deal) -> Outcome:
+    """The outcome of a write that made a deal: the page goes on to it (or to its match)."""
+    return Outcome(body={"ok": True, "deal": deal.pk, "number": deal.number})
+
+
+def start_deal(match: Match, user, fields: Mapping[str, Any], key: str = "") -> Outcome:
+    """A new deal from the new-deal form (``NewDealForm.deal``), once per ``key``."""
+    return settle(
+        user, key, f"match {match.pk} new deal", lambda: started(deal_entry.start_deal(match, user, **fields))
+    )
+
+
+def quick_entry(match: Match, user, fields: Mapping[str, Any], key: str = "") -> Outcome:
+    """A deal entered as totals (``QuickEntryForm.deal``), once per ``key``."""
+    return settle(
+        user, key, f"match {match.pk} quick entry", lambda: started(quick.quick_entry(match, user, **fields))
+    )

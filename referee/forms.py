@@ -12,10 +12,17 @@ LAST_LEAD_CHOICES = [(kind, label) for kind, (label, _shape) in LAST_LEADS.items
 
 
 class SeatedForm(forms.Form):
-    """The first deal of a match needs the declarer (who won 抢庄); later ones take the banker from the rotation."""
+    """A form that makes a deal. The first deal of a match needs the declarer (who won 抢庄); later ones take
+    the banker from the rotation. ``next_deal``, the number of the deal the form was shown for, stops a form
+    shown before another deal came in from making a second one."""
 
     declarer = forms.ChoiceField(
         label=_("declarer (first banker)"), choices=SEAT_CHOICES, required=False, widget=forms.RadioSelect
+    )
+    next_deal = forms.IntegerField(
+        min_value=1,
+        widget=forms.HiddenInput,
+        error_messages={"required": _("The page is out of date: reload it and enter the deal again.")},
     )
 
     def __init__(self, *args, needs_declarer: bool = False, **kwargs) -> None:
@@ -33,7 +40,12 @@ class NewDealForm(SeatedForm):
     def deal(self) -> dict:
         """The service's arguments (``deal_entry.start_deal``)."""
         data = self.cleaned_data
-        return {"trump": data["trump"], "declarer": data.get("declarer") or None, "kitty": data.get("kitty") or ""}
+        return {
+            "trump": data["trump"],
+            "declarer": data.get("declarer") or None,
+            "kitty": data.get("kitty") or "",
+            "next_deal": data["next_deal"],
+        }
 
 
 class PenaltyForm(forms.Form):
@@ -86,4 +98,5 @@ class QuickEntryForm(SeatedForm):
             "attackers_won_last": data["attackers_won_last"],
             "declarer": data.get("declarer") or None,
             "penalties": penalties,
+            "next_deal": data["next_deal"],
         }

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -304,6 +305,8 @@ class Judge:
         """
         give_up = time.monotonic() + self.retry_for
         pause = 0.1
+        if method == "POST":  # as the page does: one key per intended write, the same on every retry
+            fields = {**(fields or {}), "idempotency_key": uuid.uuid4().hex}
         while self.budget.take():
             try:
                 reply = self.browser.request(method, path, fields, accept_json=accept_json)
@@ -357,7 +360,12 @@ class Judge:
 
     def start_deal(self, match_id: int, trump: str) -> int | None:
         """The new-deal form; after a lost reply the match page's “continue” link names the deal it started."""
-        reply = self.send("POST", f"/match/{match_id}/deal/new/", {"trump": trump}, accept_json=False)
+        form = self.send("GET", f"/match/{match_id}/deal/new/", accept_json=False)
+        shown = form and re.search(rb'name="next_deal" value="(\d+)"', form.body)
+        if not shown:
+            return None
+        fields = {"trump": trump, "next_deal": shown.group(1).decode()}
+        reply = self.send("POST", f"/match/{match_id}/deal/new/", fields, accept_json=False)
         if reply is not None and reply.status == 302:
             found = re.search(r"/deal/(\d+)/", reply.headers.get("Location", ""))
             return int(found.group(1)) if found else None

@@ -14,16 +14,24 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.history import match_history
+from referee.recording.deal_entry import next_deal_number
 from referee.recording.errors import violation_message
 from referee.recording.match_fold import start_levels, table_state
 from referee.recording.quick import require_quick_entry
-from referee.recording.snapshot import Snapshot, judge_probe, require_record, seat_name, snapshot
+from referee.recording.snapshot import (
+    Snapshot,
+    consistent_read,
+    judge_probe,
+    require_record,
+    seat_name,
+    snapshot,
+)
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
 from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
 from rules.scoring import PENALTY_FOR_VIOLATION, failed_throw_points
 from rules.seats import SEATS, play_order, side_of
-from tournaments.access import can_confirm, can_record, can_reopen
+from tournaments.access import can_confirm, can_read_deals, can_read_results, can_record, can_reopen
 from tournaments.models import Deal, Match
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
@@ -109,7 +117,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     )
     due = snap.due(verdict) if deal.state == Deal.State.RECORDING else None
     current = tricks[-1] if tricks and len(tricks[-1]["plays"]) < 4 else None
-    leader = current["leader"] if current else due
+    leader = (current and current["leader"]) or due  # a trick without plays yet waits for its lead
     return {
         "deal": {
             "id": deal.pk,
@@ -137,6 +145,16 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     }
 
 
+def current_deal_state(deal: Deal, user) -> dict:
+    """``deal_state`` read afresh in one consistent read: the deal, its tricks and plays as one moment saw
+    them (a poll, or the answer to a write, while another client plays or undoes)."""
+    match = deal.match
+    with consistent_read():
+        deal.refresh_from_db()
+        deal.match = match  # already loaded with its pairs and players
+        return deal_state(deal, user)
+
+
 # ---------------------------------------------------------------- whole pages
 
 
@@ -151,6 +169,8 @@ def match_screen(match: Match, user) -> dict:
         "deals": deals,
         "open_deal": next((d for d in deals if d.state == Deal.State.RECORDING), None),
         "players": seat_players(match),
+        "show_results": can_read_results(user, match),
+        "show_deals": can_read_deals(user, match),
         "can_record": can_record(user, match),
         "confirmable": {d.pk for d in deals if d.state == Deal.State.SUBMITTED and can_confirm(user, d)},
         "history": match_history(match) if can_reopen(user) else None,
@@ -166,6 +186,7 @@ def new_deal_screen(match: Match, user) -> dict:
     banker = state.banker
     return {
         "match": match,
+        "next_deal": next_deal_number(match),
         "needs_declarer": banker is None,
         "banker": banker,
         "level": state.levels[side_of(banker)] if banker else None,
@@ -182,6 +203,12 @@ def entry_labels() -> dict[str, str]:
         "done": _("All tricks are played."),
         "saved": _("Saved."),
         "network": _("The server did not answer; nothing was lost — try again."),
+        "retrying": _("Network lost, retrying… (%(n)s of %(max)s)"),
+        "recovered": _("The network is back: saved."),
+        "gave_up": _(
+            "The network is still down. What you entered is still on the page: send it again when the network "
+            "is back — it is never recorded twice."
+        ),
         "nothing": _("Tap or type the cards first."),
         "leader": _("lead"),
         "throw": _("Failed throw, challenged by %(seat)s: penalty %(penalty)s points."),
@@ -196,7 +223,7 @@ def deal_screen(deal: Deal, user) -> dict:
     return {
         "deal": deal,
         "match": deal.match,
-        "state": deal_state(deal, user),
+        "state": current_deal_state(deal, user),
         "seats": SEATS,
         "labels": entry_labels(),
     }
@@ -229,4 +256,8 @@ def review_screen(deal: Deal, user) -> dict:
 def quick_screen(match: Match, user) -> dict:
     """The quick-entry page (in tournaments that allow it): whether the first deal's declarer is to be chosen."""
     require_quick_entry(user, match)
-    return {"match": match, "needs_declarer": table_state(match).banker is None}
+    return {
+        "match": match,
+        "next_deal": next_deal_number(match),
+        "needs_declarer": table_state(match).banker is None,
+    }

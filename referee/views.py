@@ -1,8 +1,8 @@
 """The judges' pages: the match, a new deal, trick entry (JSON actions, no reload), review and submit, quick entry.
 
-Views stay thin: they read the request, make one call (a screen of ``referee.screens``, a write of the recording
-service, or a posted action of ``referee.actions``) and render. Every refusal of the service comes back to the
-judge as a message in the active language; what the judge typed stays on the page.
+Views stay thin: they read the request, make one call (a screen of ``referee.screens``, or a posted write of
+``referee.actions``, which answers a retried write once) and render. Every refusal of the service comes back to
+the judge as a message in the active language; what the judge typed stays on the page.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee import actions, screens
 from referee.forms import NewDealForm, PenaltyForm, QuickEntryForm
-from referee.recording import deal_entry, quick
-from referee.recording.errors import PermissionRefused, RecordingError
+from referee.recording.errors import PermissionRefused
 from tournaments import access
 from tournaments.models import Deal, Match
 
@@ -47,7 +46,8 @@ def load_deal(request: HttpRequest, deal_id: int) -> Deal:
     """The deal with its match, round, tournament, pairs and players, in one query (its pages show no judge)."""
     related = [f"match__{name}" for name in MATCH_RELATED if name != "judge"]
     deal = get_object_or_404(Deal.objects.select_related(*related), pk=deal_id)
-    readable(request, deal.match)
+    if not access.can_read_deals(request.user, deal.match):  # the match, and its deals
+        raise Http404
     return deal
 
 
@@ -72,14 +72,13 @@ def match_action(request: HttpRequest, match_id: int, action: str) -> HttpRespon
     match = load_match(request, match_id)
     if action not in actions.MATCH_ACTIONS:
         raise Http404
-    try:
-        actions.act_on_match(match, request.user, action, request.POST)
-    except PermissionRefused as exc:
-        return forbidden(request, exc.message)
-    except RecordingError as exc:
-        messages.error(request, exc.message)
-    else:
+    outcome = actions.act_on_match(match, request.user, action, request.POST, actions.request_key(request))
+    if outcome.status == PermissionRefused.status:
+        return forbidden(request, outcome.message)
+    if outcome.ok:
         messages.success(request, _("Saved."))
+    else:
+        messages.error(request, outcome.message)
     return redirect("match", match.pk)
 
 
@@ -92,12 +91,10 @@ def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
         return forbidden(request, exc.message)
     form = NewDealForm(request.POST or None, needs_declarer=screen["needs_declarer"])
     if request.method == "POST" and form.is_valid():
-        try:
-            deal = deal_entry.start_deal(match, request.user, **form.deal())
-        except RecordingError as exc:
-            form.add_error(None, exc.message)
-        else:
-            return redirect("deal", deal.pk)
+        outcome = actions.start_deal(match, request.user, form.deal(), actions.request_key(request))
+        if outcome.ok:
+            return redirect("deal", outcome.body["deal"])
+        form.add_error(None, outcome.message)
     return render(request, "referee/new_deal.html", {**screen, "form": form})
 
 
@@ -112,7 +109,7 @@ def deal_page(request: HttpRequest, deal_id: int) -> HttpResponse:
 @require_GET
 def deal_state_json(request: HttpRequest, deal_id: int) -> JsonResponse:
     deal = load_deal(request, deal_id)
-    return JsonResponse(screens.deal_state(deal, request.user))
+    return JsonResponse(screens.current_deal_state(deal, request.user))
 
 
 @login_required
@@ -122,13 +119,13 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     deal = load_deal(request, deal_id)
     if action not in actions.DEAL_ACTIONS:
         raise Http404
-    answer = actions.act_on_deal(deal, request.user, action, request.POST)
+    answer = actions.act_on_deal(deal, request.user, action, request.POST, actions.request_key(request))
     if wants_json(request):
         return JsonResponse(answer.payload(), status=answer.status)
     if answer.ok:
         messages.success(request, _("Saved."))
     else:
-        messages.error(request, answer.error.message)
+        messages.error(request, answer.outcome.message)
     target = request.POST.get("next") or ""
     if target == "match" or action == "confirm" or (action in ("submit", "reopen") and answer.ok):
         return redirect("match", deal.match_id)
@@ -153,13 +150,12 @@ def quick_entry(request: HttpRequest, match_id: int) -> HttpResponse:
         return forbidden(request, exc.message)
     form = QuickEntryForm(request.POST or None, needs_declarer=screen["needs_declarer"])
     if request.method == "POST" and form.is_valid():
-        try:
-            deal = quick.quick_entry(match, request.user, **form.deal())
-        except RecordingError as exc:
-            form.add_error(None, exc.message)
-        else:
+        outcome = actions.quick_entry(match, request.user, form.deal(), actions.request_key(request))
+        if outcome.ok:
             messages.success(
-                request, _("Deal %(n)s submitted; another person must confirm it.") % {"n": deal.number}
+                request,
+                _("Deal %(n)s submitted; another person must confirm it.") % {"n": outcome.body["number"]},
             )
             return redirect("match", match.pk)
+        form.add_error(None, outcome.message)
     return render(request, "referee/quick.html", {**screen, "form": form})

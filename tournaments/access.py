@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from tournaments.models import Round
+
 DIRECTOR_GROUP = "director"
 JUDGE_GROUP = "judge"
 
@@ -74,19 +76,56 @@ def sees_drafts(user) -> bool:
     return is_director(user)
 
 
+def published(matches):
+    """The matches of published (or finished) rounds: a draft's tables are not anyone's yet."""
+    return matches.exclude(round__state=Round.State.DRAFT)
+
+
 # --- matches and deals -------------------------------------------------------------------------------------
 
 
+def in_draft(match) -> bool:
+    """A match of a draft round: the TD may still change or discard its pairing, so it takes no entries."""
+    return match.round.state == Round.State.DRAFT
+
+
+def is_captain(user, match) -> bool:
+    """The account of a captain (first player) of either pair of the match."""
+    return user.pk in {match.pair_ns.captain_id, match.pair_ew.captain_id} - {None}
+
+
+def is_official(user, match) -> bool:
+    """Who records or confirms the match's deals: the TD, the table's judge, any judge, a pair's captain."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    # The table's own judge first: it needs no read of the user's groups (the common case, a play).
+    return match.judge_id == user.pk or is_director(user) or is_judge(user) or is_captain(user, match)
+
+
 def can_read_match(user, match) -> bool:
-    """A match of a public tournament, or of a hidden one for the TD and the table's judge."""
-    return (
-        match.round.tournament.is_public or match.judge_id == getattr(user, "pk", None) or is_director(user)
-    )
+    """The match page: the TD always; anyone else once the round is published — its officials (the table's
+    judge, another judge, a captain: they confirm deals, even in a hidden tournament) and, in a public
+    tournament whose pairings are public, everybody."""
+    if in_draft(match):
+        return is_director(user)
+    return is_official(user, match) or can_see_page(user, match.round.tournament, "public_pairings")
+
+
+def can_read_results(user, match) -> bool:
+    """The match's levels, banker and result: its officials, or everybody when results are public."""
+    return is_official(user, match) or can_see_page(user, match.round.tournament, "public_results")
+
+
+def can_read_deals(user, match) -> bool:
+    """The match's deals (and the deal, review and state pages): officials, or everybody with the deal log."""
+    if not can_read_match(user, match):
+        return False
+    return is_official(user, match) or can_see_page(user, match.round.tournament, "public_deal_log")
 
 
 def can_record(user, match) -> bool:
-    """The TD or the judge assigned to the table writes a match."""
-    if not getattr(user, "is_authenticated", False):
+    """The TD or the judge assigned to the table writes a match, once its round is published."""
+    if not getattr(user, "is_authenticated", False) or in_draft(match):
         return False
     # The table's own judge first: it needs no read of the user's groups (the common case, a play).
     return (match.judge_id is not None and match.judge_id == user.pk) or is_director(user)
@@ -96,9 +135,7 @@ def can_confirm(user, deal) -> bool:
     """A second person: another judge, the TD, or a captain (first player) of either pair — never the submitter."""
     if not getattr(user, "is_authenticated", False) or deal.submitted_by_id == user.pk:
         return False
-    match = deal.match
-    captains = {match.pair_ns.captain_id, match.pair_ew.captain_id} - {None}
-    return is_director(user) or is_judge(user) or user.pk in captains
+    return is_director(user) or is_judge(user) or is_captain(user, deal.match)
 
 
 def can_reopen(user) -> bool:

@@ -553,3 +553,28 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} {self.code}"
+
+
+class WriteReceipt(models.Model):
+    """The answer to one write a page sent, kept under the page's key for it (``referee.recording.receipts``).
+
+    A retry of that write (a reply lost on the network, a double tap) gets this answer back instead of writing
+    twice. Keys belong to one account; receipts older than a day are pruned.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    target = models.CharField(max_length=80)
+    status = models.PositiveSmallIntegerField()
+    answer = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("write receipt")
+        verbose_name_plural = _("write receipts")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="write_receipt_key_unique_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.key} {self.status}"

@@ -37,7 +37,7 @@ def home(request: HttpRequest) -> HttpResponse:
     my_matches = []
     if request.user.is_authenticated:
         my_matches = (
-            Match.objects.filter(judge=request.user)
+            access.published(Match.objects.filter(judge=request.user))
             .exclude(state=Match.State.FINISHED)
             .select_related("round__tournament", "pair_ns", "pair_ew")
             .order_by("round__tournament", "round__number", "table")
@@ -73,26 +73,26 @@ def tournament_for(request: HttpRequest, slug: str) -> Tournament:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The overview: the pairs; the matches when pairings are public, with their levels when results are."""
     tournament = tournament_for(request, slug)
+    links = links_for(request, tournament)
     pairs = PairTable(tournament.pairs.select_related("player1", "player2"), prefix="p-")
-    matches = MatchTable(
-        Match.objects.filter(round__in=visible_rounds(request, tournament)).select_related(
-            "round", "pair_ns", "pair_ew", "judge"
-        ),
-        prefix="m-",
-    )
     config = RequestConfig(request, paginate=False)
     config.configure(pairs)
-    config.configure(matches)
+    matches = None
+    if links["show_pairings"]:
+        matches = MatchTable(
+            Match.objects.filter(round__in=links["rounds"]).select_related(
+                "round", "pair_ns", "pair_ew", "judge"
+            ),
+            prefix="m-",
+            exclude=() if links["show_results"] else ("levels",),
+        )
+        config.configure(matches)
     return render(
         request,
         "tournaments/tournament_detail.html",
-        {
-            "tournament": tournament,
-            "pairs": pairs,
-            "matches": matches,
-            **links_for(request, tournament),
-        },
+        {"tournament": tournament, "pairs": pairs, "matches": matches, **links},
     )
 
 

@@ -15,7 +15,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError, verdict_message
+from referee.recording.errors import (
+    IllegalPlay,
+    PermissionRefused,
+    RecordingError,
+    StaleEdit,
+    verdict_message,
+)
 from referee.recording.match_fold import (
     has_open_deal,
     recompute_match,
@@ -47,11 +53,34 @@ ENTRY_FAULTS = frozenset(
 TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)
 
 
+def next_deal_number(match: Match) -> int:
+    """The number the match's next deal takes."""
+    return (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
 @transaction.atomic
-def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, kitty: str = "") -> Deal:
-    """A new deal: the banker from the rotation (the declarer for the first deal), the level from the match."""
+def start_deal(
+    match: Match,
+    user,
+    *,
+    trump: str,
+    declarer: str | None = None,
+    kitty: str = "",
+    next_deal: int | None = None,
+) -> Deal:
+    """A new deal: the banker from the rotation (the declarer for the first deal), the level from the match.
+
+    ``next_deal`` is the number of the deal the writer's form was shown for (the match's version for a new
+    deal): a form shown before another deal came in is refused, so one form never makes two deals.
+    """
     require_record(user, match)
     match = Match.objects.select_for_update().get(pk=match.pk)
+    number = next_deal_number(match)
+    if next_deal is not None and next_deal != number:
+        raise StaleEdit(
+            _("Deal %(n)s of this match was entered after this form was shown: check the match page first.")
+            % {"n": number - 1}
+        )
     if has_open_deal(match):
         raise RecordingError(_("Finish and submit the deal in progress first."))
     state = table_state(match)
@@ -66,7 +95,6 @@ def start_deal(match: Match, user, *, trump: str, declarer: str | None = None, k
     trump = (trump or "").strip().upper()
     if trump not in TRUMPS:
         raise RecordingError(_("Choose the trump suit or no trump."))
-    number = (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
     deal = Deal(
         match=match,
         number=number,

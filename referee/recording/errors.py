@@ -27,6 +27,12 @@ class PermissionRefused(RecordingError):
     status = 403
 
 
+class DraftRound(PermissionRefused):
+    """The match's round is a draft: the TD may still change or discard its pairing, so nothing is entered."""
+
+    code = "draft"
+
+
 class StaleEdit(RecordingError):
     """Someone saved the deal since the writer loaded it."""
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import PermissionRefused, RecordingError
-from referee.recording.snapshot import penalty_entry, require_record, ruleset_for
+from referee.recording.snapshot import penalty_entry, require_entries, require_record, ruleset_for
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
 from tournaments.access import can_reopen
@@ -170,6 +170,7 @@ def forfeit_match(match: Match, user, *, side: str) -> MatchState:
     """The TD records a no-show or a withdrawal: ``side`` forfeits and the other side wins."""
     if not can_reopen(user):
         raise PermissionRefused(_("Only the tournament director can record a forfeit."))
+    require_entries(match)
     if side not in ("NS", "EW"):
         raise RecordingError(_("Choose the side that forfeits."))
     match = Match.objects.select_for_update().get(pk=match.pk)

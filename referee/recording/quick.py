@@ -38,11 +38,15 @@ def quick_entry(
     attackers_won_last: bool,
     declarer: str | None = None,
     penalties: Sequence[Mapping[str, Any]] = (),
+    next_deal: int | None = None,
 ) -> Deal:
-    """A deal entered as totals only, checked, started, given its penalties and submitted."""
+    """A deal entered as totals only, checked, started, given its penalties and submitted.
+
+    ``next_deal``: the deal number the form was shown for (``deal_entry.start_deal`` refuses a stale form).
+    """
     require_quick_entry(user, match)
     check_quick_totals(ruleset_for(match), points, kitty_points, last_lead)
-    deal = start_deal(match, user, trump=trump, declarer=declarer)
+    deal = start_deal(match, user, trump=trump, declarer=declarer, next_deal=next_deal)
     deal.mode = Deal.Mode.QUICK
     deal.quick_points, deal.quick_kitty_points = points, kitty_points
     deal.quick_last_lead, deal.quick_attackers_last = last_lead, attackers_won_last

@@ -18,7 +18,7 @@ from simple_history.utils import bulk_create_with_history
 
 from referee.recording.errors import RecordingError
 from referee.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
-from referee.recording.snapshot import judge_probe, ruleset_for, snapshot, touch
+from referee.recording.snapshot import judge_probe, require_entries, ruleset_for, snapshot, touch
 from rules.cards import format_cards, parse_cards
 from rules.judge import Verdict
 from rules.order import trump_from_text
@@ -49,7 +49,9 @@ def export_deals(match: Match) -> list[dict]:
 
 
 def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
-    """A record must agree with the match's state: same ruleset, the banker due, the banker side's level."""
+    """A record must agree with the match's state: same ruleset, the banker due, the banker side's level; and
+    the match's round must be published (a draft takes no entries)."""
+    require_entries(match)
     try:
         parsed = parse_record(record)
     except (RecordError, RulesetError) as exc:

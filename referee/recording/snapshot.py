@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.recording.errors import PermissionRefused, RecordingError, StaleEdit
+from referee.recording.errors import DraftRound, PermissionRefused, RecordingError, StaleEdit
 from rules.cards import CardError, format_cards, parse_cards
 from rules.judge import Verdict, judge
 from rules.record import FORMAT, RecordError
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import next_seat, side_of
-from tournaments.access import can_record
+from tournaments.access import can_record, in_draft
 from tournaments.models import SEAT_CHOICES, Deal, Match, Penalty, Play, Trick
 
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -45,8 +47,17 @@ def tournament_ruleset(spec: str, time_limit: int | None) -> Ruleset:
     return rs
 
 
+def require_entries(match: Match) -> None:
+    """A draft round's matches take no entries, not even the TD's: publishing the round comes first."""
+    if in_draft(match):
+        raise DraftRound(
+            _("This round is still a draft: the director publishes its pairing before any entry.")
+        )
+
+
 def require_record(user, match: Match) -> None:
     """Refuse a write by anyone ``tournaments.access.can_record`` does not allow."""
+    require_entries(match)
     if not can_record(user, match):
         raise PermissionRefused(_("You may not record this match: it is assigned to another judge."))
 
@@ -95,6 +106,33 @@ def touch(deal: Deal, user) -> None:
 
 
 # ---------------------------------------------------------------- one read of a deal
+
+
+@contextmanager
+def consistent_read() -> Iterator[None]:
+    """Several queries that see one state of the database, so a reader never sees half of another's write.
+
+    SQLite: a deferred transaction (no write lock; in WAL mode its first read fixes the snapshot). PostgreSQL:
+    a repeatable-read transaction. Inside a transaction already, that transaction's view is kept.
+    """
+    if connection.in_atomic_block:
+        yield
+        return
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()  # connecting reads the configured mode: connect before changing it
+        mode, connection.transaction_mode = connection.transaction_mode, "DEFERRED"
+        try:
+            with transaction.atomic():
+                connection.transaction_mode = mode
+                yield
+        finally:
+            connection.transaction_mode = mode
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
 
 
 def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
@@ -159,6 +197,7 @@ class Snapshot:
 
     @property
     def last(self) -> tuple[Trick | None, list[PlayedCards]]:
+        """The last trick and its plays (none for a trick saved without plays: it waits for its lead)."""
         return (self.tricks[-1], self.plays[-1]) if self.tricks else (None, [])
 
     def record_tricks(self) -> list[dict]:
@@ -194,15 +233,20 @@ class Snapshot:
         return record
 
     def due(self, verdict: Verdict) -> str | None:
-        """Whose turn it is: the next seat in the trick, the last winner (``verdict``'s), or the banker at the start."""
+        """Whose turn it is: the next seat in the trick, the last winner (``verdict``'s), or the banker first.
+
+        A trick saved without plays (the service never leaves one, a damaged database might) waits for its
+        lead, like a new trick."""
         trick, plays = self.last
         if trick is None:
             return self.deal.banker
-        if len(plays) < 4:
+        if 0 < len(plays) < 4:
             return next_seat(plays[-1].seat, self.rs.clockwise)
         if self.complete:
             return None
-        return verdict.tricks[-1].winner if verdict.tricks else None
+        if verdict.tricks:  # the last full trick's winner (the engine skips a trick without plays)
+            return verdict.tricks[-1].winner
+        return None if plays else self.deal.banker
 
 
 def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:

@@ -1,5 +1,5 @@
 // Trick entry: tap cards or type them, post each play, redraw from the server's answer. No reload, and what the
-// judge typed stays in the field when the server refuses it.
+// judge typed stays in the field when the server refuses it or the network drops.
 (function () {
   "use strict";
   var app = document.getElementById("deal-app");
@@ -149,23 +149,76 @@
     selected = []; input.value = ""; renderPicker(); input.focus();
   });
 
-  function post(action, fields) {
-    var body = new URLSearchParams(fields || {});
-    body.set("version", state.deal.version);
-    return fetch(app.dataset.actionUrl.replace("ACTION", action), {
+  // Every write the judge intends gets a key of its own (a UUID). When the network drops (no answer, or a
+  // gateway error) the same write is sent again with the same key after 1, 2, 4, 8 and 15 seconds: the server
+  // answers a key it has seen with its first answer, so a play is never recorded twice. After that the page
+  // gives up but keeps the key: the same write sent again by hand still counts once.
+  var RETRY_DELAYS = [1000, 2000, 4000, 8000, 15000];
+  var RETRY_STATUS = { 502: true, 503: true, 504: true };
+  var pending = null; // the write the network lost: { sig, key }
+  var busy = false;
+
+  function newKey() {
+    var b = new Uint8Array(16);
+    window.crypto.getRandomValues(b); // unlike crypto.randomUUID, also on a plain-http club network
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+  function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  function send(url, body, n) {
+    return fetch(url, {
       method: "POST",
       headers: { "X-CSRFToken": csrf(), "Accept": "application/json" },
       body: body,
       credentials: "same-origin",
     }).then(function (response) {
-      return response.json().then(function (data) { return { status: response.status, data: data }; });
-    }).then(function (answer) {
+      if (RETRY_STATUS[response.status]) throw new Error("gateway " + response.status);
+      return response.json().then(
+        function (data) { return { status: response.status, data: data, recovered: n > 0 }; },
+        function () { return { status: response.status, data: { ok: false, message: L.network } }; }
+      );
+    }).catch(function () {
+      if (n >= RETRY_DELAYS.length) return null;
+      show("warn", fmt(L.retrying, { n: n + 1, max: RETRY_DELAYS.length }));
+      return wait(RETRY_DELAYS[n]).then(function () { return send(url, body, n + 1); });
+    });
+  }
+
+  // Post one write; the answer is { status, data } (status 0: no answer, already said on the page).
+  function post(action, fields) {
+    if (busy) return Promise.resolve({ status: 0, data: { ok: false }, ignored: true });
+    var body = new URLSearchParams(fields || {});
+    body.set("version", state.deal.version);
+    var sig = action + "?" + body.toString();
+    var key = pending && pending.sig === sig ? pending.key : newKey();
+    pending = { sig: sig, key: key };
+    body.set("idempotency_key", key);
+    busy = true;
+    app.setAttribute("aria-busy", "true");
+    return send(app.dataset.actionUrl.replace("ACTION", action), body, 0).then(function (answer) {
+      busy = false;
+      app.removeAttribute("aria-busy");
+      if (!answer) {
+        show("error", L.gave_up);
+        return { status: 0, data: { ok: false } };
+      }
+      pending = null;
       if (answer.data.state) { state = answer.data.state; render(); }
       return answer;
-    }).catch(function () {
-      show("error", L.network);
-      return { status: 0, data: { ok: false } };
     });
+  }
+
+  // Say what a write's answer means: saved (after a lost network, say so), or the refusal.
+  function report(answer, savedText) {
+    if (!answer.status) return;
+    if (answer.data.ok) {
+      show("ok", answer.recovered ? L.recovered : savedText);
+    } else {
+      show(answer.data.error === "stale" ? "warn" : "error", answer.data.message);
+    }
   }
 
   function sendPlay(force) {
@@ -180,15 +233,14 @@
     }
     if (force) fields.force = "1";
     post("play", fields).then(function (answer) {
+      report(answer, "");
       if (answer.data.ok) {
-        show("ok", "");
         input.value = ""; selected = []; renderPicker();
         forceBox.hidden = true;
         throwBox.open = false;
         ["throw_attempted", "throw_challenger", "throw_shown"].forEach(function (n) { form.elements[n].value = ""; });
         input.focus();
       } else if (answer.status) {
-        show(answer.data.error === "stale" ? "warn" : "error", answer.data.message);
         forceBox.hidden = !answer.data.forceable;
       }
     });
@@ -199,9 +251,7 @@
 
   app.querySelectorAll("[data-action]").forEach(function (button) {
     button.addEventListener("click", function () {
-      post(button.dataset.action).then(function (answer) {
-        if (answer.status) show(answer.data.ok ? "ok" : "error", answer.data.ok ? L.saved : answer.data.message);
-      });
+      post(button.dataset.action).then(function (answer) { report(answer, L.saved); });
     });
   });
 
@@ -209,8 +259,8 @@
     event.preventDefault();
     var field = event.target.elements.kitty;
     post("kitty", { kitty: field.value }).then(function (answer) {
-      if (answer.data.ok) { field.value = ""; show("ok", L.saved); }
-      else if (answer.status) show("error", answer.data.message);
+      report(answer, L.saved);
+      if (answer.data.ok) field.value = "";
     });
   });
 

@@ -7,7 +7,7 @@ import pytest
 
 from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
-from tests.browser.helpers import login
+from tests.browser.helpers import login, wait_for_version
 from tournaments.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,11 +21,6 @@ def plain_record():
         if not any("throw" in t for t in tricks) and len(tricks[0]["plays"][0][1].split()) == 1:
             return record
     raise AssertionError("no plain simulated deal in 200 seeds")
-
-
-def wait_for_version(page, version: int) -> None:
-    # A selector, not wait_for_function: the Content-Security-Policy forbids the eval that one needs.
-    page.locator(f"#deal-app[data-version='{version}']").wait_for(state="attached")
 
 
 def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):

@@ -76,7 +76,7 @@ def test_who_may_record_a_play(people, deal, who):
 @pytest.mark.parametrize("who", list(WRITE))
 def test_who_may_start_a_deal(people, match, who):
     response = as_user(people[who]).post(
-        reverse("new_deal", args=[match.pk]), {"trump": "H", "declarer": "E"}
+        reverse("new_deal", args=[match.pk]), {"trump": "H", "declarer": "E", "next_deal": 1}
     )
     if who == "anonymous":
         assert response.status_code == 302 and "/login/" in response["Location"]
@@ -219,7 +219,7 @@ def test_pages_render(deal, judge, match):
 
 def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make_judge):
     c = as_user(judge)
-    c.post(reverse("new_deal", args=[match.pk]), {"trump": "D", "declarer": "W"})
+    c.post(reverse("new_deal", args=[match.pk]), {"trump": "D", "declarer": "W", "next_deal": 1})
     deal = match.deals.get()
     record = simulated(deal, seed=4)
     version = 0
@@ -279,6 +279,7 @@ def post_quick(client, match, **fields):
         "kitty_points": 10,
         "last_lead": "pair",
         "attackers_won_last": "on",
+        "next_deal": match.deals.count() + 1,
     }
     data.update(fields)
     return client.post(reverse("quick_entry", args=[match.pk]), data)

@@ -1,4 +1,5 @@
-"""Benchmark (not a test): post simulated deals play by play to the trick-entry endpoint; report per-trick times.
+"""Benchmark (not a test): post simulated deals play by play to the trick-entry endpoint, each with its own
+idempotency key as the page sends it; report per-play and per-trick times.
 
 Run it on a throwaway database (``make bench`` does): it creates its own tournament, judge and match.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
+import uuid
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -47,7 +49,7 @@ class Command(BaseCommand):
             )
             for i in range(2)
         ]
-        rnd = Round.objects.create(tournament=tournament, number=1)
+        rnd = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
         match = Match.objects.create(round=rnd, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
         client = Client()
         client.force_login(judge)
@@ -69,7 +71,8 @@ class Command(BaseCommand):
             for trick in record["tricks"]:
                 trick_time = 0.0
                 for j, (seat, cards) in enumerate(trick["plays"]):
-                    data = {"cards": cards, "seat": seat, "version": version}
+                    key = str(uuid.uuid4())  # as the page sends it
+                    data = {"cards": cards, "seat": seat, "version": version, "idempotency_key": key}
                     if j == 0 and trick.get("throw"):
                         data.update({f"throw_{k}": v for k, v in trick["throw"].items()})
                     start = time.perf_counter()

@@ -137,7 +137,7 @@ def set_up(tables: int, seed: str, preplayed: int) -> list[TableJob]:
     """A throwaway tournament: per table a judge (one password hash for all), a match and a started deal."""
     stamp = time.time_ns()
     tournament = Tournament.objects.create(name=f"load {stamp}", slug=f"load-{stamp}")
-    rnd = Round.objects.create(tournament=tournament, number=1)
+    rnd = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
     password = make_password(PASSWORD)
     rng = random.Random(seed)
     jobs = []

@@ -1,0 +1,580 @@
+"""Writes that survive the network and each other: retries answered once (idempotency keys), quick entry posted
+twice, draft rounds taking no entries, and the deal's state read whole while another client plays and undoes.
+
+The threaded tests run on a SQLite file set up as in production (WAL, IMMEDIATE writes): the in-memory test
+database shares one cache between threads and refuses them with table locks instead of queueing them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from referee.recording import deal_entry, quick, receipts, records
+from referee.recording.errors import DraftRound, RecordingError
+from referee.screens import deal_state
+from rules.simulate import simulate_deal
+from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.models import Deal, Match, Pair, Player, Round, Tournament, Trick, WriteReceipt
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+db = pytest.mark.django_db
+
+
+def as_user(user, **kwargs) -> Client:
+    c = Client(**kwargs)
+    c.force_login(user)
+    return c
+
+
+def key() -> str:
+    return str(uuid.uuid4())
+
+
+def act(client, deal, action, **fields):
+    return client.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
+
+
+def quick_fields(match, **extra) -> dict:
+    fields = {
+        "trump": "S",
+        "declarer": "N",
+        "points": 85,
+        "kitty_points": 10,
+        "last_lead": "pair",
+        "attackers_won_last": "on",
+        "next_deal": match.deals.count() + 1,
+    }
+    fields.update(extra)
+    return fields
+
+
+def allow_quick(match) -> Match:
+    t = match.round.tournament
+    t.quick_entry_allowed = True
+    t.save()
+    return match
+
+
+def confirmed_deal(match, director) -> Deal:
+    record = simulate_deal("standard", banker="N", level="2", seed=11)
+    record["ruleset"] = match.round.tournament.ruleset
+    return records.record_deal(match, record, director)
+
+
+# ------------------------------------------------------------------ idempotent deal actions
+
+
+@pytest.fixture
+def deal(match, judge):
+    return deal_entry.start_deal(match, judge, trump="S", declarer="N")
+
+
+@db
+def test_a_play_posted_twice_with_one_key_is_recorded_once_and_never_a_conflict(deal, judge):
+    c, k = as_user(judge), key()
+    first = act(c, deal, "play", cards="SA", version=0, idempotency_key=k)
+    again = act(c, deal, "play", cards="SA", version=0, idempotency_key=k)
+    assert first.status_code == again.status_code == 200
+    assert again.json()["ok"] is True
+    assert again.json()["state"]["deal"]["version"] == 1
+    assert sum(t.plays.count() for t in deal.tricks.all()) == 1
+
+
+@db
+def test_the_key_may_come_in_a_header(deal, judge):
+    c, k = as_user(judge), key()
+    for _ in range(2):
+        response = c.post(
+            reverse("deal_action", args=[deal.pk, "play"]),
+            {"cards": "SA", "version": 0},
+            HTTP_X_IDEMPOTENCY_KEY=k,
+            **JSON,
+        )
+        assert response.status_code == 200
+    assert deal.tricks.get().plays.count() == 1
+
+
+@db
+def test_a_retry_after_another_write_gets_its_own_answer_with_the_current_state(deal, judge, director):
+    c, k = as_user(judge), key()
+    act(c, deal, "play", cards="SA", version=0, idempotency_key=k)
+    act(as_user(director), deal, "play", cards="S2", version=1)
+    again = act(c, deal, "play", cards="SA", version=0, idempotency_key=k)
+    assert again.status_code == 200 and again.json()["ok"] is True
+    assert again.json()["state"]["deal"]["version"] == 2
+    assert deal.tricks.get().plays.count() == 2
+
+
+@db
+def test_a_refused_write_is_refused_again_on_retry_and_a_new_key_writes(deal, judge):
+    c, k = as_user(judge), key()
+    act(c, deal, "play", cards="SA SA", version=0)
+    refused = act(c, deal, "play", cards="S3", version=1, idempotency_key=k)
+    assert refused.status_code == 422
+    assert act(c, deal, "play", cards="S3", version=1, idempotency_key=k).json()["error"] == "illegal"
+    assert act(c, deal, "play", cards="S3 S4", version=1, idempotency_key=key()).status_code == 200
+
+
+@db
+def test_the_same_key_from_another_user_is_not_answered_with_the_first_users_result(deal, judge, director):
+    k = key()
+    assert act(as_user(judge), deal, "play", cards="SA", version=0, idempotency_key=k).status_code == 200
+    other = act(as_user(director), deal, "play", cards="S2", version=1, idempotency_key=k)
+    assert other.status_code == 200
+    assert [p.cards for p in deal.tricks.get().plays.order_by("order")] == ["SA", "S2"]
+
+
+@db
+def test_a_key_used_for_another_write_is_refused(deal, judge):
+    c, k = as_user(judge), key()
+    act(c, deal, "play", cards="SA", version=0, idempotency_key=k)
+    response = act(c, deal, "undo", version=1, idempotency_key=k)
+    assert response.status_code == 400
+    assert deal.tricks.get().plays.count() == 1
+
+
+@db
+def test_a_malformed_key_is_refused_without_writing(deal, judge):
+    response = act(as_user(judge), deal, "play", cards="SA", version=0, idempotency_key="x" * 300)
+    assert response.status_code == 400
+    assert not deal.tricks.exists()
+
+
+def setup_play(match, judge, director):
+    return deal_entry.start_deal(match, judge, trump="S", declarer="N"), judge, {"cards": "SA"}
+
+
+def setup_undo(match, judge, director):
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    deal_entry.record_play(deal, judge, cards="SA", version=0)
+    return deal, judge, {}
+
+
+def setup_kitty(match, judge, director):
+    return (
+        deal_entry.start_deal(match, judge, trump="S", declarer="N"),
+        judge,
+        {"kitty": "S5 SK H9 D3 D3 C4 C7 CQ"},
+    )
+
+
+def setup_penalty(match, judge, director):
+    return (
+        deal_entry.start_deal(match, judge, trump="S", declarer="N"),
+        judge,
+        {"seat": "E", "code": "signal"},
+    )
+
+
+def setup_remove_penalty(match, judge, director):
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    penalty = deal_entry.add_penalty(deal, judge, seat="E", code="signal", version=0)
+    return deal, judge, {"penalty": penalty.pk}
+
+
+def reopened(match, director) -> Deal:
+    deal = confirmed_deal(match, director)
+    deal_entry.reopen_deal(deal, director, version=deal.version)
+    deal.refresh_from_db()
+    return deal
+
+
+def setup_submit(match, judge, director):
+    return reopened(match, director), judge, {}
+
+
+def setup_confirm(match, judge, director):
+    deal = reopened(match, director)
+    deal_entry.submit_deal(deal, judge, version=deal.version)
+    return deal, director, {}
+
+
+def setup_reopen(match, judge, director):
+    return confirmed_deal(match, director), director, {"reason": "check"}
+
+
+DEAL_WRITES = {
+    "play": setup_play,
+    "undo": setup_undo,
+    "undo_trick": setup_undo,
+    "kitty": setup_kitty,
+    "penalty": setup_penalty,
+    "remove_penalty": setup_remove_penalty,
+    "submit": setup_submit,
+    "confirm": setup_confirm,
+    "reopen": setup_reopen,
+}
+
+
+@db
+@pytest.mark.parametrize("action", list(DEAL_WRITES))
+def test_every_deal_action_posted_twice_with_one_key_changes_the_deal_once(match, judge, director, action):
+    deal, user, fields = DEAL_WRITES[action](match, judge, director)
+    deal.refresh_from_db()
+    before = deal.version
+    c, k = as_user(user), key()
+    fields = {**fields, "version": before, "idempotency_key": k}
+    first = c.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
+    again = c.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
+    assert first.status_code == 200, first.json()
+    assert again.status_code == 200 and again.json()["ok"] is True
+    deal.refresh_from_db()
+    assert deal.version == before + 1
+
+
+@db
+def test_a_form_post_retried_redirects_as_the_first_did_with_no_conflict(deal, judge, make_judge):
+    """The review page's forms (no script): a double submit shows "saved" again, never the stale refusal."""
+    c, k = as_user(judge), key()
+    fields = {"seat": "E", "code": "signal", "version": 0, "next": "review", "idempotency_key": k}
+    url = reverse("deal_action", args=[deal.pk, "penalty"])
+    first, again = c.post(url, fields, follow=True), c.post(url, fields, follow=True)
+    assert first.redirect_chain == again.redirect_chain
+    for response in (first, again):
+        assert [m.level_tag for m in response.context["messages"]] == ["success"]
+    assert deal.penalties.count() == 1
+
+
+# ------------------------------------------------------------------ match actions, new deal, quick entry
+
+
+@db
+def test_a_forfeit_posted_twice_with_one_key_is_recorded_once(match, director):
+    c, k = as_user(director), key()
+    url = reverse("match_action", args=[match.pk, "forfeit"])
+    for _ in range(2):
+        assert c.post(url, {"side": "EW", "idempotency_key": k}).status_code == 302
+    match.refresh_from_db()
+    assert (
+        match.version == 1 and match.history.filter(forfeited_by="EW").count() == 2
+    )  # the forfeit, its recompute
+
+
+@db
+def test_calling_time_twice_with_one_key_says_saved_both_times(match, judge):
+    match.round.tournament.match_time_limit = 1
+    match.round.tournament.save()
+    match.started_at = timezone.now() - timedelta(minutes=5)
+    match.save()
+    c, k = as_user(judge), key()
+    url = reverse("match_action", args=[match.pk, "call-time"])
+    for _ in range(2):
+        response = c.post(url, {"idempotency_key": k}, follow=True)
+        assert [m.level_tag for m in response.context["messages"]] == ["success"]
+    match.refresh_from_db()
+    assert match.state == Match.State.FINISHED and match.version == 1
+
+
+@db
+def test_a_new_deal_posted_twice_with_one_key_starts_one_deal(match, judge):
+    c, k = as_user(judge), key()
+    url = reverse("new_deal", args=[match.pk])
+    fields = {"trump": "H", "declarer": "E", "next_deal": 1, "idempotency_key": k}
+    first, again = c.post(url, fields), c.post(url, fields)
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"]
+    assert match.deals.count() == 1
+
+
+@db
+def test_a_new_deal_form_shown_before_another_deal_was_entered_is_refused(match, judge, director):
+    c = as_user(judge)
+    url = reverse("new_deal", args=[match.pk])
+    confirmed_deal(match, director)  # deal 1 came in after the form was shown for deal 1
+    response = c.post(url, {"trump": "H", "next_deal": 1, "idempotency_key": key()})
+    assert response.status_code == 200
+    assert match.deals.count() == 1
+
+
+@db
+def test_quick_entry_posted_twice_with_one_key_makes_one_deal(match, judge):
+    allow_quick(match)
+    c, fields = as_user(judge), quick_fields(match, idempotency_key=key())
+    url = reverse("quick_entry", args=[match.pk])
+    first, again = c.post(url, fields), c.post(url, fields)
+    assert first.status_code == again.status_code == 302
+    assert match.deals.count() == 1
+
+
+@db
+def test_quick_entry_of_one_form_under_two_keys_makes_one_deal(match, judge):
+    allow_quick(match)
+    c, fields = as_user(judge), quick_fields(match)
+    url = reverse("quick_entry", args=[match.pk])
+    assert c.post(url, {**fields, "idempotency_key": key()}).status_code == 302
+    second = c.post(url, {**fields, "idempotency_key": key()})
+    assert second.status_code == 200  # the form again, saying the match has a new deal
+    assert match.deals.count() == 1
+    assert 'name="next_deal" value="2"' in second.content.decode()
+
+
+@db
+def test_quick_entry_needs_the_deal_number_the_form_was_shown_for(match, judge):
+    allow_quick(match)
+    fields = quick_fields(match)
+    del fields["next_deal"]
+    assert as_user(judge).post(reverse("quick_entry", args=[match.pk]), fields).status_code == 200
+    assert not match.deals.exists()
+
+
+@db
+def test_the_service_refuses_a_quick_entry_for_a_deal_number_already_taken(match, judge):
+    allow_quick(match)
+    entry = {
+        "trump": "S",
+        "points": 85,
+        "kitty_points": 0,
+        "last_lead": "single",
+        "attackers_won_last": False,
+    }
+    quick.quick_entry(match, judge, declarer="N", next_deal=1, **entry)
+    with pytest.raises(RecordingError):
+        quick.quick_entry(match, judge, next_deal=1, **entry)
+    assert match.deals.count() == 1
+
+
+@db
+def test_every_write_form_carries_a_fresh_key(match, judge, director):
+    allow_quick(match)
+    deal = reopened(match, director)
+    pages = [
+        (judge, reverse("new_deal", args=[match.pk])),
+        (judge, reverse("quick_entry", args=[match.pk])),
+        (judge, reverse("review", args=[deal.pk])),
+        (director, reverse("match", args=[match.pk])),
+    ]
+    for user, url in pages:
+        forms = write_forms(as_user(user).get(url).content.decode())
+        assert forms and all('name="idempotency_key"' in form for form in forms), url
+    again = as_user(judge).get(reverse("new_deal", args=[match.pk])).content.decode()
+    assert key_in(again) != key_in(as_user(judge).get(reverse("new_deal", args=[match.pk])).content.decode())
+
+
+def write_forms(html: str) -> list[str]:
+    """The page's posting forms, but the header's (log out, language)."""
+    forms = [part.split("</form>", 1)[0] for part in html.split('<form method="post"')[1:]]
+    return [f for f in forms if "/logout/" not in f and "/i18n/" not in f]
+
+
+def key_in(html: str) -> str:
+    return html.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+
+
+@db
+def test_old_receipts_are_pruned(deal, judge, monkeypatch):
+    monkeypatch.setattr(receipts, "PRUNE_EVERY", 1)
+    old = WriteReceipt.objects.create(user=judge, key=key(), target="x", status=200, answer={"ok": True})
+    WriteReceipt.objects.filter(pk=old.pk).update(created=timezone.now() - timedelta(days=2))
+    act(as_user(judge), deal, "play", cards="SA", version=0, idempotency_key=key())
+    assert not WriteReceipt.objects.filter(pk=old.pk).exists()
+    assert WriteReceipt.objects.count() == 1
+
+
+# ------------------------------------------------------------------ draft rounds take no entries
+
+
+@pytest.fixture
+def draft(match):
+    Round.objects.filter(pk=match.round_id).update(state=Round.State.DRAFT)
+    match.round.refresh_from_db()
+    return match
+
+
+@db
+def test_a_draft_round_takes_no_deal(draft, judge, director):
+    for user in (judge, director):
+        with pytest.raises(DraftRound):
+            deal_entry.start_deal(draft, user, trump="S", declarer="N")
+    response = as_user(director).post(
+        reverse("new_deal", args=[draft.pk]), {"trump": "S", "declarer": "N", "next_deal": 1}
+    )
+    assert response.status_code == 403
+    assert "draft" in response.content.decode() or "草稿" in response.content.decode()
+    assert as_user(judge).get(reverse("new_deal", args=[draft.pk])).status_code == 404
+    assert not draft.deals.exists()
+
+
+@db
+def test_a_draft_round_takes_no_play_and_no_quick_entry(match, judge, director):
+    allow_quick(match)
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    Round.objects.filter(pk=match.round_id).update(state=Round.State.DRAFT)
+    deal = Deal.objects.select_related("match__round__tournament").get(pk=deal.pk)
+    with pytest.raises(DraftRound):
+        deal_entry.record_play(deal, director, cards="SA", version=0)
+    response = act(as_user(director), deal, "play", cards="SA", version=0)
+    assert 400 <= response.status_code < 500 and response.json()["error"] == "draft"
+    with pytest.raises(DraftRound):
+        quick.quick_entry(
+            deal.match,
+            director,
+            trump="S",
+            points=0,
+            kitty_points=0,
+            last_lead="single",
+            attackers_won_last=False,
+            next_deal=2,
+        )
+    assert not deal.tricks.exists() and deal.match.deals.count() == 1
+
+
+@db
+def test_a_judges_home_page_lists_no_draft_table(client, draft, judge, round1, make_pair):
+    other_round = Round.objects.create(tournament=round1.tournament, number=2, state=Round.State.PUBLISHED)
+    published = Match.objects.create(
+        round=other_round, table=3, pair_ns=make_pair(), pair_ew=make_pair(), judge=judge
+    )
+    client.force_login(judge)
+    listed = list(client.get(reverse("home")).context["my_matches"])
+    assert listed == [published]
+
+
+# ------------------------------------------------------------------ one read of the deal's state
+
+
+@db
+def test_a_trick_without_plays_reads_without_error(deal, judge):
+    deal_entry.record_play(deal, judge, cards="SA", version=0)
+    for seat, cards in (("W", "S5"), ("S", "S3"), ("E", "S4")):
+        deal.refresh_from_db()
+        deal_entry.record_play(deal, judge, cards=cards, seat=seat, version=deal.version)
+    Trick.objects.create(deal=deal, number=1)  # left behind without its lead
+    deal.refresh_from_db()
+    state = deal_state(deal, judge)
+    assert state["next_seat"] == "N"  # the first trick's winner leads
+    assert state["order"][0] == "N"
+    deal_entry.record_play(deal, judge, cards="SK", seat="N", version=deal.version)
+    assert [t.plays.count() for t in deal.tricks.order_by("number")] == [4, 1]
+
+
+# ------------------------------------------------------------------ concurrent clients on a production-like database
+
+
+@pytest.fixture(scope="module")
+def migrated_file(tmp_path_factory, django_db_blocker):
+    """A migrated SQLite file (copied for each test), made once per module."""
+    path = tmp_path_factory.mktemp("robust") / "template.sqlite3"
+    with django_db_blocker.unblock(), file_connection(path):
+        call_command("migrate", verbosity=0, interactive=False)
+    return path
+
+
+class file_connection:
+    """Point the default database at ``path`` for this thread and every new one, then put it back."""
+
+    def __init__(self, path) -> None:
+        self.path = path
+
+    def __enter__(self):
+        self.saved_settings = connections.settings["default"]
+        self.saved_connection = connections["default"]
+        connections.settings["default"] = {**self.saved_settings, "NAME": str(self.path), "TEST": {}}
+        connections["default"] = connections.create_connection("default")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        connections["default"].close()
+        connections.settings["default"] = self.saved_settings
+        connections["default"] = self.saved_connection
+
+
+@pytest.fixture
+def file_db(migrated_file, tmp_path, django_db_blocker):
+    path = tmp_path / "db.sqlite3"
+    shutil.copy(migrated_file, path)
+    with django_db_blocker.unblock(), file_connection(path):
+        yield path
+
+
+def table(quick_entry: bool = False):
+    """A judge and a match of a published round, straight through the models."""
+    judge = get_user_model().objects.create_user("judge", password="judge-pass-1")
+    add_to_group(judge, JUDGE_GROUP)
+    t = Tournament.objects.create(name="t", slug="t", quick_entry_allowed=quick_entry)
+    rnd = Round.objects.create(tournament=t, number=1, state=Round.State.PUBLISHED)
+    pairs = [
+        Pair.objects.create(
+            tournament=t,
+            name=f"p{i}",
+            player1=Player.objects.create(name=f"a{i}"),
+            player2=Player.objects.create(name=f"b{i}"),
+        )
+        for i in range(2)
+    ]
+    return judge, Match.objects.create(round=rnd, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
+
+
+def in_threads(n: int, work) -> list:
+    """Run ``work(i)`` in ``n`` threads started together; each closes its own connection."""
+    barrier, results = threading.Barrier(n), [None] * n
+
+    def run(i):
+        try:
+            barrier.wait()
+            results[i] = work(i)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return results
+
+
+@pytest.mark.parametrize("same_key", [True, False])
+def test_eight_concurrent_quick_entries_make_one_deal(file_db, same_key):
+    judge, match = table(quick_entry=True)
+    shared = key()
+    clients = [as_user(judge, raise_request_exception=False) for _ in range(8)]
+    url = reverse("quick_entry", args=[match.pk])
+
+    def post(i):
+        fields = quick_fields(match, idempotency_key=shared if same_key else key())
+        return clients[i].post(url, fields).status_code
+
+    statuses = in_threads(8, post)
+    assert Deal.objects.filter(match=match).count() == 1
+    assert 500 not in statuses
+    assert statuses.count(302) == (8 if same_key else 1)
+
+
+def test_polling_the_state_while_another_client_plays_and_undoes_never_fails(file_db):
+    judge, match = table()
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    writer = as_user(judge, raise_request_exception=False)
+    reader = as_user(judge, raise_request_exception=False)
+    done = threading.Event()
+
+    def work(i):
+        if i == 0:
+            statuses, version = [], 0
+            for _ in range(40):
+                for action, fields in (("play", {"cards": "SA"}), ("undo", {})):
+                    response = act(writer, deal, action, version=version, **fields)
+                    statuses.append(response.status_code)
+                    version = response.json()["state"]["deal"]["version"]
+            done.set()
+            return statuses
+        statuses = []
+        while not done.is_set() or not statuses:
+            statuses.append(reader.get(reverse("deal_state", args=[deal.pk])).status_code)
+            if len(statuses) >= 2000:
+                break
+        return statuses
+
+    writes, reads = in_threads(2, work)
+    assert set(writes) == {200}
+    assert len(reads) > 10 and set(reads) == {200}
