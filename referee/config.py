@@ -71,13 +71,24 @@ def secret_key(debug: bool) -> str:
     return key
 
 
-SQLITE_OPTIONS = {
-    # WAL lets the public pages read while a judge writes; IMMEDIATE takes the write lock at BEGIN so two
-    # writers queue on the busy timeout instead of failing half-way through a transaction.
-    "transaction_mode": "IMMEDIATE",
-    "timeout": 20,
-    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
-}
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
+
+
+def sqlite_options() -> dict:
+    """WAL lets the public pages read while a judge writes; IMMEDIATE takes the write lock at BEGIN so two
+    writers queue on the busy timeout instead of failing half-way through a transaction.
+
+    ``synchronous=FULL`` (the default, ``SQLITE_SYNCHRONOUS``) syncs the WAL at every commit, so a play the
+    judge was told is saved survives a power cut; NORMAL is faster but may lose the last commits then.
+    """
+    sync = os.environ.get("SQLITE_SYNCHRONOUS", "FULL").strip().upper()
+    if sync not in SQLITE_SYNCHRONOUS:
+        raise ConfigError(f"SQLITE_SYNCHRONOUS: expected FULL or NORMAL, got {sync!r}")
+    return {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={sync}; PRAGMA busy_timeout=20000;",
+    }
 
 
 def database(base_dir: Path) -> dict:
@@ -93,7 +104,7 @@ def database(base_dir: Path) -> dict:
     if engine == "django.db.backends.sqlite3":
         config["CONN_MAX_AGE"] = 0
         config.pop("CONN_HEALTH_CHECKS", None)
-        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+        config["OPTIONS"] = {**sqlite_options(), **config.get("OPTIONS", {})}
     return config
 
 

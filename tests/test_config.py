@@ -20,16 +20,26 @@ ROOT = Path(__file__).resolve().parent.parent
 STRONG_KEY = "k3y-for-tests-0123456789-abcdefghijklmnop"
 
 
-def test_sqlite_default_has_wal_immediate_and_busy_timeout(monkeypatch, tmp_path):
+def test_sqlite_default_has_wal_immediate_full_sync_and_busy_timeout(monkeypatch, tmp_path):
     monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("SQLITE_SYNCHRONOUS", raising=False)
     config = database(tmp_path)
     assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["NAME"] == str(tmp_path / "db.sqlite3")
     options = config["OPTIONS"]
     assert options["transaction_mode"] == "IMMEDIATE"
     assert "journal_mode=WAL" in options["init_command"]
-    assert "synchronous=NORMAL" in options["init_command"]
+    assert "synchronous=FULL" in options["init_command"]  # an acknowledged play survives a power cut
     assert options["timeout"] >= 5
+
+
+def test_sqlite_synchronous_normal_on_request_and_nonsense_refused(monkeypatch, tmp_path):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("SQLITE_SYNCHRONOUS", "normal")
+    assert "synchronous=NORMAL" in database(tmp_path)["OPTIONS"]["init_command"]
+    monkeypatch.setenv("SQLITE_SYNCHRONOUS", "OFF")
+    with pytest.raises(ConfigError, match="^SQLITE_SYNCHRONOUS"):
+        database(tmp_path)
 
 
 def test_postgres_url_gives_the_postgresql_settings(monkeypatch, tmp_path):
