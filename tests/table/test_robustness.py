@@ -20,6 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from referee.config import sqlite_options
 from referee.recording import deal_entry, quick, receipts, records
 from referee.recording.errors import DraftRound, RecordingError
 from referee.screens import deal_state
@@ -479,7 +480,15 @@ class file_connection:
     def __enter__(self):
         self.saved_settings = connections.settings["default"]
         self.saved_connection = connections["default"]
-        connections.settings["default"] = {**self.saved_settings, "NAME": str(self.path), "TEST": {}}
+        # SQLite with the production options, whichever database the suite itself runs on.
+        connections.settings["default"] = {
+            **self.saved_settings,
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(self.path),
+            "OPTIONS": sqlite_options(),
+            "CONN_MAX_AGE": 0,
+            "TEST": {},
+        }
         connections["default"] = connections.create_connection("default")
         return self
 
