@@ -12,6 +12,7 @@ from collections import Counter
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from referee.consequences import failed_throws, penalty_label, penalty_text, seat_label, why_result_changed
 from referee.history import match_history
@@ -156,9 +157,9 @@ def challengers(leader: str, clockwise: bool) -> list[str]:
 
 
 STATUS_LABELS = {
-    "open": _("open"),
-    "penalty": _("penalty applied"),
-    "dismissed": _("dismissed by the director"),
+    "open": gettext_lazy("open"),
+    "penalty": gettext_lazy("penalty applied"),
+    "dismissed": gettext_lazy("dismissed by the director"),
 }
 
 
@@ -219,14 +220,14 @@ def settled(settlement: Settlement, key: str) -> dict:
 def out_of_turn_row(key: str, mark, rs, banker: str, players: dict[str, str], settlement: Settlement) -> dict:
     """A play out of turn the judge recorded, with the penalty it took."""
     shown = show(parse_cards(mark.note)) if mark.note else ""
-    text = _("%(seat)s played out of turn") % {"seat": seat_label(mark.seat, players)}
+    text = _("played out of turn, showing %(cards)s") % {"cards": shown} if shown else _("played out of turn")
     return {
         "trick": mark.trick,
         "seat": mark.seat,
         "code": settling.OUT_OF_TURN,
         **violation_place(mark.trick, mark.seat, players),
         "key": key,
-        "text": f"{text}: {shown}" if shown else text,
+        "text": text,
         "penalty": mark.code,
         "penalty_label": penalty_label(mark.code),
         "consequence": penalty_text(rs, banker, mark.seat, mark.code),

@@ -260,7 +260,7 @@ def test_a_play_out_of_turn_takes_the_rulesets_penalty(match, judge):
     )
     row = answer.json()["state"]["violations"][0]
     assert row["status"] == "penalty" and row["consequence"] == "−10 points for the attackers"
-    assert "played out of turn" in row["text"] and "♠K" in row["text"]
+    assert row["text"] == "played out of turn, showing ♠K"
     assert post(c, deal, "out_of_turn", seat="E").status_code == 400  # once per seat and trick
     play_all(deal, judge, ["S4", "S5", "SK"])  # E plays the card in turn
     assert Penalty.objects.filter(deal=deal).count() == 1  # kept through the plays
