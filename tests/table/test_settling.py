@@ -113,6 +113,38 @@ def test_a_throw_that_should_have_failed_is_proven_when_the_beater_is_played(mat
     assert row["penalty"] == "misplay" and row["consequence"] == "10 points to the attackers"
 
 
+def test_a_card_count_that_cannot_add_up_is_shown_when_it_is_proven(match, judge):
+    """One deck (12 cards a hand): the last trick led with two cards makes every hand 13 cards."""
+    import copy
+
+    from rules.cards import format_cards, parse_cards
+    from rules.order import trump_from_text
+    from rules.simulate import simulate_deal
+
+    spec = {"preset": "standard", "decks": 1}
+    match.round.tournament.ruleset = spec
+    match.round.tournament.save()
+    record = simulate_deal(spec, banker="N", level="2", trump="S", seed=0)
+    eff = trump_from_text("2", "S", False).eff
+    kitty = list(parse_cards(record["kitty"]))
+    (leader, lead), *follows = record["tricks"][-1]["plays"]
+    same = next(c for c in kitty if eff[c] == eff[parse_cards(lead)[0]])  # seed 0 has one
+    rest = [c for c in kitty if c != same]
+    longer = copy.deepcopy(record)
+    longer["tricks"][-1]["plays"] = [[leader, f"{lead} {format_cards([same])}"]] + [
+        [seat, f"{cards} {format_cards([rest[i]])}"] for i, (seat, cards) in enumerate(follows)
+    ]
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    play_through_service(deal, judge, longer)
+    rows = screens.current_deal_state(deal, judge)["violations"]
+    counts = [r for r in rows if r["code"] == "card_count"]
+    assert sorted(r["seat"] for r in counts) == ["E", "N", "S", "W"]
+    assert all(r["trick"] is None and r["trick_label"] == "whole deal" for r in counts)
+    assert {r["penalty"] for r in counts} == {"wrong_card_count"} and all(r["status"] == "open" for r in counts)
+    north = next(r for r in counts if r["seat"] == "N")  # the banker side loses the deal
+    assert north["consequence"] == "the deal is lost: the attackers take over" and "13 cards" in north["text"]
+
+
 def test_a_forced_fault_is_recorded_as_played(match, judge):
     """A wrong forced unit refused, then recorded on the judge's word: confirmed at once, still open."""
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
@@ -160,6 +192,13 @@ def test_the_review_page_shows_what_is_open_and_disables_submit(revoked, judge):
     assert "1 violation is open" in page
     assert "Apply the penalty this ruleset gives" in page
     assert 'class="primary" disabled>Submit the deal' in page
+    assert "Dismiss (director)" not in page  # a judge may not dismiss
+
+
+def test_the_director_is_offered_the_dismissal(revoked, director):
+    deal, key, _record = revoked
+    page = as_user(director).get(reverse("review", args=[deal.pk])).content.decode()
+    assert "Dismiss (director)" in page and 'name="note" required' in page
 
 
 def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(revoked, judge):
