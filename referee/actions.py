@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from referee.forms import PenaltyForm
 from referee.posted import posted_cards, posted_id, posted_seat, posted_text
-from referee.recording import deal_entry, quick, receipts
+from referee.recording import deal_entry, quick, receipts, settling
 from referee.recording.deal_entry import (
     Throw,
     add_penalty,
@@ -150,6 +150,33 @@ def unpenalty(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> No
     remove_penalty(answer.deal, answer.user, penalty_id=posted_id(fields, "penalty"), version=version)
 
 
+def played(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+    settling.confirm_played(answer.deal, answer.user, settling.posted_key(fields))
+
+
+def apply(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+    settling.apply_penalty(answer.deal, answer.user, settling.posted_key(fields))
+
+
+def dismiss(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+    note = posted_text(fields, "note", _("note"), settling.NOTE_LENGTH)
+    settling.dismiss(answer.deal, answer.user, settling.posted_key(fields), note)
+
+
+def undismiss(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+    settling.withdraw_dismissal(answer.deal, answer.user, settling.posted_key(fields))
+
+
+def out_of_turn(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+    settling.record_out_of_turn(
+        answer.deal,
+        answer.user,
+        seat=posted_seat(fields, "seat"),
+        cards=posted_cards(fields, "cards", _("cards")),
+        version=version,
+    )
+
+
 def submit(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
     submit_deal(answer.deal, answer.user, version=version)
 
@@ -169,6 +196,11 @@ DEAL_ACTIONS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = 
     "kitty": kitty,
     "penalty": penalty,
     "remove_penalty": unpenalty,
+    "played": played,
+    "apply": apply,
+    "dismiss": dismiss,
+    "undismiss": undismiss,
+    "out_of_turn": out_of_turn,
     "submit": submit,
     "confirm": confirm,
     "reopen": reopen,

@@ -12,24 +12,29 @@ from collections import Counter
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from referee.consequences import failed_throws, penalty_label, penalty_text, seat_label, why_result_changed
 from referee.history import match_history
+from referee.recording import settling
 from referee.recording.deal_entry import next_deal_number
 from referee.recording.errors import violation_message
 from referee.recording.match_fold import start_levels, table_state
 from referee.recording.quick import require_quick_entry
+from referee.recording.settling import Settlement
 from referee.recording.snapshot import (
     Snapshot,
     consistent_read,
-    judge_probe,
     require_record,
     seat_name,
     snapshot,
 )
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
+from rules.judge import Verdict
+from rules.messages import show
 from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
-from rules.scoring import PENALTY_FOR_VIOLATION, failed_throw_points
+from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from tournaments.access import can_confirm, can_read_deals, can_read_results, can_record, can_reopen
 from tournaments.models import Deal, Match
@@ -138,10 +143,97 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
         "tricks": tricks,
         "attackers_points": attackers_points,
         "picker": picker_rows(deal, played + buried, rs.decks, rs.permanent_twos),
-        "violations": [v.as_dict() for v in verdict.violations],
+        "violations": violation_rows(snap, verdict, players),
+        "challengers": challengers(due, rs.clockwise) if due and current is None else [],
         "complete": snap.complete,
         "can_record": can_record(user, match) and deal.state == Deal.State.RECORDING,
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
+    }
+
+
+def challengers(leader: str, clockwise: bool) -> list[str]:
+    """Who may challenge a throw the leader makes: the two opponents, in play order."""
+    return [s for s in play_order(leader, clockwise) if side_of(s) != side_of(leader)]
+
+
+STATUS_LABELS = {
+    "open": gettext_lazy("open"),
+    "penalty": gettext_lazy("penalty applied"),
+    "dismissed": gettext_lazy("dismissed by the director"),
+}
+
+
+def violation_rows(
+    snap: Snapshot, verdict: Verdict, players: dict[str, str], settlement: Settlement | None = None
+) -> list[dict]:
+    """The deal's violations as the judge sees them: where, who (seat and player), what, the ruleset's
+    consequence, and how far each is settled; then the plays out of turn recorded. Read only when there are
+    any (most states have none: no extra query)."""
+    if not verdict.violations and not snap.penalty_keys:
+        return []
+    settlement = settlement or settling.read_settlement(snap.deal)
+    rs, banker = snap.rs, snap.deal.banker
+    rows = []
+    for v in settling.distinct(verdict.violations):
+        key, code = settling.key_of(v), settling.penalty_for(v)
+        rows.append(
+            {
+                **v.as_dict(),
+                **violation_place(v.trick, v.seat, players),
+                "key": key,
+                "text": violation_message(v.as_dict()),
+                "penalty": code,
+                "penalty_label": penalty_label(code) if code else "",
+                "consequence": penalty_text(rs, banker, v.seat, code) if code else "",
+                **settled(settlement, key),
+                "confirmed": key in settlement.played,
+                "new": key in snap.proven,
+            }
+        )
+    for key, mark in settlement.penalties.items():
+        if key.endswith(":" + settling.OUT_OF_TURN):
+            rows.append(out_of_turn_row(key, mark, rs, banker, players, settlement))
+    return rows
+
+
+def violation_place(trick: int | None, seat: str | None, players: dict[str, str]) -> dict:
+    """Where a violation is: its trick (counted from 1 on screen) and the seat with its player."""
+    return {
+        "trick_label": _("Trick %(n)s") % {"n": trick + 1} if trick is not None else _("whole deal"),
+        "seat_label": seat_label(seat, players),
+    }
+
+
+def settled(settlement: Settlement, key: str) -> dict:
+    """How a violation stands: open, or settled by whom, when (and the director's note)."""
+    status = settlement.status(key)
+    mark = settlement.penalties.get(key) or settlement.dismissed.get(key)
+    return {
+        "status": status,
+        "status_label": str(STATUS_LABELS[status]),
+        "settled_by": mark.by if mark else "",
+        "settled_at": timezone.localtime(mark.at).strftime("%H:%M") if mark else "",
+        "dismissal_note": settlement.dismissed[key].note if key in settlement.dismissed else "",
+    }
+
+
+def out_of_turn_row(key: str, mark, rs, banker: str, players: dict[str, str], settlement: Settlement) -> dict:
+    """A play out of turn the judge recorded, with the penalty it took."""
+    shown = show(parse_cards(mark.note)) if mark.note else ""
+    text = _("played out of turn, showing %(cards)s") % {"cards": shown} if shown else _("played out of turn")
+    return {
+        "trick": mark.trick,
+        "seat": mark.seat,
+        "code": settling.OUT_OF_TURN,
+        **violation_place(mark.trick, mark.seat, players),
+        "key": key,
+        "text": text,
+        "penalty": mark.code,
+        "penalty_label": penalty_label(mark.code),
+        "consequence": penalty_text(rs, banker, mark.seat, mark.code),
+        **settled(settlement, key),
+        "confirmed": True,
+        "new": False,
     }
 
 
@@ -215,6 +307,23 @@ def entry_labels() -> dict[str, str]:
         "attempted": _("tried"),
         "shown": _("shown"),
         "forced": _("actually played"),
+        **violation_labels(),
+    }
+
+
+def violation_labels() -> dict[str, str]:
+    """The words of the trick-entry page's list of violations."""
+    return {
+        "violations_open": _("Violations to settle: %(n)s"),
+        "violations_none": _("No open violations."),
+        "consequence": _("Penalty: %(penalty)s — %(effect)s"),
+        "ruled_played": _("Recorded as played: settle it (apply the penalty) before submitting."),
+        "played": _("Recorded as played"),
+        "undo_play": _("Undo this play"),
+        "apply": _("Apply the penalty"),
+        "proven": _(
+            "Saved. This play proves a fault (see the list): confirm it was played as recorded, or undo the play."
+        ),
     }
 
 
@@ -230,25 +339,39 @@ def deal_screen(deal: Deal, user) -> dict:
 
 
 def review_screen(deal: Deal, user) -> dict:
-    """End of deal: the whole-deal verdict with the penalty each violation calls for, the penalties, a preview."""
+    """End of deal: the whole-deal verdict, each violation with the ruleset's penalty and how it stands (open
+    ones block the submit), the penalties with their effect, each failed throw's deduction, a preview, and one
+    line on why the penalties changed the result."""
     snap = snapshot(deal, start_levels(deal))  # one read for the verdict and the completeness check
-    if deal.mode == Deal.Mode.TRICKS:
-        verdict = judge_probe(snap.record()).as_dict()
-    else:
-        verdict = deal.verdict or {}
-    violations = [
-        {**v, "penalty": PENALTY_FOR_VIOLATION.get(v["code"]), "message_local": violation_message(v)}
-        for v in verdict.get("violations", [])
+    players = seat_players(deal.match)
+    rs = snap.rs
+    judged = snap.judged() if deal.mode == Deal.Mode.TRICKS else None
+    verdict = judged.as_dict() if judged is not None else (deal.verdict or {})
+    settlement = settling.read_settlement(deal)
+    rows = violation_rows(snap, judged, players, settlement) if judged is not None else []
+    by_key = {row["key"]: row for row in rows}
+    penalties = [
+        {
+            "penalty": p,
+            "seat_label": seat_label(p.seat, players),
+            "consequence": penalty_text(rs, deal.banker, p.seat, p.code),
+            "about": by_key[p.violation]["text"] if p.violation in by_key else "",
+        }
+        for p in deal.penalties.select_related("recorded_by")
     ]
     return {
         "deal": deal,
         "match": deal.match,
         "verdict": verdict,
-        "violations": violations,
-        "penalties": deal.penalties.select_related("recorded_by"),
+        "violations": rows,
+        "open_violations": [row for row in rows if row["status"] == "open"],
+        "penalties": penalties,
+        "failed_throws": failed_throws(judged, rs, deal.banker, players) if judged is not None else [],
+        "why": why_result_changed(rs, snap.record(), judged, players) if judged is not None else "",
         "kitty": [card_label(c) for c in deal.kitty.split()],
         "complete": snap.complete,
         "can_record": can_record(user, deal.match),
+        "can_dismiss": can_reopen(user),
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
     }
 

@@ -31,6 +31,9 @@ PENALTY_FOR_VIOLATION = {
     "bad_challenge": "misplay",
     "mixed_lead": "misplay",
     "play_size": "misplay",
+    # A play out of turn (the judge records it as it happened, RULES §9): no preset names another penalty.
+    "wrong_order": "misplay",
+    "wrong_leader": "misplay",
 }
 
 
@@ -169,6 +172,40 @@ def failed_throw_points(rs: Ruleset, cards_taken_back: int) -> int:
     if rs.failed_throw == FailedThrow.PER_ATTEMPT:
         return rs.failed_throw_points
     return rs.misplay_points  # "misplay": seed 004 出错牌 罚 10 分
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    """What one penalty call does under a ruleset, whatever else happens in the deal (RULES §9, §11).
+
+    ``points`` is the change to the attackers' points (negative for an attackers' fault); ``gain`` is set when
+    the call ends the deal (who gains how many levels), with ``same_banker`` when the banker banks again;
+    ``level_down`` and ``strike`` are what the side at fault serves after the deal.
+    """
+
+    points: int = 0
+    gain: LevelGain | None = None
+    same_banker: bool = False
+    level_down: int = 0
+    strike: bool = False
+
+
+def penalty_consequence(rs: Ruleset, banker: str, seat: str, code: str) -> Consequence:
+    """The consequence of one call of ``code`` on ``seat`` in a deal banked by ``banker``, as scoring applies it."""
+    call = PenaltyCall(_check_seat(seat, f"penalty {code!r}"), code)
+    effects = penalty_effects(rs, [call])
+    side = side_of(seat)
+    gain, same = None, False
+    if effects.deal_ending:
+        gain, nb, _void = _decide(rs, banker, 0, effects)
+        same = nb == banker
+    return Consequence(
+        penalty_points(rs, banker, (), [call]),
+        gain,
+        same,
+        effects.level_penalties[side],
+        effects.strikes[side] > 0,
+    )
 
 
 def penalty_effects(rs: Ruleset, penalties: Sequence[PenaltyCall]) -> PenaltyEffects:

@@ -1,8 +1,9 @@
 """Random but legal deals (for the site's demo, load tests, the benchmark and property tests).
 
 ``simulate_deal`` shuffles, deals, lets the banker bury a random kitty, and plays every trick with random
-legal plays: leads are random units, sometimes throws; a throw that another hand can beat is challenged by that
-player and reduced to its forced unit, exactly as a table judge would record it. The same seed gives the same
+legal plays: leads are random units, sometimes throws; a throw that another hand can beat is challenged by an
+opponent holding a beating unit and reduced to its forced unit, exactly as a table judge would record it (a throw
+only the thrower's partner could stop is not made: partners do not challenge). The same seed gives the same
 deal. The record it returns is a valid ``tractor-deal/1`` document that ``judge`` finds ok.
 """
 
@@ -17,10 +18,10 @@ from .order import TRUMP, Trump, trump_from_text
 from .ranks import parse_rank
 from .record import FORMAT
 from .ruleset import Ruleset
-from .seats import SEATS, play_order
-from .throw import check_throw
+from .seats import SEATS, play_order, side_of
+from .throw import ThrowCheck, check_throw
 from .trick import winner_index
-from .units import decompose, shape_of_units
+from .units import Unit, decompose, shape_of_units
 
 TRUMP_CHOICES = ("S", "H", "C", "D", "NT")
 
@@ -74,6 +75,16 @@ def simulate_deal(
     }
 
 
+def _opponent_challenge(
+    units: list[Unit], others: dict[str, list[Card]], leader: str, chk: ThrowCheck, t: Trump
+) -> ThrowCheck | None:
+    """The same failed throw challenged by an opponent (only opponents challenge at the table), or None when no
+    opponent can force the same unit."""
+    opponents = {s: cards for s, cards in others.items() if side_of(s) != side_of(leader)}
+    by_opponent = check_throw(units, opponents, t)
+    return by_opponent if not by_opponent.stands and by_opponent.forced == chk.forced else None
+
+
 def _play_trick(
     hands: dict[str, list[Card]], leader: str, t: Trump, rs: Ruleset, rng: random.Random, throw_rate: float
 ) -> dict[str, Any]:
@@ -91,7 +102,12 @@ def _play_trick(
         att_units = decompose(attempt, t)
         others = {s: [c for c in hands[s] if eff[c] == suit] for s in SEATS if s != leader}
         chk = check_throw(att_units, others, t) if len(att_units) > 1 else None
-        if chk is None or chk.stands:
+        partner_only = chk is not None and not chk.stands and side_of(chk.challenger) == side_of(leader)
+        if partner_only:
+            chk = _opponent_challenge(att_units, others, leader, chk, t)
+        if partner_only and chk is None:  # only the partner could stop it, and partners never challenge
+            lead = rng.choice(units).cards
+        elif chk is None or chk.stands:
             lead = attempt
         else:
             lead = chk.forced.cards  # type: ignore[union-attr]

@@ -543,6 +543,9 @@ class Penalty(models.Model):
         verbose_name=_("recorded by"),
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    # The violation this penalty settles (``referee.recording.settling.violation_key``: trick, seat, code), or
+    # '' for a penalty the judge called on their own; a violation is penalised once.
+    violation = models.CharField(_("violation"), max_length=40, blank=True)
 
     history = HistoricalRecords()
 
@@ -550,9 +553,54 @@ class Penalty(models.Model):
         verbose_name = _("penalty")
         verbose_name_plural = _("penalties")
         ordering = ["deal", "recorded_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["deal", "violation"], condition=~Q(violation=""), name="penalty_once_per_violation"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.seat} {self.code}"
+
+
+class Ruling(models.Model):
+    """What a judge ruled on one violation the engine found in a deal, keyed like the violation (trick, seat,
+    code): the judge confirmed the entry (the cards were played as recorded), or the director dismissed it with
+    a note. A dismissal settles the violation; a confirmation only says the entry is right."""
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("recorded as played")
+        DISMISSED = "dismissed", _("dismissed by the director")
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="rulings", verbose_name=_("deal"))
+    violation = models.CharField(_("violation"), max_length=40)
+    kind = models.CharField(_("ruling"), max_length=10, choices=Kind.choices)
+    trick = models.PositiveSmallIntegerField(_("trick"), null=True, blank=True)
+    seat = models.CharField(_("seat"), max_length=1, choices=SEAT_CHOICES, blank=True)
+    code = models.CharField(_("violation code"), max_length=20)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
+    made_at = models.DateTimeField(_("made at"), auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("ruling")
+        verbose_name_plural = _("rulings")
+        ordering = ["deal", "made_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "violation", "kind"], name="one_ruling_of_a_kind_per_violation")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.violation} {self.kind}"
 
 
 class WriteReceipt(models.Model):

@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from referee.recording import settling
 from referee.recording.errors import (
     IllegalPlay,
     PermissionRefused,
@@ -35,6 +36,7 @@ from referee.recording.snapshot import (
     judge_probe,
     lock_deal,
     parse_card_text,
+    require_open,
     require_record,
     ruleset_for,
     seat_name,
@@ -116,11 +118,6 @@ def start_deal(
     return deal
 
 
-def require_open(deal: Deal) -> None:
-    if deal.state != Deal.State.RECORDING:
-        raise RecordingError(_("This deal has been submitted; it can no longer be changed here."))
-
-
 def require_unconfirmed(deal: Deal) -> None:
     if deal.state == Deal.State.CONFIRMED:
         raise RecordingError(_("This deal is confirmed; only the director can reopen it."))
@@ -178,10 +175,13 @@ def record_play(
 ) -> Snapshot:
     """Check one play with the engine and save it; refuse it with the reason when it is wrong.
 
-    Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault (a revoke,
-    a throw that should have failed) is refused too unless the judge confirms it happened (``force``): then it
-    is saved and stays in the verdict, where the judge applies the penalty at the end of the deal. Returns the
-    deal as saved: the snapshot read under the lock with the play added, and the engine's verdict on it.
+    Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault of this
+    play (a revoke, a throw that should have failed) is refused too unless the judge confirms it happened
+    (``force``): then it is saved, recorded as played (``settling.mark_played``), and stays in the verdict until
+    it is settled. A fault the play proves elsewhere (a void shown in an earlier trick, now broken) does not
+    refuse it: the cards were played; the snapshot names it (``proven``) so the page asks the judge at once to
+    confirm the entry or undo it. Returns the deal as saved: the snapshot read under the lock with the play
+    added, and the engine's verdict on it.
     """
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
@@ -203,6 +203,8 @@ def record_play(
     new_trick = last is None or len(last_plays) == 4
     if throw is not None and not new_trick:
         raise RecordingError(_("Only the lead can be a challenged throw."))
+    if throw is not None:
+        require_opponent(throw.challenger, due)
     used_up = cards_used_up(probe, text, snap.rs.decks)
     if used_up:
         raise IllegalPlay(
@@ -230,6 +232,7 @@ def record_play(
         entry = any(v["code"] in ENTRY_FAULTS for v in refused)
         if entry or not force:
             raise IllegalPlay(verdict_message(refused), refused, forceable=not entry)
+        settling.mark_played(deal, user, refused)
     if new_trick:  # a throw comes only with a lead, so a new trick is the only one to save
         trick = Trick(deal=deal, number=0 if last is None else last.number + 1)
         if throw is not None:
@@ -240,17 +243,33 @@ def record_play(
         trick.save()
     else:
         trick = last
-    play = Play(trick=trick, order=0 if new_trick else len(last_plays), seat=due, cards=text, recorded_by=user)
+    play = Play(
+        trick=trick, order=0 if new_trick else len(last_plays), seat=due, cards=text, recorded_by=user
+    )
     play._history_user = user
     play.save()
     touch(deal, user)
     snap.add(trick, play, verdict)
+    snap.proven = tuple(settling.key_of(v) for v in fresh)
     return snap
+
+
+def require_opponent(challenger: str, thrower: str) -> None:
+    """Only an opponent of the thrower challenges a throw (the thrower's partner plays on their side)."""
+    if challenger == thrower:
+        raise RecordingError(_("The thrower cannot challenge their own throw: choose an opponent."))
+    if side_of(challenger) == side_of(thrower):
+        raise RecordingError(
+            _("%(seat)s is the thrower's partner: only an opponent can challenge a throw.")
+            % {"seat": seat_name(challenger)}
+        )
 
 
 @transaction.atomic
 def undo(deal: Deal, user, *, version: int | None, whole_trick: bool = False) -> None:
-    """Take back the last play entered (its trick too when it was the lead), or the whole last trick."""
+    """Take back the last play entered (its trick too when it was the lead), or the whole last trick.
+
+    A violation the correction removes from the verdict takes its rulings and penalty with it."""
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
@@ -265,6 +284,8 @@ def undo(deal: Deal, user, *, version: int | None, whole_trick: bool = False) ->
         trick._history_user = user
         trick.delete()
     touch(deal, user)
+    if deal.rulings.exists() or deal.penalties.exclude(violation="").exists():
+        settling.drop_stale(deal, user, settling.current_verdict(deal))
 
 
 def undo_last_play(deal: Deal, user, *, version: int | None) -> None:
@@ -319,7 +340,9 @@ def remove_penalty(deal: Deal, user, *, penalty_id: int, version: int | None) ->
 
 @transaction.atomic
 def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
-    """Close the deal: the retroactive audit's verdict is stored with it; a second person confirms it."""
+    """Close the deal: the retroactive audit's verdict is stored with it; a second person confirms it.
+
+    Every violation of that verdict must be settled first (``settling.require_settled``)."""
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
@@ -330,7 +353,9 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
             raise RecordingError(_("The deal is not finished: record every trick first."))
         if len(deal.kitty.split()) != rs.kitty_size:
             raise RecordingError(_("Enter the kitty (%(n)s cards) before submitting.") % {"n": rs.kitty_size})
-        verdict = judge_probe(snap.record()).as_dict()
+        judged = snap.judged()
+        settling.require_settled(deal, judged)
+        verdict = judged.as_dict()
     else:
         verdict = quick_verdict(deal, rs)
     if not verdict.get("result"):
@@ -351,7 +376,9 @@ def confirm_deal(deal: Deal, user, *, version: int | None) -> Deal:
     if deal.state != Deal.State.SUBMITTED:
         raise RecordingError(_("Only a submitted deal can be confirmed."))
     if not can_confirm(user, deal):
-        if deal.submitted_by_id == getattr(user, "pk", None):  # the refusal names the reason the judge can act on
+        if deal.submitted_by_id == getattr(
+            user, "pk", None
+        ):  # the refusal names the reason the judge can act on
             raise PermissionRefused(_("You submitted this deal: another person must confirm it."))
         raise PermissionRefused(_("You may not confirm deals of this match."))
     deal.state = Deal.State.CONFIRMED

@@ -62,6 +62,12 @@ def require_record(user, match: Match) -> None:
         raise PermissionRefused(_("You may not record this match: it is assigned to another judge."))
 
 
+def require_open(deal: Deal) -> None:
+    """Refuse a change to a deal already submitted (the TD reopens it first)."""
+    if deal.state != Deal.State.RECORDING:
+        raise RecordingError(_("This deal has been submitted; it can no longer be changed here."))
+
+
 def seat_name(seat: str | None) -> str:
     """A seat in the active language (the model's label: ``W`` → West), '' for none."""
     return str(SEAT_NAMES[seat]) if seat else ""
@@ -145,8 +151,14 @@ def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
 
 def penalty_entries(deal: Deal) -> list[dict]:
     """DEAL-RECORD ``penalties``, in the order they were called."""
+    return read_penalties(deal)[0]
+
+
+def read_penalties(deal: Deal) -> tuple[list[dict], list[str]]:
+    """DEAL-RECORD ``penalties`` in the order they were called, and the violations they settle (keys, not '')."""
     calls = Penalty.objects.filter(deal_id=deal.pk).order_by("recorded_at", "pk")
-    return [penalty_entry(*call) for call in calls.values_list("seat", "code", "trick", "note")]
+    rows = list(calls.values_list("seat", "code", "trick", "note", "violation"))
+    return [penalty_entry(*row[:4]) for row in rows], [row[4] for row in rows if row[4]]
 
 
 class PlayedCards(NamedTuple):
@@ -171,6 +183,10 @@ class Snapshot:
     levels: Mapping[str, str]
     penalties: list[dict]
     verdict: Verdict | None = None
+    penalty_keys: list[str] = dataclasses.field(default_factory=list)  # violations settled by a penalty
+    proven: tuple[
+        str, ...
+    ] = ()  # violations the last play saved brought to light (``settling.violation_key``)
 
     def judged(self) -> Verdict:
         """The engine's verdict on the snapshot's record (judged once)."""
@@ -263,7 +279,9 @@ def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
         if not tricks or tricks[-1].pk != row[0]:
             tricks.append(Trick.from_db(db, TRICK_COLUMNS, row[:split]))
             plays.append([])
-        if row[split] is not None:  # a trick without plays (LEFT JOIN) stays in, empty, as the engine must see it
+        if (
+            row[split] is not None
+        ):  # a trick without plays (LEFT JOIN) stays in, empty, as the engine must see it
             plays[-1].append(PlayedCards(*row[split:]))
     return tricks, plays
 
@@ -271,7 +289,8 @@ def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
 def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
     """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``match_fold.start_levels``)."""
     tricks, plays = read_tricks(deal)
-    return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalty_entries(deal))
+    penalties, keys = read_penalties(deal)
+    return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalties, penalty_keys=keys)
 
 
 def judge_probe(record: dict) -> Verdict:

@@ -107,7 +107,65 @@
     bind("kitty", d.kitty.length ? kitty : "");
 
     renderPicker();
+    renderViolations();
+    renderSeatChoices();
     app.querySelector(".done-box").hidden = !state.complete;
+  }
+
+  // Violations: every fault the engine has proven so far, open ones first in the judge's eye, each with the
+  // ruleset's consequence; a fault the last play brought to light asks to be confirmed or undone at once.
+  function renderViolations() {
+    var box = document.getElementById("violations-box");
+    var list = box.querySelector(".violations");
+    var rows = state.violations || [];
+    var open = rows.filter(function (v) { return v.status === "open"; });
+    box.classList.toggle("has-open", open.length > 0);
+    bind("violations-title", open.length ? fmt(L.violations_open, { n: open.length }) : L.violations_none);
+    list.replaceChildren();
+    rows.forEach(function (v) {
+      var li = el("li", "violation status-" + v.status + (v.new && !v.confirmed ? " new" : ""));
+      li.dataset.violation = v.key;
+      li.appendChild(el("span", "badge " + (v.status === "open" ? "bad" : "ok"), v.status_label));
+      li.appendChild(el("strong", "", " " + v.trick_label + (v.seat_label ? " · " + v.seat_label : "") + ": "));
+      li.appendChild(el("span", "", v.text));
+      if (v.penalty) {
+        li.appendChild(el("div", "consequence", fmt(L.consequence, { penalty: v.penalty_label, effect: v.consequence })));
+      }
+      if (v.confirmed && v.status === "open") li.appendChild(el("div", "muted", L.ruled_played));
+      if (state.can_record && v.status === "open") {
+        var actions = el("div", "violation-actions");
+        if (!v.confirmed) actions.appendChild(violationButton(v, "played", L.played, ""));
+        if (v.new && !v.confirmed) actions.appendChild(violationButton(v, "undo", L.undo_play, "warn"));
+        if (v.penalty) actions.appendChild(violationButton(v, "apply", L.apply, "primary"));
+        li.appendChild(actions);
+      }
+      list.appendChild(li);
+    });
+  }
+  function violationButton(v, action, text, cls) {
+    var b = el("button", "small " + cls, text);
+    b.type = "button";
+    b.dataset.violationAction = action;
+    b.dataset.violation = v.key;
+    return b;
+  }
+  function proven() {
+    return (state.violations || []).some(function (v) { return v.new && !v.confirmed; });
+  }
+
+  // Who may challenge a throw (the leader's two opponents) and who may have played out of turn (anyone but
+  // the seat due); a choice still valid is kept.
+  function fillSeats(select, seats, blank) {
+    var keep = select.value;
+    select.replaceChildren();
+    if (blank) select.appendChild(new Option("—", ""));
+    seats.forEach(function (seat) { select.appendChild(new Option(seatLabel(seat), seat)); });
+    select.value = seats.indexOf(keep) >= 0 ? keep : "";
+  }
+  function renderSeatChoices() {
+    fillSeats(form.elements.throw_challenger, state.challengers || [], true);
+    var others = ["N", "W", "S", "E"].filter(function (s) { return s !== state.next_seat; });
+    fillSeats(document.querySelector("select[name=out_of_turn_seat]"), state.next_seat ? others : [], true);
   }
 
   function renderPicker() {
@@ -234,6 +292,7 @@
     if (force) fields.force = "1";
     post("play", fields).then(function (answer) {
       report(answer, "");
+      if (answer.data.ok && proven()) show("warn", L.proven);
       if (answer.data.ok) {
         input.value = ""; selected = []; renderPicker();
         forceBox.hidden = true;
@@ -252,6 +311,25 @@
   app.querySelectorAll("[data-action]").forEach(function (button) {
     button.addEventListener("click", function () {
       post(button.dataset.action).then(function (answer) { report(answer, L.saved); });
+    });
+  });
+
+  document.getElementById("violations-box").addEventListener("click", function (event) {
+    var b = event.target.closest("button[data-violation-action]");
+    if (!b) return;
+    var action = b.dataset.violationAction;
+    post(action, action === "undo" ? {} : { violation: b.dataset.violation }).then(function (answer) {
+      report(answer, L.saved);
+    });
+  });
+
+  document.getElementById("out-of-turn-button").addEventListener("click", function () {
+    var box = document.getElementById("out-of-turn-box");
+    var seat = box.querySelector("select[name=out_of_turn_seat]");
+    var cards = box.querySelector("input[name=out_of_turn_cards]");
+    post("out_of_turn", { seat: seat.value, cards: cards.value }).then(function (answer) {
+      report(answer, L.saved);
+      if (answer.data.ok) { cards.value = ""; box.open = false; }
     });
   });
 

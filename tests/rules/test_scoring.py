@@ -434,3 +434,21 @@ def test_levels_off_the_ladder_rejected():
         deal(CLUB, level="3", levels={"NS": "3", "EW": "2"})
     # Without levels a stand-alone deal may be judged at any level.
     assert deal(CLUB, level="3", attackers=50).result.outcome == "banker_holds"
+
+
+def test_penalty_consequence_follows_the_ruleset():
+    """One call's consequence, as scoring applies it: points for the opponents, a deal lost, a level and a strike."""
+    from rules.levels import LevelGain
+    from rules.scoring import penalty_consequence
+
+    std, jj = Ruleset.from_spec("standard"), Ruleset.from_spec("jj-competition")
+    assert penalty_consequence(std, "N", "W", "misplay").points == -10  # an attacker's fault lowers P
+    assert penalty_consequence(std, "N", "S", "signal").points == 30  # a banker-side fault raises it
+    assert penalty_consequence(std, "N", "W", "revoke").gain == LevelGain("banker", 1)
+    assert penalty_consequence(std, "N", "S", "revoke").gain == LevelGain("attackers", 0)
+    renege = penalty_consequence(std, "N", "E", "renege")
+    assert (renege.gain, renege.level_down, renege.strike) == (None, 1, True)
+    assert penalty_consequence(jj, "N", "W", "revoke").level_down == 1
+    count = penalty_consequence(jj, "N", "E", "wrong_card_count")
+    assert count.gain == LevelGain("banker", 1) and count.same_banker
+    assert penalty_consequence(jj, "N", "S", "wrong_card_count").gain == LevelGain("attackers", 1)

@@ -32,6 +32,17 @@ def test_random_trump_and_throws_with_challenges():
     assert any(t.lead_shape == "throw" for d in deals for t in judge(d).tricks), "some throws should stand"
 
 
+def test_only_an_opponent_of_the_thrower_challenges():
+    """At the table only an opponent challenges a throw: the simulator never names the thrower's partner."""
+    from rules.seats import side_of
+
+    deals = [simulate_deal("standard", banker="N", level="2", seed=s, throw_rate=0.5) for s in range(40)]
+    tricks = [t for d in deals for t in d["tricks"] if "throw" in t]
+    assert len(tricks) > 20
+    assert all(side_of(t["throw"]["challenger"]) != side_of(t["plays"][0][0]) for t in tricks)
+    assert all(judge(d).ok for d in deals)
+
+
 def test_no_trump_throws_when_forbidden():
     spec = {"preset": "standard", "trump_throws": False}
     for s in range(6):

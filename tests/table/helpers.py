@@ -23,3 +23,53 @@ def simulated(deal, seed: int = 1) -> dict:
     return simulate_deal(
         deal.match.round.tournament.ruleset, banker=deal.banker, level=deal.level, trump=deal.trump, seed=seed
     )
+
+
+def with_a_revoke(record: dict, banker_side_at_fault: bool | None = None) -> tuple[dict, str, int] | None:
+    """The record with one follower's cards of two single-card tricks swapped, so that the follower revokes
+    in the earlier trick (a card of the led suit played later) and every trick keeps its winner; with the
+    seat at fault and the trick (0-based), or None when no such swap exists."""
+    import copy
+
+    from rules.judge import judge
+    from rules.seats import side_of
+
+    plain = judge(record)
+    winners = [t.winner for t in plain.tricks]
+    tricks = record["tricks"]
+    for i, early in enumerate(tricks):
+        for j in range(i + 1, len(tricks)):
+            for k in range(1, 4):
+                seat, cards = early["plays"][k]
+                if banker_side_at_fault is not None and (side_of(seat) == side_of(record["banker"])) != (
+                    banker_side_at_fault
+                ):
+                    continue
+                later = dict(tricks[j]["plays"]).get(seat)
+                if len(cards.split()) != 1 or not later or len(later.split()) != 1:
+                    continue
+                candidate = copy.deepcopy(record)
+                plays_i, plays_j = candidate["tricks"][i]["plays"], candidate["tricks"][j]["plays"]
+                plays_i[k][1] = later
+                m = next(n for n, (s, _c) in enumerate(plays_j) if s == seat)
+                plays_j[m][1] = cards
+                verdict = judge(candidate)
+                keys = {(v.trick, v.seat, v.code) for v in verdict.violations}
+                if keys == {(i, seat, "revoke_suit")} and [t.winner for t in verdict.tricks] == winners:
+                    return candidate, seat, i
+    return None
+
+
+def flipping_revoke(ruleset="standard", banker="N", level="2", trump="S") -> tuple[dict, str, int]:
+    """A complete record with one revoke whose penalty (lose the deal) changes the deal's result: by the banker
+    side when the banker side holds without it, else by an attacker. With the seat at fault and its trick."""
+    from rules.judge import judge
+    from rules.simulate import simulate_deal
+
+    for seed in range(100):
+        record = simulate_deal(ruleset, banker=banker, level=level, trump=trump, seed=seed)
+        holds = judge(record).result["outcome"] == "banker_holds"
+        found = with_a_revoke(record, banker_side_at_fault=holds)
+        if found is not None:
+            return found
+    raise AssertionError("no simulated deal takes a revoke")

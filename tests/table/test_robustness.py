@@ -587,3 +587,28 @@ def test_polling_the_state_while_another_client_plays_and_undoes_never_fails(fil
     writes, reads = in_threads(2, work)
     assert set(writes) == {200}
     assert len(reads) > 10 and set(reads) == {200}
+
+
+def test_two_people_applying_one_penalty_at_once_record_it_once(file_db):
+    """The judge and the director press "apply" for the same revoke at the same moment (each page with its own
+    key and the same version): both are told it is applied, and one penalty is recorded."""
+    from referee.recording import settling
+    from tournaments.models import Penalty
+    from tournaments.services import create_director
+
+    judge, match = table()
+    director = create_director("td", "director-pass-1")
+    deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
+    for version, cards in enumerate(["S3", "C4", "S5", "S6", "DA", "D3", "D4", "D5", "S7", "S8", "S9"]):
+        deal_entry.record_play(deal, judge, cards=cards, version=version)  # W revokes in trick 1
+    clients = [as_user(judge, raise_request_exception=False), as_user(director, raise_request_exception=False)]
+
+    def apply(i):
+        response = act(clients[i], deal, "apply", version=11, violation="0:W:revoke_suit", idempotency_key=key())
+        return response.status_code, response.json()["ok"]
+
+    assert in_threads(2, apply) == [(200, True), (200, True)]
+    assert Penalty.objects.filter(deal=deal).count() == 1
+    deal.refresh_from_db()
+    assert deal.version == 12  # one write
+    assert settling.read_settlement(deal).status("0:W:revoke_suit") == "penalty"

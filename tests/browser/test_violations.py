@@ -1,0 +1,163 @@
+"""Faults shown the moment they are proven, and settled before a deal is submitted, on a tablet (820 px, in
+Chinese) and a phone (390 px, in English): a revoke proven two tricks later, a deal that cannot be submitted with
+an open violation, a penalty applied twice recorded once, a result changed by a penalty explained, a play out of
+turn recorded, and a throw challenged only by an opponent. Screenshots of each step are saved."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.recording import deal_entry
+from tests.browser.helpers import login, wait_for_version
+from tests.table.helpers import flipping_revoke, play_through_service
+from tournaments.demo import create_demo
+from tournaments.models import Deal, Penalty
+
+pytestmark = pytest.mark.django_db(transaction=True)
+TABLET = {"width": 820, "height": 1180}
+PHONE = {"width": 390, "height": 844}
+# Trump hearts, N banks. Trick 1: W shows out of spades; trick 2 E leads and wins; trick 3: W plays a spade.
+BEFORE_PROOF = ["S3", "C4", "S5", "S6", "DA", "D3", "D4", "D5", "S7", "S8"]
+REVOKE = "0:W:revoke_suit"
+
+
+def table_one():
+    demo = create_demo()
+    return demo.tournament.rounds.get(number=1).matches.get(table=1)  # judge1's table, no deal yet
+
+
+def deal_before_the_proof(match) -> Deal:
+    deal = deal_entry.start_deal(match, match.judge, trump="H", declarer="N")
+    for version, cards in enumerate(BEFORE_PROOF):
+        deal_entry.record_play(deal, match.judge, cards=cards, version=version)
+    return deal
+
+
+def open_entry(page, deal, size) -> None:
+    page.set_viewport_size(size)
+    login(page, "judge1", "demo-judge1-2026")
+    page.goto_path(f"/deal/{deal.pk}/")
+    page.wait_for_selector("#deal-app")
+
+
+def test_a_revoke_proven_two_tricks_later_is_shown_at_that_moment(page, screenshot):
+    match = table_one()
+    deal = deal_before_the_proof(match)
+    west = match.pair_ew.player2.name
+    open_entry(page, deal, TABLET)
+    assert page.locator("[data-bind=violations-title]").inner_text() == "没有待处理的违例。"
+    page.fill("#cards-input", "S9")
+    page.press("#cards-input", "Enter")
+    wait_for_version(page, len(BEFORE_PROOF) + 1)
+
+    row = page.locator(f"#violations-box li[data-violation='{REVOKE}']")
+    assert "new" in row.get_attribute("class")
+    text = row.inner_text()
+    assert "第 1 墩" in text and f"西 {west}" in text and "跟错" in text
+    assert "本局判负：庄家方守住，升 1 级" in text
+    assert "这一手证明了一项违例" in page.locator("#message").inner_text()
+    assert page.locator("[data-bind=violations-title]").inner_text() == "待处理的违例：1 项"
+    screenshot(page, "1-proven")
+
+    row.get_by_role("button", name="确认照实录入").click()
+    wait_for_version(page, len(BEFORE_PROOF) + 2)
+    assert "new" not in row.get_attribute("class")
+    assert "已确认照实录入" in row.inner_text()
+    row.get_by_role("button", name="执行罚则").click()
+    wait_for_version(page, len(BEFORE_PROOF) + 3)
+    assert "已执行罚则" in row.inner_text()
+    assert page.locator("[data-bind=violations-title]").inner_text() == "没有待处理的违例。"
+    assert Penalty.objects.get(deal=deal).violation == REVOKE
+    screenshot(page, "2-settled")
+
+
+@pytest.fixture
+def revoked_deal():
+    """Table 1's first deal played through with one revoke (proven during entry) whose penalty changes the
+    result, and its kitty: ready for review."""
+    match = table_one()
+    record, seat, trick = flipping_revoke(match.round.tournament.ruleset, banker="N", level="2", trump="S")
+    deal = deal_entry.start_deal(match, match.judge, trump="S", declarer="N")
+    play_through_service(deal, match.judge, record)
+    deal.refresh_from_db()
+    deal_entry.set_kitty(deal, match.judge, record["kitty"], version=deal.version)
+    return deal, f"{trick}:{seat}:revoke_suit"
+
+
+def test_an_open_violation_blocks_submit_a_penalty_applied_twice_counts_once_and_the_flip_is_explained(
+    page, screenshot, revoked_deal
+):
+    deal, key = revoked_deal
+    page.set_viewport_size(TABLET)
+    login(page, "judge1", "demo-judge1-2026")
+    page.goto_path(f"/deal/{deal.pk}/review/")
+    assert "1 项违例未处理" in page.get_by_test_id("open-violations").inner_text()
+    assert page.get_by_role("button", name="提交本局").is_disabled()
+    row = page.locator(f"li[data-violation='{key}']")
+    assert "未处理" in row.inner_text() and "本局判负" in row.inner_text()
+    screenshot(page, "1-open")
+
+    # A second tab still showing the open violation: both press "apply".
+    other = page.context.new_page()
+    other.goto(page.url)
+    apply = "按本规则执行罚则"
+    page.locator(f"li[data-violation='{key}']").get_by_role("button", name=apply).click()
+    page.wait_for_selector(f"li[data-violation='{key}'].status-penalty")
+    other.locator(f"li[data-violation='{key}']").get_by_role("button", name=apply).click()
+    other.wait_for_selector(f"li[data-violation='{key}'].status-penalty")
+    assert Penalty.objects.filter(deal=deal).count() == 1
+    other.close()
+
+    page.reload()
+    why = page.get_by_test_id("why").inner_text()
+    assert "跟错：按本规则本局判" in why
+    assert "本局判负" in page.get_by_test_id("penalty-effect").inner_text()
+    assert not page.get_by_test_id("open-violations").count()
+    screenshot(page, "2-applied")
+    page.get_by_role("button", name="提交本局").click()
+    page.wait_for_url(f"**/match/{deal.match_id}/")
+    deal.refresh_from_db()
+    assert deal.state == Deal.State.SUBMITTED
+
+
+def test_on_a_phone_in_english_a_proven_fault_is_undone_and_a_play_out_of_turn_recorded(
+    page, live_server, screenshot
+):
+    match = table_one()
+    deal = deal_entry.start_deal(match, match.judge, trump="H", declarer="N")
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    open_entry(page, deal, PHONE)
+
+    # N leads: only the two opponents may challenge a throw.
+    page.locator("#throw-box summary").click()
+    options = page.locator("select[name=throw_challenger] option")
+    assert [options.nth(i).get_attribute("value") for i in range(options.count())] == ["", "W", "E"]
+    page.locator("#throw-box summary").click()
+
+    for version, cards in enumerate(BEFORE_PROOF, start=1):
+        page.fill("#cards-input", cards)
+        page.press("#cards-input", "Enter")
+        wait_for_version(page, version)
+    page.fill("#cards-input", "S9")
+    page.press("#cards-input", "Enter")
+    wait_for_version(page, len(BEFORE_PROOF) + 1)
+    row = page.locator(f"#violations-box li[data-violation='{REVOKE}']")
+    assert "Trick 1" in row.inner_text() and "West" in row.inner_text()
+    assert row.locator(".badge").inner_text() == "open"  # the judge's language, not the server's default
+    assert "the deal is lost: the banker side holds and goes up 1 level" in row.inner_text()
+    screenshot(page, "1-proven")
+    row.get_by_role("button", name="Undo this play").click()
+    wait_for_version(page, len(BEFORE_PROOF) + 2)
+    assert page.locator("[data-bind=violations-title]").inner_text() == "No open violations."
+
+    # W is due; S played before W, showing ♠K.
+    page.locator("#out-of-turn-box summary").click()
+    page.select_option("select[name=out_of_turn_seat]", "S")
+    page.fill("input[name=out_of_turn_cards]", "SK")
+    page.get_by_role("button", name="Record the play out of turn").click()
+    wait_for_version(page, len(BEFORE_PROOF) + 3)
+    row = page.locator("#violations-box li[data-violation='2:S:wrong_order']")
+    assert "played out of turn, showing ♠K" in row.inner_text() and "10 points to the attackers" in row.inner_text()
+    penalty = Penalty.objects.get(deal=deal)
+    assert (penalty.seat, penalty.code, penalty.trick) == ("S", "misplay", 2)
+    screenshot(page, "2-out-of-turn")
