@@ -10,6 +10,11 @@ from tournaments.models import Match, Pair
 from tournaments.wording import match_status
 
 
+def pair_name(pair, tag: str = "span") -> str:
+    """A pair's name that a narrow screen may cut short: the whole name on hover (``title``)."""
+    return format_html('<{} class="name" title="{}">{}</{}>', tag, pair, pair, tag)
+
+
 class PairTable(tables.Table):
     seed = tables.Column(verbose_name=_("seed"))
     name = tables.Column(verbose_name=_("pair name"))
@@ -41,6 +46,12 @@ class MatchTable(tables.Table):
 
     def render_levels(self, record: Match) -> str:
         return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
+
+    def render_pair_ns(self, value):
+        return pair_name(value)
+
+    def render_pair_ew(self, value):
+        return pair_name(value)
 
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
@@ -90,8 +101,8 @@ class StandingsTable(tables.Table):
     def render_name(self, value, record):
         mark = format_html(' <span class="badge">{}</span>', _("withdrawn")) if record["withdrawn"] else ""
         if self.pair_url:
-            return format_html('<a href="{}">{}</a>{}', self.pair_url(record["pair"]), value, mark)
-        return format_html("{}{}", value, mark)
+            return format_html('<a href="{}">{}</a>{}', self.pair_url(record["pair"]), pair_name(value), mark)
+        return format_html("{}{}", pair_name(value), mark)
 
 
 class PairingTable(tables.Table):
@@ -110,12 +121,12 @@ class PairingTable(tables.Table):
 
     def render_pair_ns(self, record):
         return format_html(
-            '<strong>{}</strong><br><span class="muted">{}</span>', record.pair_ns, record.pair_ns.players
+            '{}<br><span class="muted">{}</span>', pair_name(record.pair_ns, "strong"), record.pair_ns.players
         )
 
     def render_pair_ew(self, record):
         return format_html(
-            '<strong>{}</strong><br><span class="muted">{}</span>', record.pair_ew, record.pair_ew.players
+            '{}<br><span class="muted">{}</span>', pair_name(record.pair_ew, "strong"), record.pair_ew.players
         )
 
 
@@ -148,6 +159,12 @@ class ResultTable(tables.Table):
 
     def render_result(self, record):
         return match_status(record)
+
+    def render_pair_ns(self, value):
+        return pair_name(value)
+
+    def render_pair_ew(self, value):
+        return pair_name(value)
 
     def render_deals(self, record):
         return format_html('<a href="{}">{}</a>', self.deal_log_url(record), _("deals"))
