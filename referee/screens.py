@@ -33,7 +33,7 @@ from rules.scoring import PENALTY_FOR_VIOLATION, failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from tournaments.access import can_confirm, can_read_deals, can_read_results, can_record, can_reopen
 from tournaments.models import Deal, Match
-from tournaments.wording import match_result
+from tournaments.wording import card_face, match_result
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
 
@@ -41,9 +41,9 @@ FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: th
 def card_label(text: str) -> dict:
     """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}``."""
     if text == "BJ":
-        return {"code": text, "face": _("Big joker"), "suit": "J", "short": _("BJ")}
+        return {"code": text, "face": card_face(text), "suit": "J", "short": _("BJ")}
     if text == "LJ":
-        return {"code": text, "face": _("Small joker"), "suit": "J", "short": _("LJ")}
+        return {"code": text, "face": card_face(text), "suit": "J", "short": _("LJ")}
     face = FACES[text]
     return {"code": text, "face": face, "suit": text[0], "short": face}
 

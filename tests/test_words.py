@@ -21,6 +21,7 @@ from rules.scoring import PENALTY_CODES, PENALTY_FOR_VIOLATION
 from tests.scenes import build_scene
 from tournaments import wording
 from tournaments.models import PENALTY_LABELS, Deal, Match
+from tournaments.services import create_director
 
 pytestmark = pytest.mark.django_db
 
@@ -150,6 +151,18 @@ def test_every_page_of_the_judges_flow_says_words(scene, lang):
         text = visible(response.content.decode())
         assert not code_leaks(text, lang), (name, code_leaks(text, lang))
         assert not lone_seats(text), (name, lone_seats(text))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_directors_match_page_says_words_too(scene, lang):
+    """The TD's match page adds the history of changes: plays, tricks and penalties in words as well."""
+    c = judge_client(scene, lang)
+    c.force_login(create_director("td", "director-pass-1"))
+    html = c.get(reverse("match", args=[scene.played.pk])).content.decode()
+    assert 'class="history"' in html
+    text = visible(html)
+    assert not code_leaks(text, lang), code_leaks(text, lang)
+    assert not lone_seats(text), lone_seats(text)
 
 
 @pytest.mark.parametrize("lang", LANGS)

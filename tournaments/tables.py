@@ -9,6 +9,8 @@ from rules.ranks import rank_text
 from tournaments.models import Match, Pair
 from tournaments.wording import match_status
 
+NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
+
 
 def pair_name(pair, tag: str = "span") -> str:
     """A pair's name that a narrow screen may cut short: the whole name on hover (``title``)."""
@@ -34,7 +36,7 @@ class MatchTable(tables.Table):
     table = tables.Column(verbose_name=_("table"), linkify=lambda record: record.get_absolute_url())
     pair_ns = tables.Column(verbose_name=_("North–South"))
     pair_ew = tables.Column(verbose_name=_("East–West"))
-    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False)
+    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False, attrs=NOWRAP)
     state = tables.Column(verbose_name=_("state"))
     judge = tables.Column(verbose_name=_("judge"))
 
@@ -137,7 +139,7 @@ class ResultTable(tables.Table):
     table = tables.Column(verbose_name=_("table"))
     pair_ns = tables.Column(verbose_name=_("North–South"), order_by=("pair_ns__name",))
     pair_ew = tables.Column(verbose_name=_("East–West"), order_by=("pair_ew__name",))
-    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False)
+    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False, attrs=NOWRAP)
     result = tables.Column(verbose_name=_("result"), empty_values=(), orderable=False)
     ended_by = tables.Column(verbose_name=_("ended by"))
     deals = tables.Column(verbose_name=_("deal log"), empty_values=(), orderable=False)

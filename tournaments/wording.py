@@ -16,6 +16,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.cards import CARD_BY_TEXT, CARD_SYMBOL
+
 # The engine's violation codes (rules.messages) by name: what the judge calls the fault.
 VIOLATION_NAMES = {
     "not_held": gettext_lazy("card not held"),
@@ -43,6 +45,20 @@ PRESET_NAMES = {
     "jj-competition": gettext_lazy("JJ competition rules"),
     "club-competition": gettext_lazy("club competition rules"),
 }
+
+
+def card_face(text: str) -> str:
+    """A card (canonical text) as players read it: ``ST`` → ♠10, ``BJ`` → big joker."""
+    if text == "BJ":
+        return _("Big joker")
+    if text == "LJ":
+        return _("Small joker")
+    return CARD_SYMBOL[CARD_BY_TEXT[text]] if text in CARD_BY_TEXT else text
+
+
+def card_faces(cards: str | None) -> str:
+    """Cards as stored (canonical text, ``SA SA HT``) as players read them: ``♠A ♠A ♥10``."""
+    return " ".join(card_face(text) for text in (cards or "").split())
 
 
 def violation_name(code: str | None) -> str:
