@@ -8,22 +8,25 @@ from itertools import chain
 
 from django.utils.translation import gettext as _
 
+from rules.ranks import rank_text
 from tournaments.models import Deal, Match, Penalty, Play, Trick
+from tournaments.wording import card_faces, penalty_note
 
 
 def describe_history(h) -> str:
-    """One history record in words: which object, with the values that identify it."""
+    """One history record in words: which object, with the values that identify it (seats, cards and
+    penalties by name, as the pages show them)."""
     model = h.instance_type
     name = model._meta.verbose_name
     if model is Play:
-        return f"{name} {h.seat} {h.cards}"
+        return f"{name} {h.get_seat_display()} {card_faces(h.cards)}"
     if model is Trick:
-        return f"{name} {h.number + 1}" + (f" ({h.throw_attempted})" if h.throw_attempted else "")
+        return f"{name} {h.number + 1}" + (f" ({card_faces(h.throw_attempted)})" if h.throw_attempted else "")
     if model is Penalty:
-        return f"{name} {h.seat} {h.code} {h.note}".rstrip()
+        return f"{name} {h.get_seat_display()} {h.get_code_display()} {penalty_note(h.note)}".rstrip()
     if model is Deal:
         return f"{name} {h.number} · {h.get_state_display()} · v{h.version}"
-    return f"{name} {h.level_ns}:{h.level_ew} {h.get_state_display()}"
+    return f"{name} {rank_text(h.level_ns)}:{rank_text(h.level_ew)} {h.get_state_display()}"
 
 
 def match_history(match: Match) -> list[dict]:

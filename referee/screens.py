@@ -38,6 +38,7 @@ from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from tournaments.access import can_confirm, can_read_deals, can_read_results, can_record, can_reopen
 from tournaments.models import Deal, Match
+from tournaments.wording import card_face, match_result
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
 
@@ -45,9 +46,9 @@ FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: th
 def card_label(text: str) -> dict:
     """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}``."""
     if text == "BJ":
-        return {"code": text, "face": _("Big joker"), "suit": "J", "short": _("BJ")}
+        return {"code": text, "face": card_face(text), "suit": "J", "short": _("BJ")}
     if text == "LJ":
-        return {"code": text, "face": _("Small joker"), "suit": "J", "short": _("LJ")}
+        return {"code": text, "face": card_face(text), "suit": "J", "short": _("LJ")}
     face = FACES[text]
     return {"code": text, "face": face, "suit": text[0], "short": face}
 
@@ -140,6 +141,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
         "seats": {s: {"name": seat_name(s), "player": players[s], "side": side_of(s)} for s in SEATS},
         "order": list(play_order(leader, rs.clockwise)) if leader else [],
         "next_seat": due,
+        "hand_size": rs.hand_size,
         "tricks": tricks,
         "attackers_points": attackers_points,
         "picker": picker_rows(deal, played + buried, rs.decks, rs.permanent_twos),
@@ -267,8 +269,18 @@ def match_screen(match: Match, user) -> dict:
         "confirmable": {d.pk for d in deals if d.state == Deal.State.SUBMITTED and can_confirm(user, d)},
         "history": match_history(match) if can_reopen(user) else None,
         "banker_side": side_of(state.banker) if state.banker else None,
+        "result": end_words(match, state.end)[0],
+        "ended_by": end_words(match, state.end)[1],
         "time_is_up": bool(state.deadline and timezone.now() >= state.deadline and not state.over),
     }
+
+
+def end_words(match: Match, end) -> tuple[str, str]:
+    """How the match ended, in words: its result ("东风 won", "draw") and the way it ended (target reached …)."""
+    if end is None:
+        return "", ""
+    winner = match.pair_of(end.winner) if end.winner else None
+    return match_result(winner), str(Match.EndedBy(end.how).label)
 
 
 def new_deal_screen(match: Match, user) -> dict:
@@ -287,13 +299,18 @@ def new_deal_screen(match: Match, user) -> dict:
 
 
 def entry_labels() -> dict[str, str]:
-    """The words the trick-entry script shows, in the judge's language."""
+    """The words the trick-entry script shows, in the judge's language (seats by name, cards by face)."""
     return {
         "trick": _("Trick %(n)s"),
+        "cards_left": _("%(n)s cards left in each hand"),
+        "all_tricks": _("%(n)s tricks"),
         "turn": _("to play: %(seat)s"),
         "won": _("won by %(seat)s, %(points)s points"),
         "done": _("All tricks are played."),
         "saved": _("Saved."),
+        "kitty_saved": _("Kitty saved."),
+        "undone_play": _("Undone: %(seat)s's %(cards)s."),
+        "undone_trick": _("Undone: trick %(n)s."),
         "network": _("The server did not answer; nothing was lost — try again."),
         "retrying": _("Network lost, retrying… (%(n)s of %(max)s)"),
         "recovered": _("The network is back: saved."),
@@ -302,6 +319,8 @@ def entry_labels() -> dict[str, str]:
             "is back — it is never recorded twice."
         ),
         "nothing": _("Tap or type the cards first."),
+        "read_as": _("Read as: %(cards)s"),
+        "not_a_card": _("“%(token)s” is not a card"),
         "leader": _("lead"),
         "throw": _("Failed throw, challenged by %(seat)s: penalty %(penalty)s points."),
         "attempted": _("tried"),

@@ -9,6 +9,13 @@ from rules.ranks import rank_text
 from tournaments.models import Match, Pair
 from tournaments.wording import match_status
 
+NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
+
+
+def pair_name(pair, tag: str = "span") -> str:
+    """A pair's name that a narrow screen may cut short: the whole name on hover (``title``)."""
+    return format_html('<{} class="name" title="{}">{}</{}>', tag, pair, pair, tag)
+
 
 class PairTable(tables.Table):
     seed = tables.Column(verbose_name=_("seed"))
@@ -29,7 +36,7 @@ class MatchTable(tables.Table):
     table = tables.Column(verbose_name=_("table"), linkify=lambda record: record.get_absolute_url())
     pair_ns = tables.Column(verbose_name=_("North–South"))
     pair_ew = tables.Column(verbose_name=_("East–West"))
-    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False)
+    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False, attrs=NOWRAP)
     state = tables.Column(verbose_name=_("state"))
     judge = tables.Column(verbose_name=_("judge"))
 
@@ -41,6 +48,12 @@ class MatchTable(tables.Table):
 
     def render_levels(self, record: Match) -> str:
         return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
+
+    def render_pair_ns(self, value):
+        return pair_name(value)
+
+    def render_pair_ew(self, value):
+        return pair_name(value)
 
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
@@ -90,8 +103,8 @@ class StandingsTable(tables.Table):
     def render_name(self, value, record):
         mark = format_html(' <span class="badge">{}</span>', _("withdrawn")) if record["withdrawn"] else ""
         if self.pair_url:
-            return format_html('<a href="{}">{}</a>{}', self.pair_url(record["pair"]), value, mark)
-        return format_html("{}{}", value, mark)
+            return format_html('<a href="{}">{}</a>{}', self.pair_url(record["pair"]), pair_name(value), mark)
+        return format_html("{}{}", pair_name(value), mark)
 
 
 class PairingTable(tables.Table):
@@ -110,12 +123,12 @@ class PairingTable(tables.Table):
 
     def render_pair_ns(self, record):
         return format_html(
-            '<strong>{}</strong><br><span class="muted">{}</span>', record.pair_ns, record.pair_ns.players
+            '{}<br><span class="muted">{}</span>', pair_name(record.pair_ns, "strong"), record.pair_ns.players
         )
 
     def render_pair_ew(self, record):
         return format_html(
-            '<strong>{}</strong><br><span class="muted">{}</span>', record.pair_ew, record.pair_ew.players
+            '{}<br><span class="muted">{}</span>', pair_name(record.pair_ew, "strong"), record.pair_ew.players
         )
 
 
@@ -126,7 +139,7 @@ class ResultTable(tables.Table):
     table = tables.Column(verbose_name=_("table"))
     pair_ns = tables.Column(verbose_name=_("North–South"), order_by=("pair_ns__name",))
     pair_ew = tables.Column(verbose_name=_("East–West"), order_by=("pair_ew__name",))
-    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False)
+    levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False, attrs=NOWRAP)
     result = tables.Column(verbose_name=_("result"), empty_values=(), orderable=False)
     ended_by = tables.Column(verbose_name=_("ended by"))
     deals = tables.Column(verbose_name=_("deal log"), empty_values=(), orderable=False)
@@ -148,6 +161,12 @@ class ResultTable(tables.Table):
 
     def render_result(self, record):
         return match_status(record)
+
+    def render_pair_ns(self, value):
+        return pair_name(value)
+
+    def render_pair_ew(self, value):
+        return pair_name(value)
 
     def render_deals(self, record):
         return format_html('<a href="{}">{}</a>', self.deal_log_url(record), _("deals"))

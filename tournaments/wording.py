@@ -1,9 +1,11 @@
-"""How a result is worded, in one place for the judges' pages, the public pages and the workbook.
+"""How results and the engine's codes are worded, in one place for the judges' pages, the public pages and the
+workbook: no code (``revoke_suit``, ``standard``) ever reaches a screen or a sheet.
 
 A *deal's outcome* is what one deal did to the bank and the levels ("banker holds +2"); a *match's result* is who
 won the match ("East won", "draw"). The kitty bonus is written as the sum it is (``kitty × multiplier = bonus``).
-Every function takes plain values (a verdict's dicts, a winner's name), so the workbook can word rows it reads as
-tuples, and the templates use the same functions through the ``wording`` template filters.
+A violation the engine finds and a ruleset preset have a name each. Every function takes plain values (a
+verdict's dicts, a winner's name, a code), so the workbook can word rows it reads as tuples, and the templates
+use the same functions through the ``wording`` template filters.
 """
 
 from __future__ import annotations
@@ -12,6 +14,66 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules.cards import CARD_BY_TEXT, CARD_SYMBOL
+
+# The engine's violation codes (rules.messages) by name: what the judge calls the fault.
+VIOLATION_NAMES = {
+    "not_held": gettext_lazy("card not held"),
+    "deck_count": gettext_lazy("card played too often"),
+    "card_count": gettext_lazy("wrong card count"),
+    "kitty_count": gettext_lazy("wrong kitty size"),
+    "mixed_lead": gettext_lazy("mixed lead"),
+    "trump_throw": gettext_lazy("trump throw"),
+    "wrong_leader": gettext_lazy("wrong leader"),
+    "wrong_order": gettext_lazy("out of turn"),
+    "play_size": gettext_lazy("wrong number of cards"),
+    "revoke_suit": gettext_lazy("revoke (suit not followed)"),
+    "revoke_pair": gettext_lazy("revoke (pair not followed)"),
+    "revoke_tractor": gettext_lazy("revoke (tractor not followed)"),
+    "throw_should_fail": gettext_lazy("throw that should have failed"),
+    "bad_challenge": gettext_lazy("challenge that does not hold"),
+    "wrong_forced_unit": gettext_lazy("wrong unit after a failed throw"),
+    "incomplete_trick": gettext_lazy("unfinished trick"),
+}
+
+# The ruleset presets (rules.ruleset.PRESETS) by name.
+PRESET_NAMES = {
+    "standard": gettext_lazy("standard rules"),
+    "permanent-twos": gettext_lazy("twos always trump"),
+    "jj-competition": gettext_lazy("JJ competition rules"),
+    "club-competition": gettext_lazy("club competition rules"),
+}
+
+
+def card_face(text: str) -> str:
+    """A card (canonical text) as players read it: ``ST`` → ♠10, ``BJ`` → big joker."""
+    if text == "BJ":
+        return _("Big joker")
+    if text == "LJ":
+        return _("Small joker")
+    return CARD_SYMBOL[CARD_BY_TEXT[text]] if text in CARD_BY_TEXT else text
+
+
+def card_faces(cards: str | None) -> str:
+    """Cards as stored (canonical text, ``SA SA HT``) as players read them: ``♠A ♠A ♥10``."""
+    return " ".join(card_face(text) for text in (cards or "").split())
+
+
+def violation_name(code: str | None) -> str:
+    """A violation code's name (``revoke_suit`` → "revoke (suit not followed)"); an unknown code as it is."""
+    return str(VIOLATION_NAMES.get(code or "", code or ""))
+
+
+def preset_name(name: str | None) -> str:
+    """A ruleset preset's name (``standard`` → "standard rules")."""
+    return str(PRESET_NAMES.get(name or "", name or ""))
+
+
+def penalty_note(note: str | None) -> str:
+    """A penalty's note: the review page notes the violation a penalty answers by its code, shown by name."""
+    return violation_name(note) if note in VIOLATION_NAMES else (note or "")
 
 
 def deal_outcome(result: Mapping[str, Any] | None) -> str:

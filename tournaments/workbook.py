@@ -24,7 +24,7 @@ from openpyxl.utils import get_column_letter
 from rules.ranks import RANK_TEXT, rank_text
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
 from tournaments.standings import compute_standings, tie_break_columns
-from tournaments.wording import deal_outcome, match_result
+from tournaments.wording import deal_outcome, match_result, penalty_note
 
 FORMULA_START = ("=", "+", "-", "@")
 BAD_TITLE = re.compile(r"[\\/?*\[\]:]")
@@ -333,7 +333,7 @@ def _penalties_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tu
                 ns if seat in ("N", "S") else ew,
                 codes.get(code, code),
                 None if trick is None else trick + 1,
-                note,
+                penalty_note(note),
                 by or "",
                 at,
             ]

@@ -7,7 +7,7 @@ stand-in tricks that carry the table's totals and the shape of the last lead.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from referee.recording.errors import RecordingError
 from referee.recording.match_fold import levels_before
@@ -20,7 +20,7 @@ from tournaments.models import Deal
 # The kinds of last lead a quick table names (the kitty multiplier depends on it): label and shape.
 LAST_LEADS: dict[str, tuple[str, LeadShape]] = {
     "single": (gettext_lazy("single"), LeadShape("single", 0, False)),
-    "pair": (gettext_lazy("pair"), LeadShape("pair", 1, False)),
+    "pair": (pgettext_lazy("kind of lead", "pair"), LeadShape("pair", 1, False)),
     "tractor2": (gettext_lazy("tractor of 2 pairs"), LeadShape("tractor", 2, False)),
     "tractor3": (gettext_lazy("tractor of 3 pairs"), LeadShape("tractor", 3, False)),
     "tractor4": (gettext_lazy("tractor of 4 pairs"), LeadShape("tractor", 4, False)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from tournaments.access import can_record, in_draft
 from tournaments.models import SEAT_CHOICES, Deal, Match, Penalty, Play, Trick
 
 SEAT_NAMES = dict(SEAT_CHOICES)
+CARD_SEPARATORS = re.compile(r"[\s,，、;]+")  # as rules.cards splits typed cards
 TRICK_COLUMNS = ("id", "deal_id", "number", "throw_attempted", "throw_challenger", "throw_shown")
 
 
@@ -74,11 +76,26 @@ def seat_name(seat: str | None) -> str:
 
 
 def parse_card_text(text: str, field: str) -> str:
-    """Canonical text of typed cards; a bad token is named, nothing guessed."""
+    """Canonical text of typed cards; a bad token is named in one sentence of the judge's language (the
+    engine's own ``CardError`` is English), nothing guessed."""
     try:
         return format_cards(parse_cards(text))
     except CardError as exc:
-        raise RecordingError(_("%(field)s: cannot read %(error)s") % {"field": field, "error": exc}) from exc
+        token = unreadable_token(text)
+        raise RecordingError(
+            _("%(field)s: “%(token)s” is not a card; write cards like SA H10 BJ.")
+            % {"field": field, "token": token}
+        ) from exc
+
+
+def unreadable_token(text: str) -> str:
+    """The first token of ``text`` the notation cannot read (the whole text when no single token fails)."""
+    for token in CARD_SEPARATORS.split(text.strip()):
+        try:
+            parse_cards(token)
+        except CardError:
+            return token
+    return text.strip()
 
 
 # ---------------------------------------------------------------- versions

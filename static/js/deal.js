@@ -27,12 +27,80 @@
   }
   function chip(card) {
     var c = el("span", "card suit-" + card.suit, card.short);
-    c.title = card.code;
+    c.title = card.face;
     return c;
+  }
+  // Seats by name, never by letter: "North 张三" where the seat is introduced, "North" in a line of plays.
+  function seatName(seat) {
+    var s = state.seats[seat];
+    return s ? s.name : "";
   }
   function seatLabel(seat) {
     var s = state.seats[seat];
-    return s ? s.name + " " + s.player : seat;
+    return s ? s.name + " " + s.player : "";
+  }
+  function faces(cards) {
+    return cards.map(function (c) { return c.face; }).join(" ");
+  }
+
+  // The typed cards as the server will read them (rules/cards.py's notation, mirrored): "SJ" is ♠J, not the
+  // small joker, and the judge sees that before sending. Returns { codes } or { bad: token }.
+  var SUITS = "SHCD", SYMBOLS = "\u2660\u2665\u2663\u2666", RANKS = "23456789TJQKA";
+  var JOKERS = { LJ: "LJ", BJ: "BJ", "\u5c0f\u738b": "LJ", "\u5927\u738b": "BJ" }; // 小王, 大王
+  function suitOf(ch) {
+    var i = SUITS.indexOf(ch);
+    return i >= 0 ? i : SYMBOLS.indexOf(ch);
+  }
+  function readToken(token) {
+    var t = token.toUpperCase(), out = [], suit = -1, i = 0;
+    while (i < t.length) {
+      var ch = t.charAt(i), two = t.substr(i, 2);
+      if (JOKERS[two]) {
+        if (i > 0 && suitOf(t.charAt(i - 1)) >= 0) return null; // a suit without a rank
+        out.push(JOKERS[two]);
+        suit = -1;
+        i += 2;
+      } else if (suitOf(ch) >= 0) {
+        if (suit >= 0 && i > 0 && suitOf(t.charAt(i - 1)) >= 0) return null;
+        suit = suitOf(ch);
+        i += 1;
+      } else if (suit >= 0 && two === "10") {
+        out.push(SUITS.charAt(suit) + "T");
+        i += 2;
+      } else if (suit >= 0 && RANKS.indexOf(ch) >= 0) {
+        out.push(SUITS.charAt(suit) + ch);
+        i += 1;
+      } else {
+        return null;
+      }
+    }
+    if (!out.length || (suit >= 0 && suitOf(t.charAt(t.length - 1)) >= 0)) return null;
+    return out;
+  }
+  function readCards(text) {
+    var codes = [], tokens = text.split(/[\s,\uff0c\u3001;]+/);
+    for (var k = 0; k < tokens.length; k++) {
+      if (!tokens[k]) continue;
+      var found = readToken(tokens[k]);
+      if (!found) return { bad: tokens[k] };
+      codes = codes.concat(found);
+    }
+    return { codes: codes };
+  }
+  var faceOf = {};
+  function updatePreview() {
+    var box = document.getElementById("cards-preview");
+    if (!box) return;
+    var text = input.value.trim();
+    var read = text ? readCards(text) : { codes: [] };
+    box.classList.toggle("bad", !!read.bad);
+    if (read.bad) {
+      box.textContent = fmt(L.not_a_card, { token: read.bad });
+    } else if (read.codes.length) {
+      box.textContent = fmt(L.read_as, { cards: read.codes.map(function (c) { return faceOf[c] || c; }).join(" ") });
+    } else {
+      box.textContent = "";
+    }
   }
 
   function show(kind, text) {
@@ -56,13 +124,19 @@
     bind("points", String(state.attackers_points));
     bind("state", d.state_label);
     app.querySelectorAll('[data-when="can-record"]').forEach(function (n) { n.hidden = !state.can_record; });
+    // After the last trick the card entry gives way to the kitty and the review.
+    app.querySelectorAll('[data-when="can-play"]').forEach(function (n) { n.hidden = !state.can_record || state.complete; });
+    state.picker.forEach(function (row) { row.cards.forEach(function (c) { faceOf[c.code] = c.face; }); });
 
-    // The trick on the table, seats in play order from its leader.
+    // The trick on the table, seats in play order from its leader; the heading counts what is played.
     var tricks = state.tricks;
     var last = tricks.length ? tricks[tricks.length - 1] : null;
     var current = last && last.plays.length < 4 ? last : null;
     var number = current ? current.number : tricks.length;
-    bind("trick-title", fmt(L.trick, { n: number + 1 }));
+    var played = 0; // cards each seat has played in finished tricks
+    tricks.forEach(function (t) { if (t.plays.length === 4) played += t.plays[0].cards.length; });
+    bind("trick-title", state.complete ? fmt(L.all_tricks, { n: tricks.length })
+      : fmt(L.trick, { n: number + 1 }) + " · " + fmt(L.cards_left, { n: state.hand_size - played }));
     bind("turn", state.next_seat ? fmt(L.turn, { seat: seatLabel(state.next_seat) }) : L.done);
     var seats = app.querySelector(".seats");
     seats.replaceChildren();
@@ -84,14 +158,14 @@
       li.value = t.number + 1;
       t.plays.forEach(function (p) {
         var span = el("span", "play" + (p.seat === t.winner ? " winner" : ""));
-        span.appendChild(el("b", "", p.seat + " "));
+        span.appendChild(el("b", "", seatName(p.seat) + " "));
         p.cards.forEach(function (c) { span.appendChild(chip(c)); });
         li.appendChild(span);
       });
-      if (t.winner) li.appendChild(el("span", "muted", fmt(L.won, { seat: t.winner, points: t.points })));
+      if (t.winner) li.appendChild(el("span", "muted", fmt(L.won, { seat: seatName(t.winner), points: t.points })));
       if (t.throw) {
         var note = el("div", "throw-note");
-        note.appendChild(el("span", "", fmt(L.throw, { seat: t.throw.challenger, penalty: t.throw.penalty }) + " "));
+        note.appendChild(el("span", "", fmt(L.throw, { seat: seatName(t.throw.challenger), penalty: t.throw.penalty }) + " "));
         [["attempted", L.attempted], ["shown", L.shown], ["forced", L.forced]].forEach(function (part) {
           note.appendChild(el("span", "muted", " " + part[1] + " "));
           t.throw[part[0]].forEach(function (c) { note.appendChild(chip(c)); });
@@ -201,10 +275,11 @@
     }
     input.value = selected.join(" ");
     renderPicker();
+    updatePreview();
   });
-  input.addEventListener("input", function () { selected = []; renderPicker(); });
+  input.addEventListener("input", function () { selected = []; renderPicker(); updatePreview(); });
   document.getElementById("clear-button").addEventListener("click", function () {
-    selected = []; input.value = ""; renderPicker(); input.focus();
+    selected = []; input.value = ""; renderPicker(); updatePreview(); input.focus();
   });
 
   // Every write the judge intends gets a key of its own (a UUID). When the network drops (no answer, or a
@@ -294,7 +369,7 @@
       report(answer, "");
       if (answer.data.ok && proven()) show("warn", L.proven);
       if (answer.data.ok) {
-        input.value = ""; selected = []; renderPicker();
+        input.value = ""; selected = []; renderPicker(); updatePreview();
         forceBox.hidden = true;
         throwBox.open = false;
         ["throw_attempted", "throw_challenger", "throw_shown"].forEach(function (n) { form.elements[n].value = ""; });
@@ -308,9 +383,19 @@
   form.addEventListener("submit", function (event) { event.preventDefault(); sendPlay(false); });
   document.getElementById("force-button").addEventListener("click", function () { sendPlay(true); });
 
+  // What an undo takes back, said in words before the answer replaces the state: "Undone: West's ♠7."
+  function undoneText(action) {
+    var t = state.tricks.length ? state.tricks[state.tricks.length - 1] : null;
+    var p = t && t.plays.length ? t.plays[t.plays.length - 1] : null;
+    if (!p) return L.saved;
+    if (action === "undo_trick") return fmt(L.undone_trick, { n: t.number + 1 });
+    return fmt(L.undone_play, { seat: seatName(p.seat), cards: faces(p.cards) });
+  }
+
   app.querySelectorAll("[data-action]").forEach(function (button) {
     button.addEventListener("click", function () {
-      post(button.dataset.action).then(function (answer) { report(answer, L.saved); });
+      var said = button.dataset.action.indexOf("undo") === 0 ? undoneText(button.dataset.action) : L.saved;
+      post(button.dataset.action).then(function (answer) { report(answer, said); });
     });
   });
 
@@ -337,11 +422,12 @@
     event.preventDefault();
     var field = event.target.elements.kitty;
     post("kitty", { kitty: field.value }).then(function (answer) {
-      report(answer, L.saved);
+      report(answer, L.kitty_saved);
       if (answer.data.ok) field.value = "";
     });
   });
 
   render();
-  if (state.can_record) input.focus();
+  updatePreview();
+  if (state.can_record && !state.complete) input.focus();
 })();

@@ -74,7 +74,7 @@ def test_the_play_answer_asks_to_confirm_or_undo_and_undo_takes_the_fault_away(m
     answer = post(c, deal, "play", cards="S9").json()
     assert answer["ok"] is True
     (row,) = answer["state"]["violations"]
-    assert row["new"] and row["text"].startswith("W held")
+    assert row["new"] and row["text"].startswith("West held")
     assert row["consequence"] == "the deal is lost: the banker side holds and goes up 1 level"
     undone = post(c, deal, "undo").json()
     assert undone["ok"] and undone["state"]["violations"] == []

@@ -1,4 +1,4 @@
-"""The wording of results for templates: ``{% load wording %}``, then ``result|deal_outcome`` and so on."""
+"""The wording of results for templates: ``{% load wording %}``, then ``result|deal_outcome``, ``code|violation_name`` and so on."""
 
 from django import template
 
@@ -10,3 +10,6 @@ register.filter("deal_outcome", wording.deal_outcome)
 register.filter("match_result", wording.match_result)
 register.filter("match_status", wording.match_status)
 register.filter("kitty_bonus", wording.kitty_bonus)
+register.filter("violation_name", wording.violation_name)
+register.filter("preset_name", wording.preset_name)
+register.filter("penalty_note", wording.penalty_note)
