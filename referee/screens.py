@@ -174,6 +174,7 @@ def violation_rows(
     if not verdict.violations and not snap.penalty_keys:
         return []
     settlement = settlement or settling.read_settlement(snap.deal)
+    settlement.note_called(verdict.violations, settlement.unkeyed)
     rs, banker = snap.rs, snap.deal.banker
     rows = []
     for v in settling.distinct(verdict.violations):
@@ -209,7 +210,7 @@ def violation_place(trick: int | None, seat: str | None, players: dict[str, str]
 def settled(settlement: Settlement, key: str) -> dict:
     """How a violation stands: open, or settled by whom, when (and the director's note)."""
     status = settlement.status(key)
-    mark = settlement.penalties.get(key) or settlement.dismissed.get(key)
+    mark = settlement.penalties.get(key) or settlement.called.get(key) or settlement.dismissed.get(key)
     return {
         "status": status,
         "status_label": str(STATUS_LABELS[status]),

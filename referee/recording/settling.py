@@ -108,18 +108,31 @@ class Settlement:
     penalties: dict[str, Mark] = field(default_factory=dict)
     played: dict[str, Mark] = field(default_factory=dict)
     dismissed: dict[str, Mark] = field(default_factory=dict)
+    # Penalties the judge called with the form: one that names the violation's seat, trick and the ruleset's
+    # penalty for it is that penalty applied, so the violation is settled (and not penalised twice).
+    called: dict[str, Mark] = field(default_factory=dict)
+    unkeyed: list[Mark] = field(default_factory=list)
 
     def settled(self, key: str) -> bool:
-        return key in self.penalties or key in self.dismissed
+        return key in self.penalties or key in self.dismissed or key in self.called
+
+    def note_called(self, violations: Iterable[Violation], marks: Iterable[Mark]) -> None:
+        """Match the form's penalties (seat, trick, code) to the verdict's violations they settle."""
+        by_place = {(m.seat, m.trick, m.code): m for m in marks}
+        for v in violations:
+            mark = by_place.get((v.seat, v.trick, penalty_for(v)))
+            if mark is not None:
+                self.called.setdefault(key_of(v), mark)
 
     def status(self, key: str) -> str:
         """``penalty``, ``dismissed`` or ``open``."""
-        if key in self.penalties:
+        if key in self.penalties or key in self.called:
             return "penalty"
         return "dismissed" if key in self.dismissed else "open"
 
     def open(self, verdict: Verdict) -> list[Violation]:
         """The verdict's violations nobody settled."""
+        self.note_called(verdict.violations, self.unkeyed)
         return [v for v in distinct(verdict.violations) if not self.settled(key_of(v))]
 
 
@@ -130,10 +143,12 @@ def username(user) -> str:
 def read_settlement(deal: Deal) -> Settlement:
     """The deal's keyed penalties and its rulings (two queries)."""
     out = Settlement()
-    for p in Penalty.objects.filter(deal_id=deal.pk).exclude(violation="").select_related("recorded_by"):
-        out.penalties[p.violation] = Mark(
-            p.pk, username(p.recorded_by), p.recorded_at, p.note, p.seat, p.code, p.trick
-        )
+    for p in Penalty.objects.filter(deal_id=deal.pk).select_related("recorded_by"):
+        mark = Mark(p.pk, username(p.recorded_by), p.recorded_at, p.note, p.seat, p.code, p.trick)
+        if p.violation:
+            out.penalties[p.violation] = mark
+        else:
+            out.unkeyed.append(mark)
     for r in Ruling.objects.filter(deal_id=deal.pk).select_related("made_by"):
         kind = out.played if r.kind == Ruling.Kind.PLAYED else out.dismissed
         kind[r.violation] = Mark(r.pk, username(r.made_by), r.made_at, r.note, r.seat, r.code, r.trick)
@@ -193,7 +208,9 @@ def apply_penalty(deal: Deal, user, key: str) -> Penalty:
         raise RecordingError(
             _("This ruleset has no penalty for this violation: correct the entry or ask the director.")
         )
-    existing = Penalty.objects.filter(deal=deal, violation=key).first()
+    existing = Penalty.objects.filter(deal=deal, violation=key).first() or Penalty.objects.filter(
+        deal=deal, violation="", seat=v.seat, code=code, trick=v.trick
+    ).first()  # the same penalty called with the form already settles it
     if existing is not None:
         return existing
     penalty = Penalty(

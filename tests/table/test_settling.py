@@ -223,6 +223,31 @@ def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(r
     assert deal.state == Deal.State.SUBMITTED and deal.verdict["result"] != plain
 
 
+def test_the_same_penalty_called_with_the_form_settles_the_violation_once(revoked, judge):
+    deal, key, _record = revoked
+    trick, seat, _code = key.split(":")
+    deal_entry.add_penalty(deal, judge, seat=seat, code="revoke", trick=int(trick), note="", version=deal.version)
+    deal.refresh_from_db()
+    screen = screens.review_screen(deal, judge)
+    assert screen["open_violations"] == [] and screen["violations"][0]["status"] == "penalty"
+    assert post(as_user(judge), deal, "apply", violation=key).json()["ok"]  # nothing more to record
+    assert Penalty.objects.filter(deal=deal).count() == 1
+    deal.refresh_from_db()
+    deal_entry.submit_deal(deal, judge, version=deal.version)
+    deal.refresh_from_db()
+    assert deal.state == Deal.State.SUBMITTED
+
+
+def test_a_penalty_called_for_another_trick_does_not_settle_the_violation(revoked, judge):
+    deal, key, _record = revoked
+    trick, seat, _code = key.split(":")
+    other = (int(trick) + 1) % 20
+    deal_entry.add_penalty(deal, judge, seat=seat, code="revoke", trick=other, note="", version=deal.version)
+    deal.refresh_from_db()
+    with pytest.raises(settling.Unsettled):
+        deal_entry.submit_deal(deal, judge, version=deal.version)
+
+
 def test_correcting_the_entry_settles_it_and_drops_its_penalty(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     play_all(deal, judge, SHOWS_OUT + SECOND + ["S7", "S8", "S9"])
