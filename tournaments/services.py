@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tournaments.access import DIRECTOR_GROUP, add_to_group
+from tournaments.models import Match, Pair, Player
 
 
 def site_is_new() -> bool:
@@ -19,3 +20,18 @@ def create_director(username: str, password: str, email: str = ""):
     user = get_user_model().objects.create_superuser(username=username, email=email, password=password)
     add_to_group(user, DIRECTOR_GROUP)
     return user
+
+
+def seat_table(rnd, table: int, judge, names: tuple[str, str] = ("NS", "EW")):
+    """A match at ``table`` between two new pairs named ``names`` (players ``…a``/``…b``), for the benchmarks,
+    the load test and the tests that need a table without a draw."""
+    pairs = [
+        Pair.objects.create(
+            tournament=rnd.tournament,
+            name=name,
+            player1=Player.objects.create(name=f"{name}a"),
+            player2=Player.objects.create(name=f"{name}b"),
+        )
+        for name in names
+    ]
+    return Match.objects.create(round=rnd, table=table, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)

@@ -26,7 +26,8 @@ from referee.recording.errors import DraftRound, RecordingError
 from referee.screens import deal_state
 from rules.simulate import simulate_deal
 from tournaments.access import JUDGE_GROUP, add_to_group
-from tournaments.models import Deal, Match, Pair, Player, Round, Tournament, Trick, WriteReceipt
+from tournaments.models import Deal, Match, Round, Tournament, Trick, WriteReceipt
+from tournaments.services import seat_table
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 db = pytest.mark.django_db
@@ -512,16 +513,7 @@ def table(quick_entry: bool = False):
     add_to_group(judge, JUDGE_GROUP)
     t = Tournament.objects.create(name="t", slug="t", quick_entry_allowed=quick_entry)
     rnd = Round.objects.create(tournament=t, number=1, state=Round.State.PUBLISHED)
-    pairs = [
-        Pair.objects.create(
-            tournament=t,
-            name=f"p{i}",
-            player1=Player.objects.create(name=f"a{i}"),
-            player2=Player.objects.create(name=f"b{i}"),
-        )
-        for i in range(2)
-    ]
-    return judge, Match.objects.create(round=rnd, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
+    return judge, seat_table(rnd, 1, judge, ("p0", "p1"))
 
 
 def in_threads(n: int, work) -> list:

@@ -22,7 +22,8 @@ from referee.recording.match_fold import table_state
 from rules.seats import side_of
 from rules.simulate import simulate_deal
 from tournaments.access import JUDGE_GROUP, add_to_group
-from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.models import Round, Tournament
+from tournaments.services import seat_table
 
 
 class Command(BaseCommand):
@@ -40,17 +41,8 @@ class Command(BaseCommand):
         )
         add_to_group(confirmer, JUDGE_GROUP)
         tournament = Tournament.objects.create(name="bench", slug=f"bench-{time.time_ns()}")
-        pairs = [
-            Pair.objects.create(
-                tournament=tournament,
-                name=f"p{i}",
-                player1=Player.objects.create(name=f"a{i}"),
-                player2=Player.objects.create(name=f"b{i}"),
-            )
-            for i in range(2)
-        ]
         rnd = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
-        match = Match.objects.create(round=rnd, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
+        match = seat_table(rnd, 1, judge, ("p0", "p1"))
         client = Client()
         client.force_login(judge)
         plays, tricks = [], []

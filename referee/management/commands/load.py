@@ -59,7 +59,8 @@ from rules.cards import format_cards, parse_cards
 from rules.judge import judge
 from rules.simulate import simulate_deal
 from tournaments.access import JUDGE_GROUP, add_to_group
-from tournaments.models import Deal, Match, Pair, Play, Player, Round, Tournament, Trick
+from tournaments.models import Deal, Play, Round, Tournament, Trick
+from tournaments.services import seat_table
 
 PASSWORD = "load-judge-pass"
 
@@ -144,16 +145,7 @@ def set_up(tables: int, seed: str, preplayed: int) -> list[TableJob]:
     for table in range(1, tables + 1):
         judge = get_user_model().objects.create(username=f"load-{stamp}-{table}", password=password)
         add_to_group(judge, JUDGE_GROUP)
-        pairs = [
-            Pair.objects.create(
-                tournament=tournament,
-                name=f"{side}{table}",
-                player1=Player.objects.create(name=f"{side}{table}a"),
-                player2=Player.objects.create(name=f"{side}{table}b"),
-            )
-            for side in ("NS", "EW")
-        ]
-        match = Match.objects.create(round=rnd, table=table, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
+        match = seat_table(rnd, table, judge, (f"NS{table}", f"EW{table}"))
         deal = start_deal(match, judge, trump=rng.choice(TRUMPS), declarer=rng.choice("NESW"))
         job_seed = f"{seed}-{table}"
         record = simulate_deal(
