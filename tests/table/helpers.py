@@ -73,3 +73,17 @@ def flipping_revoke(ruleset="standard", banker="N", level="2", trump="S") -> tup
         if found is not None:
             return found
     raise AssertionError("no simulated deal takes a revoke")
+
+
+def quick_fields(match, **extra) -> dict:
+    """A valid quick-entry form for the match's next deal (85 points, 10 in the kitty), with ``extra`` over it."""
+    return {
+        "trump": "S",
+        "declarer": "N",
+        "points": 85,
+        "kitty_points": 10,
+        "last_lead": "pair",
+        "attackers_won_last": "on",
+        "next_deal": match.deals.count() + 1,
+        **extra,
+    }

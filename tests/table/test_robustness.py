@@ -25,6 +25,7 @@ from referee.recording import deal_entry, quick, receipts, records
 from referee.recording.errors import DraftRound, RecordingError
 from referee.screens import deal_state
 from rules.simulate import simulate_deal
+from tests.table.helpers import quick_fields
 from tournaments.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Deal, Match, Round, Tournament, Trick, WriteReceipt
 from tournaments.services import seat_table
@@ -45,20 +46,6 @@ def key() -> str:
 
 def act(client, deal, action, **fields):
     return client.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
-
-
-def quick_fields(match, **extra) -> dict:
-    fields = {
-        "trump": "S",
-        "declarer": "N",
-        "points": 85,
-        "kitty_points": 10,
-        "last_lead": "pair",
-        "attackers_won_last": "on",
-        "next_deal": match.deals.count() + 1,
-    }
-    fields.update(extra)
-    return fields
 
 
 def allow_quick(match) -> Match:

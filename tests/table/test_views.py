@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from referee.recording import deal_entry, errors, match_fold, records
-from tests.table.helpers import simulated
+from tests.table.helpers import quick_fields, simulated
 from tournaments.models import Deal, Match
 
 pytestmark = pytest.mark.django_db
@@ -272,17 +272,7 @@ def quick(match):
 
 
 def post_quick(client, match, **fields):
-    data = {
-        "trump": "S",
-        "declarer": "N",
-        "points": 85,
-        "kitty_points": 10,
-        "last_lead": "pair",
-        "attackers_won_last": "on",
-        "next_deal": match.deals.count() + 1,
-    }
-    data.update(fields)
-    return client.post(reverse("quick_entry", args=[match.pk]), data)
+    return client.post(reverse("quick_entry", args=[match.pk]), quick_fields(match, **fields))
 
 
 def test_quick_entry_scores_through_the_same_function(quick, judge, english):
