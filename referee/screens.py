@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from referee.consequences import failed_throws, penalty_label, penalty_text, seat_label, why_result_changed
+from referee.forms import kitty_hint
 from referee.history import match_history
 from referee.recording import settling
 from referee.recording.deal_entry import next_deal_number
@@ -26,6 +27,7 @@ from referee.recording.snapshot import (
     Snapshot,
     consistent_read,
     require_record,
+    ruleset_for,
     seat_name,
     snapshot,
 )
@@ -296,6 +298,7 @@ def new_deal_screen(match: Match, user) -> dict:
         "banker": banker,
         "level": state.levels[side_of(banker)] if banker else None,
         "players": seat_players(match),
+        "ruleset": ruleset_for(match),
     }
 
 
@@ -355,6 +358,7 @@ def deal_screen(deal: Deal, user) -> dict:
         "state": current_deal_state(deal, user),
         "seats": SEATS,
         "labels": entry_labels(),
+        "kitty_hint": kitty_hint(ruleset_for(deal.match)),
     }
 
 
@@ -389,6 +393,7 @@ def review_screen(deal: Deal, user) -> dict:
         "failed_throws": failed_throws(judged, rs, deal.banker, players) if judged is not None else [],
         "why": why_result_changed(rs, snap.record(), judged, players) if judged is not None else "",
         "kitty": [card_label(c) for c in deal.kitty.split()],
+        "kitty_size": rs.kitty_size,
         "complete": snap.complete,
         "can_record": can_record(user, deal.match),
         "can_dismiss": can_reopen(user),
@@ -403,4 +408,5 @@ def quick_screen(match: Match, user) -> dict:
         "match": match,
         "next_deal": next_deal_number(match),
         "needs_declarer": table_state(match).banker is None,
+        "ruleset": ruleset_for(match),
     }

@@ -89,7 +89,9 @@ def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
         screen = screens.new_deal_screen(match, request.user)
     except PermissionRefused as exc:
         return forbidden(request, exc.message)
-    form = NewDealForm(request.POST or None, needs_declarer=screen["needs_declarer"])
+    form = NewDealForm(
+        request.POST or None, needs_declarer=screen["needs_declarer"], ruleset=screen["ruleset"]
+    )
     if request.method == "POST" and form.is_valid():
         outcome = actions.start_deal(match, request.user, form.deal(), actions.request_key(request))
         if outcome.ok:
@@ -148,7 +150,9 @@ def quick_entry(request: HttpRequest, match_id: int) -> HttpResponse:
         screen = screens.quick_screen(match, request.user)
     except PermissionRefused as exc:
         return forbidden(request, exc.message)
-    form = QuickEntryForm(request.POST or None, needs_declarer=screen["needs_declarer"])
+    form = QuickEntryForm(
+        request.POST or None, needs_declarer=screen["needs_declarer"], ruleset=screen["ruleset"]
+    )
     if request.method == "POST" and form.is_valid():
         outcome = actions.quick_entry(match, request.user, form.deal(), actions.request_key(request))
         if outcome.ok:

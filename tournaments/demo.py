@@ -73,14 +73,16 @@ def create_pairs(tournament: Tournament, rows: list[dict]) -> dict[str, Pair]:
 
 
 @transaction.atomic
-def create_demo() -> DemoResult:
-    """Create 演示赛 once; a second run finds it and changes nothing."""
+def create_demo(preset: str | None = None) -> DemoResult:
+    """Create 演示赛 once, on the data file's ruleset or on ``preset`` (``three-deck``); a second run finds it
+    and changes nothing."""
     data = demo_data()
     accounts = demo_accounts()
     users = {name: ensure_account(name, pw, group) for name, pw, group in accounts}
-    tournament, created = Tournament.objects.get_or_create(
-        slug=data["tournament"]["slug"], defaults=tournament_defaults(data["tournament"])
-    )
+    defaults = tournament_defaults(data["tournament"])
+    if preset is not None:
+        defaults["ruleset"] = {"preset": preset}
+    tournament, created = Tournament.objects.get_or_create(slug=data["tournament"]["slug"], defaults=defaults)
     if created:
         pairs = create_pairs(tournament, data["pairs"])
         round1 = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.cards import CARD_BY_TEXT, CARD_SYMBOL
+from rules.ruleset import PRESETS
 
 # The engine's violation codes (rules.messages) by name: what the judge calls the fault.
 VIOLATION_NAMES = {
@@ -38,12 +39,35 @@ VIOLATION_NAMES = {
     "incomplete_trick": gettext_lazy("unfinished trick"),
 }
 
-# The ruleset presets (rules.ruleset.PRESETS) by name.
+# The ruleset presets (rules.ruleset.PRESETS) by name, each with one line on what it plays.
 PRESET_NAMES = {
     "standard": gettext_lazy("standard rules"),
     "permanent-twos": gettext_lazy("twos always trump"),
     "jj-competition": gettext_lazy("JJ competition rules"),
     "club-competition": gettext_lazy("club competition rules"),
+    "one-deck": gettext_lazy("one deck"),
+    "three-deck": gettext_lazy("three decks"),
+    "four-deck": gettext_lazy("four decks"),
+}
+PRESET_DESCRIPTIONS = {
+    "standard": gettext_lazy(
+        "Two decks, 2 to A; the kitty doubles by the last lead's unit; a level per 40 points."
+    ),
+    "permanent-twos": gettext_lazy("Two decks, 2s always trump, 3 to A; kitty ×2, pair ×4, tractor ×16."),
+    "jj-competition": gettext_lazy(
+        "Two decks, first past 10 wins; a revoke or renege costs a level, three lose the match; one hour."
+    ),
+    "club-competition": gettext_lazy(
+        "Two decks, levels 2, 5, 10, J, Q, K, A; at most 3 levels a deal; the J rule."
+    ),
+    "one-deck": gettext_lazy("One deck: 12 cards each, a kitty of 6, singles only; a level per 20 points."),
+    "three-deck": gettext_lazy(
+        "Three decks: 39 cards each, a kitty of 6, triples and Titanic chains; a level per 60 points."
+    ),
+    "four-deck": gettext_lazy(
+        "Four decks: 54 cards each and no kitty, 2s always trump, quads, bombs and bulldozers; "
+        "a level per 80 points, at most 3 a deal."
+    ),
 }
 
 
@@ -69,6 +93,18 @@ def violation_name(code: str | None) -> str:
 def preset_name(name: str | None) -> str:
     """A ruleset preset's name (``standard`` → "standard rules")."""
     return str(PRESET_NAMES.get(name or "", name or ""))
+
+
+def preset_description(name: str | None) -> str:
+    """One line on what a preset plays (decks, hand and kitty, its units, its level step); '' when unknown."""
+    return str(PRESET_DESCRIPTIONS.get(name or "", ""))
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Every preset the engine has, as a form's choices: its code and "name — one line" in the active language."""
+    return [
+        (name, " — ".join(filter(None, (preset_name(name), preset_description(name))))) for name in PRESETS
+    ]
 
 
 def penalty_note(note: str | None) -> str:

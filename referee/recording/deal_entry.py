@@ -43,6 +43,7 @@ from referee.recording.snapshot import (
     snapshot,
     touch,
 )
+from rules.ruleset import Ruleset
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.access import can_confirm, can_reopen
@@ -104,7 +105,7 @@ def start_deal(
         declarer=banker if number == 1 else "",
         level=state.levels[side_of(banker)],
         trump=trump,
-        kitty=parse_card_text(kitty, _("kitty")) if kitty.strip() else "",
+        kitty=kitty_text(ruleset_for(match), kitty),
         started_at=now,
         changed_by=user,
         start_levels=dict(state.levels),  # no deal is open, so the played deals are all the deals before it
@@ -123,19 +124,26 @@ def require_unconfirmed(deal: Deal) -> None:
         raise RecordingError(_("This deal is confirmed; only the director can reopen it."))
 
 
+def kitty_text(rs: Ruleset, kitty: str) -> str:
+    """The kitty as stored (canonical text; '' while it is not entered yet): the ruleset's size or nothing, so
+    a miscounted kitty is caught when it is typed, not at the end of the deal."""
+    text = parse_card_text(kitty, _("kitty")) if kitty.strip() else ""
+    n = len(text.split())
+    if n and not rs.kitty_size:
+        raise RecordingError(_("This game has no kitty: leave the kitty empty."))
+    if n and n != rs.kitty_size:
+        raise RecordingError(
+            _("The kitty has %(n)s cards; it must have %(expected)s.") % {"n": n, "expected": rs.kitty_size}
+        )
+    return text
+
+
 @transaction.atomic
 def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
     require_open(deal)
-    text = parse_card_text(kitty, _("kitty")) if kitty.strip() else ""
-    expected = ruleset_for(deal.match).kitty_size
-    if text and len(text.split()) != expected:
-        raise RecordingError(
-            _("The kitty has %(n)s cards; it must have %(expected)s.")
-            % {"n": len(text.split()), "expected": expected}
-        )
-    deal.kitty = text
+    deal.kitty = kitty_text(ruleset_for(deal.match), kitty)
     touch(deal, user)
     return deal
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from referee.recording.errors import RecordingError
 from referee.recording.match_fold import levels_before
+from rules.cards import POINTS
 from rules.facts import LeadShape, PenaltyCall, TrickFacts
 from rules.ruleset import Ruleset
 from rules.scoring import ScoringError, score_deal
@@ -28,6 +29,21 @@ LAST_LEADS: dict[str, tuple[str, LeadShape]] = {
 }
 
 
+def last_lead_choices(rs: Ruleset) -> list[tuple[str, str]]:
+    """The kinds of last lead the ruleset's decks can make (one deck has no pairs): a form's choices."""
+    return [(kind, str(label)) for kind, (label, shape) in LAST_LEADS.items() if lead_fits(rs, shape)]
+
+
+def lead_fits(rs: Ruleset, shape: LeadShape) -> bool:
+    """Whether a lead of this shape exists with the ruleset's decks (a pair needs two decks)."""
+    return shape.kind == "single" or rs.decks >= 2
+
+
+def most_kitty_points(rs: Ruleset) -> int:
+    """The most points a kitty of the ruleset's size can hold: its best point cards (10s and Ks first)."""
+    return sum(sorted(POINTS * rs.decks, reverse=True)[: rs.kitty_size])
+
+
 def last_lead_shape(kind: str) -> LeadShape:
     if kind not in LAST_LEADS:
         raise RecordingError(_("Unknown kind of last lead: %(kind)s") % {"kind": kind})
@@ -35,18 +51,21 @@ def last_lead_shape(kind: str) -> LeadShape:
 
 
 def check_quick_totals(rs: Ruleset, points_won: int, kitty_points: int, last_lead: str) -> None:
-    """Totals a table can have: multiples of 5, within the deck's points, the kitty's within the kitty."""
-    deck_points = rs.deck_points
+    """Totals a table can have: multiples of 5, within the decks' points, the kitty's within what its cards can
+    hold, a last lead the decks can make."""
+    deck_points, kitty_max = rs.deck_points, most_kitty_points(rs)
     if points_won % 5 or kitty_points % 5:
         raise RecordingError(_("Points come in fives: check the totals."))
-    if not 0 <= kitty_points <= deck_points:
-        raise RecordingError(_("Kitty points must be between 0 and %(max)s.") % {"max": deck_points})
+    if kitty_points and not rs.kitty_size:
+        raise RecordingError(_("This game has no kitty: kitty points must be 0."))
+    if not 0 <= kitty_points <= kitty_max:
+        raise RecordingError(_("Kitty points must be between 0 and %(max)s.") % {"max": kitty_max})
     if not 0 <= points_won <= deck_points - kitty_points:
         raise RecordingError(
             _("Points from tricks must be between 0 and %(max)s (the deck less the kitty).")
             % {"max": deck_points - kitty_points}
         )
-    if last_lead not in LAST_LEADS:
+    if last_lead not in dict(last_lead_choices(rs)):
         raise RecordingError(_("Choose the kind of the last lead."))
 
 

@@ -418,7 +418,9 @@
     });
   });
 
-  document.getElementById("kitty-form").addEventListener("submit", function (event) {
+  // A game without a kitty (four decks) has no kitty form.
+  var kittyForm = document.getElementById("kitty-form");
+  if (kittyForm) kittyForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var field = event.target.elements.kitty;
     post("kitty", { kitty: field.value }).then(function (answer) {
