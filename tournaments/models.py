@@ -477,9 +477,9 @@ class Trick(models.Model):
 
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="tricks", verbose_name=_("deal"))
     number = models.PositiveSmallIntegerField(_("trick number"))  # 0-based, as in DEAL-RECORD verdicts
-    throw_attempted = models.CharField(_("throw attempted"), max_length=120, blank=True)
+    throw_attempted = models.CharField(_("throw attempted"), max_length=200, blank=True)
     throw_challenger = models.CharField(_("challenger"), max_length=1, choices=SEAT_CHOICES, blank=True)
-    throw_shown = models.CharField(_("cards shown"), max_length=120, blank=True)
+    throw_shown = models.CharField(_("cards shown"), max_length=200, blank=True)
 
     history = HistoricalRecords()
 

@@ -170,6 +170,15 @@ def cards_used_up(record: dict, text: str, decks: int) -> str:
     return " ".join(sorted(card for card, n in seen.items() if n > decks and card in text.split()))
 
 
+def require_a_hand(rs: Ruleset, *entries: str) -> None:
+    """No play, throw or cards shown holds more cards than a hand (typed twice over, say): refused in words."""
+    for entry in entries:
+        if len(parse_card_text(entry, _("cards")).split()) > rs.hand_size:
+            raise RecordingError(
+                _("A hand holds %(n)s cards: no play or throw can hold more.") % {"n": rs.hand_size}
+            )
+
+
 @transaction.atomic
 def record_play(
     deal: Deal,
@@ -207,6 +216,7 @@ def record_play(
     text = parse_card_text(cards, _("cards"))
     if not text:
         raise RecordingError(_("Enter the cards played."))
+    require_a_hand(snap.rs, text, *((throw.attempted, throw.shown) if throw is not None else ()))
     last, last_plays = snap.last
     new_trick = last is None or len(last_plays) == 4
     if throw is not None and not new_trick:

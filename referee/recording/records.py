@@ -23,7 +23,7 @@ from rules.cards import format_cards, parse_cards
 from rules.judge import Verdict
 from rules.order import trump_from_text
 from rules.ranks import parse_rank
-from rules.record import RecordError, parse_record
+from rules.record import Record, RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
 from tournaments.models import Deal, Match, Penalty, Play, Trick
@@ -58,6 +58,7 @@ def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
         raise RecordingError(str(exc)) from exc
     if parsed.partial:
         raise RecordingError("the record is partial: only complete deals can be recorded")
+    check_sizes(parsed)
     for i, call in enumerate(parsed.penalties):
         if problem := text_problem(call.note, Penalty._meta.get_field("note").max_length):
             raise RecordingError(f"penalties[{i}].note: {problem}")
@@ -78,6 +79,19 @@ def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
     due_level = state.levels[side_of(parsed.banker)]
     if parse_rank(record["level"]) != due_level:
         raise RecordingError(f"level {record['level']} differs from the banker side's level {due_level}")
+
+
+def check_sizes(parsed: Record) -> None:
+    """No play, throw or kitty holds more cards than a hand: no table can have played it (nor can it be stored)."""
+    most = parsed.ruleset.hand_size
+    for i, trick in enumerate(parsed.tricks):
+        entries = [cards for _seat, cards in trick.plays]
+        if trick.throw is not None:
+            entries += [trick.throw.attempted, trick.throw.shown]
+        if any(len(cards) > most for cards in entries):
+            raise RecordingError(f"tricks[{i}]: more cards in one entry than a hand holds ({most})")
+    if len(parsed.kitty) > most:
+        raise RecordingError(f"kitty: more cards than a hand holds ({most})")
 
 
 @transaction.atomic

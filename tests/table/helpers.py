@@ -18,6 +18,16 @@ def play_through_service(deal, user, record, *, upto: int | None = None) -> None
             deal_entry.record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
 
 
+def posted_plays(record: dict):
+    """Each play of ``record`` as the trick-entry page posts it: cards, seat and a lead's challenged throw."""
+    for trick in record["tricks"]:
+        for j, (seat, cards) in enumerate(trick["plays"]):
+            fields = {"cards": cards, "seat": seat}
+            if j == 0 and trick.get("throw"):
+                fields.update({f"throw_{k}": v for k, v in trick["throw"].items()})
+            yield fields
+
+
 def simulated(deal, seed: int = 1) -> dict:
     """A complete legal record for the deal as started (its banker, level and trump)."""
     return simulate_deal(
@@ -87,3 +97,17 @@ def quick_fields(match, **extra) -> dict:
         "next_deal": match.deals.count() + 1,
         **extra,
     }
+
+
+# The preset of each deck count (RULES §11): tests of the site are parametrised over ``DECKS``.
+DECK_PRESETS = {1: "one-deck", 2: "standard", 3: "three-deck", 4: "four-deck"}
+DECKS = sorted(DECK_PRESETS)
+
+
+def deck_ruleset(decks: int) -> str | dict:
+    """The ruleset spec a tournament of ``decks`` decks stores: its preset (standard with the decks changed
+    while the engine has no such preset yet)."""
+    from rules.ruleset import PRESETS
+
+    name = DECK_PRESETS[decks]
+    return name if name in PRESETS else {"preset": "standard", "decks": decks}

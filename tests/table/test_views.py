@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from referee.recording import deal_entry, errors, match_fold, records
-from tests.table.helpers import quick_fields, simulated
+from tests.table.helpers import posted_plays, quick_fields, simulated
 from tournaments.models import Deal, Match
 
 pytestmark = pytest.mark.django_db
@@ -223,14 +223,12 @@ def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make
     deal = match.deals.get()
     record = simulated(deal, seed=4)
     version = 0
-    for trick in record["tricks"]:
-        for j, (seat, cards) in enumerate(trick["plays"]):
-            fields = {"cards": cards, "seat": seat, "version": version}
-            if j == 0 and trick.get("throw"):
-                fields.update({f"throw_{k}": v for k, v in trick["throw"].items()})
-            response = c.post(reverse("deal_action", args=[deal.pk, "play"]), fields, **JSON)
-            assert response.status_code == 200, response.json()
-            version = response.json()["state"]["deal"]["version"]
+    for fields in posted_plays(record):
+        response = c.post(
+            reverse("deal_action", args=[deal.pk, "play"]), {**fields, "version": version}, **JSON
+        )
+        assert response.status_code == 200, response.json()
+        version = response.json()["state"]["deal"]["version"]
     c.post(
         reverse("deal_action", args=[deal.pk, "kitty"]),
         {"kitty": record["kitty"], "version": version},
@@ -419,16 +417,14 @@ def test_the_state_after_each_play_is_the_state_read_afresh(deal, judge):
     c = as_user(judge)
     record = simulated(deal, seed=2)
     version = deal.version
-    for trick in record["tricks"]:
-        for j, (seat, cards) in enumerate(trick["plays"]):
-            data = {"cards": cards, "seat": seat, "version": version}
-            if j == 0 and trick.get("throw"):
-                data.update({f"throw_{k}": v for k, v in trick["throw"].items()})
-            response = c.post(reverse("deal_action", args=[deal.pk, "play"]), data, **JSON)
-            assert response.status_code == 200, response.json()
-            state = response.json()["state"]
-            assert state == c.get(reverse("deal_state", args=[deal.pk])).json()
-            version = state["deal"]["version"]
+    for fields in posted_plays(record):
+        response = c.post(
+            reverse("deal_action", args=[deal.pk, "play"]), {**fields, "version": version}, **JSON
+        )
+        assert response.status_code == 200, response.json()
+        state = response.json()["state"]
+        assert state == c.get(reverse("deal_state", args=[deal.pk])).json()
+        version = state["deal"]["version"]
     assert state["complete"] and state["next_seat"] is None
 
 
