@@ -1,0 +1,125 @@
+"""A judge records one whole three-deck deal in the browser (RULES §11 `three-deck`, §13): the kitty of 6 on the
+new-deal page, three copies of each card in the picker, a lead tapped from it, every other play typed in group
+tokens (``S333 H55``); the review shows the engine's points, a second account confirms, the match page shows the
+new levels. Screenshots of each page are saved."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+import pytest
+from django.utils import translation
+
+from rules.judge import judge as engine_judge
+from rules.ruleset import Ruleset
+from rules.simulate import simulate_deal
+from tests.browser.helpers import login, wait_for_version
+from tests.table.helpers import deck_ruleset
+from tournaments.demo import create_demo
+from tournaments.wording import card_faces
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def grouped(cards: str) -> str:
+    """Canonical cards as a judge types them, one token per run of a suit: ``S3 S3 S3 H5`` → ``S333 H5``."""
+    tokens = []
+    for suit, run in groupby(cards.split(), key=lambda c: c if c in ("LJ", "BJ") else c[0]):
+        run = list(run)
+        tokens.append("".join(run) if suit in ("LJ", "BJ") else suit + "".join(c[1] for c in run))
+    return " ".join(tokens)
+
+
+def most_copies(cards: str) -> int:
+    split = cards.split()
+    return max(split.count(c) for c in split)
+
+
+def three_deck_record(ruleset) -> dict:
+    """A simulated first deal (banker N, level 2, spades) without challenged throws whose first lead is a set of
+    three or more copies of one card, so the picker's third copy is tapped."""
+    for seed in range(300):
+        record = simulate_deal(ruleset, banker="N", level="2", trump="S", seed=seed)
+        tricks = record["tricks"]
+        if not any("throw" in t for t in tricks) and most_copies(tricks[0]["plays"][0][1]) >= 3:
+            return record
+    raise AssertionError(
+        "no simulated three-deck deal in 300 seeds leads a triple without a challenged throw"
+    )
+
+
+def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
+    demo = create_demo()
+    tournament = demo.tournament
+    tournament.ruleset = deck_ruleset(3)
+    tournament.save()
+    rs = Ruleset.from_spec(tournament.ruleset)
+    assert (rs.decks, rs.hand_size, rs.kitty_size) == (3, 39, 6)
+    match = tournament.rounds.get(number=1).matches.get(table=1)  # judge1's table, no deal yet
+    record = three_deck_record(tournament.ruleset)
+
+    login(page, "judge1", "demo-judge1-2026")
+    page.goto_path(f"/match/{match.pk}/")
+    page.get_by_role("link", name="新的一局").click()
+    assert "底牌 6 张" in page.locator("form.form").inner_text()
+    page.locator("input[name=declarer][value=N]").check()
+    page.locator("label.trump-S").click()
+    page.fill("input[name=kitty]", grouped(record["kitty"]))
+    screenshot(page, "1-new-deal")
+    page.get_by_role("button", name="开始本局").click()
+    page.wait_for_selector("#deal-app")
+    assert "39" in page.locator("[data-bind=trick-title]").inner_text()
+
+    # Three copies of every card, less what the kitty buries.
+    kitty = record["kitty"].split()
+    for code in ("BJ", "SA", "H5"):
+        assert page.locator(f"button.pick[data-code='{code}']").count() == 3 - kitty.count(code), code
+    version = 0
+
+    # The lead of trick 1, a triple (or more), tapped in the picker: the third copy of a card is there to tap.
+    lead = record["tricks"][0]["plays"][0][1].split()
+    for code in lead:
+        page.locator(f"button.pick[data-code='{code}']:not(.selected)").first.click()
+    assert page.locator("#cards-input").input_value() == " ".join(lead)
+    screenshot(page, "2-picker")
+    page.get_by_role("button", name="录入").click()
+    version += 1
+    wait_for_version(page, version)
+
+    # Everything else typed in group tokens; the preview reads them back card by card before sending.
+    first = True
+    for trick in record["tricks"]:
+        for _seat, cards in trick["plays"]:
+            if first:
+                first = False
+                continue
+            page.fill("#cards-input", grouped(cards))
+            if version == 1:
+                with translation.override("zh-hans"):
+                    assert card_faces(cards) in page.locator("#cards-preview").inner_text()
+            page.press("#cards-input", "Enter")
+            version += 1
+            wait_for_version(page, version)
+    assert "所有墩已出完" in page.locator("[data-bind=turn]").inner_text()
+    screenshot(page, "3-all-tricks")
+
+    page.locator("#review-link").click()
+    expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
+    assert expected["ok"] is True
+    assert page.get_by_test_id("total").inner_text() == str(expected["attackers_points"]["total"])
+    screenshot(page, "4-review")
+    page.get_by_role("button", name="提交本局").click()
+    page.wait_for_url(f"**/match/{match.pk}/")
+    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已提交"
+
+    page.context.clear_cookies()
+    login(page, "judge2", "demo-judge2-2026")
+    page.goto_path(f"/match/{match.pk}/")
+    page.locator("tr[data-deal='1']").get_by_role("button", name="确认").click()
+    page.wait_for_url(f"**/match/{match.pk}/")
+    after = expected["result"]["levels_after"]
+    shown = {"T": "10"}
+    assert page.get_by_test_id("level-NS").inner_text() == shown.get(after["NS"], after["NS"])
+    assert page.get_by_test_id("level-EW").inner_text() == shown.get(after["EW"], after["EW"])
+    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"
+    screenshot(page, "5-confirmed")
