@@ -8,9 +8,12 @@ version whole.
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
+from tournaments.wording import preset_choices, preset_name
 
 # What the recording service computes from the confirmed deals.
 MATCH_COMPUTED = (
@@ -55,11 +58,23 @@ class HistoryForReading(SimpleHistoryAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "venue", "start_date", "format", "num_rounds", "is_public")
+    list_display = ("name", "slug", "venue", "start_date", "format", "num_rounds", "preset", "is_public")
     list_filter = ("format", "is_public", "start_date")
     search_fields = ("name", "slug", "venue")
     prepopulated_fields = {"slug": ("name",)}
     date_hierarchy = "start_date"
+
+    @admin.display(description=gettext_lazy("ruleset"))
+    def preset(self, obj: Tournament) -> str:
+        return preset_name(obj.preset_name)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        """The ruleset's JSON field lists every preset by its code, name and one line (``wording.preset_choices``)."""
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "ruleset":
+            presets = "; ".join(f"{code}: {label}" for code, label in preset_choices())
+            field.help_text = f"{db_field.help_text}. {_('Presets')}: {presets}"
+        return field
 
 
 @admin.register(Player)

@@ -400,3 +400,13 @@ def test_a_throw_of_a_whole_hand_is_stored_whole(table, judge):
     longest = " ".join(["ST"] * rs.hand_size)
     assert len(longest) <= Trick._meta.get_field("throw_attempted").max_length
     assert len(longest) <= Trick._meta.get_field("throw_shown").max_length
+
+
+def test_the_admin_names_each_tournaments_preset_and_lists_every_preset(table, director, decks):
+    c = as_user(director)
+    t = table.round.tournament
+    listing = c.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
+    assert wording.preset_name(Ruleset.from_spec(t.ruleset).preset) in listing
+    form = c.get(reverse("admin:tournaments_tournament_change", args=[t.pk])).content.decode()
+    for code in PRESETS:
+        assert f"{code}: {wording.preset_name(code)}" in form
