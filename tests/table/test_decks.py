@@ -157,17 +157,17 @@ def test_the_new_deal_page_asks_for_a_kitty_of_the_rulesets_size(table, judge):
         assert 'name="kitty"' not in page and "本赛制不留底牌" in page
 
 
+@pytest.mark.parametrize("decks", [1, 2, 3])
 def test_a_kitty_of_another_size_is_refused_and_of_the_right_size_kept(table, judge):
     rs = ruleset_for(table)
     c = english(judge)
-    kitty = simulated_kitty(table)
+    kitty = first_deal(table)["kitty"]
     wrong = "SA SK SQ SJ ST S9 S8 S7 S6"
     response = c.post(
         reverse("new_deal", args=[table.pk]), {"trump": "S", "declarer": "N", "next_deal": 1, "kitty": wrong}
     )
     assert response.status_code == 200 and not table.deals.exists()
-    expected = f"it must have {rs.kitty_size}" if rs.kitty_size else "This game has no kitty"
-    assert expected in response.content.decode()
+    assert f"it must have {rs.kitty_size}" in response.content.decode()
     response = c.post(
         reverse("new_deal", args=[table.pk]), {"trump": "S", "declarer": "N", "next_deal": 1, "kitty": kitty}
     )
@@ -175,10 +175,26 @@ def test_a_kitty_of_another_size_is_refused_and_of_the_right_size_kept(table, ju
     assert table.deals.get().kitty.split() == parse_card_text(kitty, "k").split()
 
 
-def simulated_kitty(match: Match) -> str:
+@pytest.mark.parametrize("decks", [4])
+def test_a_game_without_a_kitty_refuses_one_and_ignores_a_posted_one(table, judge):
+    assert ruleset_for(table).kitty_size == 0
+    with translation.override("en"), pytest.raises(errors.RecordingError, match="This game has no kitty"):
+        deal_entry.start_deal(table, judge, trump="S", declarer="N", kitty="SA SK")
+    fields = {"trump": "S", "declarer": "N", "next_deal": 1, "kitty": "SA SK"}
+    assert as_user(judge).post(reverse("new_deal", args=[table.pk]), fields).status_code == 302
+    deal = table.deals.get()
+    assert deal.kitty == ""
+    with translation.override("en"), pytest.raises(errors.RecordingError, match="This game has no kitty"):
+        deal_entry.set_kitty(deal, judge, "SA", version=deal.version)
+
+
+def first_deal(match: Match, seed: int = 1) -> dict:
+    """A simulated first deal of the match's ruleset (banker N, at the start level, spades), with that ruleset."""
     from rules.simulate import simulate_deal
 
-    return simulate_deal(match.round.tournament.ruleset, banker="N", level="2", trump="S", seed=1)["kitty"]
+    spec = match.round.tournament.ruleset
+    level = Ruleset.from_spec(spec).start_level
+    return simulate_deal(spec, banker="N", level=level, trump="S", seed=seed) | {"ruleset": spec}
 
 
 def test_an_empty_kitty_starts_a_deal_on_every_ruleset(table, judge):
@@ -222,7 +238,8 @@ def test_a_whole_deal_through_the_pages_then_submit_and_confirm(table, judge, ma
         c.post(reverse("deal_action", args=[deal.pk, "submit"]), {"version": deal.version}).status_code == 302
     )
     deal.refresh_from_db()
-    expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
+    start = ruleset_for(table).start_level
+    expected = engine_judge({**record, "levels": {"NS": start, "EW": start}}).as_dict()
     assert deal.state == Deal.State.SUBMITTED and deal.verdict["ok"] is True
     assert deal.verdict["attackers_points"] == expected["attackers_points"]
     assert deal.verdict["result"] == expected["result"]
@@ -236,7 +253,7 @@ def test_a_whole_deal_through_the_pages_then_submit_and_confirm(table, judge, ma
 
 def test_a_record_goes_in_and_comes_out_the_same_on_every_ruleset(table, director, tmp_path):
     rs = ruleset_for(table)
-    record = records_first(table)
+    record = first_deal(table, seed=2)
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     out = StringIO()
@@ -249,16 +266,8 @@ def test_a_record_goes_in_and_comes_out_the_same_on_every_ruleset(table, directo
     assert engine_judge(exported).ok
 
 
-def records_first(match: Match) -> dict:
-    from rules.simulate import simulate_deal
-
-    return simulate_deal(match.round.tournament.ruleset, banker="N", level="2", trump="S", seed=2) | {
-        "ruleset": match.round.tournament.ruleset
-    }
-
-
 def test_the_workbook_lists_the_deals_of_every_ruleset(table, director):
-    records.record_deal(table, records_first(table), director)
+    records.record_deal(table, first_deal(table, seed=2), director)
     deal = table.deals.get()
     out = io.BytesIO()
     with translation.override("en"):
@@ -385,7 +394,7 @@ def test_a_play_or_throw_of_more_than_a_hand_is_refused_in_words(table, judge):
 
 def test_a_record_with_more_than_a_hand_in_one_play_is_refused(table, director):
     rs = ruleset_for(table)
-    record = records_first(table)
+    record = first_deal(table, seed=2)
     record["tricks"][0]["plays"][0][1] = " ".join(["SA"] * (rs.hand_size + 1))
     with pytest.raises(errors.RecordingError, match="more cards in one entry than a hand holds"):
         records.record_deal(table, record, director)
