@@ -35,17 +35,15 @@ def most_copies(cards: str) -> int:
     return max(split.count(c) for c in split)
 
 
-def three_deck_record(ruleset) -> dict:
-    """A simulated first deal (banker N, level 2, spades) without challenged throws whose first lead is a set of
-    three or more copies of one card, so the picker's third copy is tapped."""
-    for seed in range(300):
+def three_deck_record(ruleset) -> tuple[dict, int]:
+    """A simulated first deal (banker N, level 2, spades) with a trick led by a set of three or more copies of
+    one card and no challenged throw, and that trick: its lead is tapped in the picker (the third copy)."""
+    for seed in range(100):
         record = simulate_deal(ruleset, banker="N", level="2", trump="S", seed=seed)
-        tricks = record["tricks"]
-        if not any("throw" in t for t in tricks) and most_copies(tricks[0]["plays"][0][1]) >= 3:
-            return record
-    raise AssertionError(
-        "no simulated three-deck deal in 300 seeds leads a triple without a challenged throw"
-    )
+        for i, trick in enumerate(record["tricks"]):
+            if "throw" not in trick and most_copies(trick["plays"][0][1]) >= 3:
+                return record, i
+    raise AssertionError("no simulated three-deck deal in 100 seeds leads a triple")
 
 
 def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
@@ -56,7 +54,7 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
     rs = Ruleset.from_spec(tournament.ruleset)
     assert (rs.decks, rs.hand_size, rs.kitty_size) == (3, 39, 6)
     match = tournament.rounds.get(number=1).matches.get(table=1)  # judge1's table, no deal yet
-    record = three_deck_record(tournament.ruleset)
+    record, tapped = three_deck_record(tournament.ruleset)
 
     login(page, "judge1", "demo-judge1-2026")
     page.goto_path(f"/match/{match.pk}/")
@@ -74,30 +72,29 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
     kitty = record["kitty"].split()
     for code in ("BJ", "SA", "H5"):
         assert page.locator(f"button.pick[data-code='{code}']").count() == 3 - kitty.count(code), code
+
+    # Every play typed in group tokens (the preview reads them back card by card before sending), a challenged
+    # throw with what was tried and shown; one lead of a triple tapped in the picker instead.
     version = 0
-
-    # The lead of trick 1, a triple (or more), tapped in the picker: the third copy of a card is there to tap.
-    lead = record["tricks"][0]["plays"][0][1].split()
-    for code in lead:
-        page.locator(f"button.pick[data-code='{code}']:not(.selected)").first.click()
-    assert page.locator("#cards-input").input_value() == " ".join(lead)
-    screenshot(page, "2-picker")
-    page.get_by_role("button", name="录入").click()
-    version += 1
-    wait_for_version(page, version)
-
-    # Everything else typed in group tokens; the preview reads them back card by card before sending.
-    first = True
-    for trick in record["tricks"]:
-        for _seat, cards in trick["plays"]:
-            if first:
-                first = False
-                continue
-            page.fill("#cards-input", grouped(cards))
-            if version == 1:
-                with translation.override("zh-hans"):
-                    assert card_faces(cards) in page.locator("#cards-preview").inner_text()
-            page.press("#cards-input", "Enter")
+    for i, trick in enumerate(record["tricks"]):
+        for j, (_seat, cards) in enumerate(trick["plays"]):
+            if j == 0 and "throw" in trick:
+                page.locator("#throw-box summary").click()
+                page.fill("input[name=throw_attempted]", grouped(trick["throw"]["attempted"]))
+                page.select_option("select[name=throw_challenger]", trick["throw"]["challenger"])
+                page.fill("input[name=throw_shown]", grouped(trick["throw"]["shown"]))
+            if i == tapped and j == 0:
+                for code in cards.split():
+                    page.locator(f"button.pick[data-code='{code}']:not(.selected)").first.click()
+                assert page.locator("#cards-input").input_value() == cards
+                screenshot(page, "2-picker")
+                page.get_by_role("button", name="录入").click()
+            else:
+                page.fill("#cards-input", grouped(cards))
+                if version == 1:
+                    with translation.override("zh-hans"):
+                        assert card_faces(cards) in page.locator("#cards-preview").inner_text()
+                page.press("#cards-input", "Enter")
             version += 1
             wait_for_version(page, version)
     assert "所有墩已出完" in page.locator("[data-bind=turn]").inner_text()
