@@ -37,6 +37,7 @@ VIOLATION_NAMES = {
     "bad_challenge": gettext_lazy("challenge that does not hold"),
     "wrong_forced_unit": gettext_lazy("wrong unit after a failed throw"),
     "incomplete_trick": gettext_lazy("unfinished trick"),
+    "incomplete_deal": gettext_lazy("unfinished deal"),
 }
 
 # The ruleset presets (rules.ruleset.PRESETS) by name, each with one line on what it plays.
