@@ -127,6 +127,8 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     else:
         messages.error(request, answer.outcome.message)
     target = request.POST.get("next") or ""
+    if action == "confirm" and target == "queue" and access.can_use_desk(request.user):
+        return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
     if target == "match" or action == "confirm" or (action in ("submit", "reopen") and answer.ok):
         return redirect("match", deal.match_id)
     return redirect("review" if target == "review" else "deal", deal.pk)

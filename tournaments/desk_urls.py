@@ -16,3 +16,14 @@ urlpatterns = [
     path("import/template.<str:fmt>", views.desk_import_template, name="desk-import-template"),
     path("export.xlsx", views.desk_export, name="desk-export"),
 ]
+
+# The director's day: the table board, the confirmation queue and the round's printables.
+from tournaments import board_views  # noqa: E402
+
+urlpatterns += [
+    path("board/", board_views.desk_board, name="desk-board"),
+    path("board/rows/", board_views.desk_board_rows, name="desk-board-rows"),
+    path("queue/", board_views.desk_queue, name="desk-queue"),
+    path("rounds/<int:number>/table-cards/", board_views.desk_table_cards, name="desk-table-cards"),
+    path("rounds/<int:number>/score-sheets/", board_views.desk_score_sheets, name="desk-score-sheets"),
+]
