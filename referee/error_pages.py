@@ -46,7 +46,8 @@ def ways_back(request: HttpRequest) -> list[tuple[str, str]]:
     if found:
         tournament = Tournament.objects.filter(slug=found["slug"]).first()
         if tournament is not None and can_read_tournament(request.user, tournament):
-            out.append((reverse("tournament", args=[tournament.slug]), tournament.name))
+            label = _("Back to %(name)s") % {"name": tournament.name}
+            out.append((reverse("tournament", args=[tournament.slug]), label))
     return out
 
 
