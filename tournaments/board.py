@@ -3,7 +3,8 @@ person's confirmation — read in a few queries whatever the number of tables, s
 seconds during a round.
 
 A table's state is the one that most needs the director: an unsettled violation, then deals waiting for
-confirmation, time called, a deal being recorded, between deals, not started, finished. An unsettled violation is
+confirmation; else finished, time called (the match not yet over), playing (a deal being recorded, or between
+deals), not started. An unsettled violation is
 one the judge recorded as played (a ``Ruling`` of that kind on a deal not yet confirmed) that no penalty (keyed to
 it, or called with the form for its seat, trick and the ruleset's penalty) and no dismissal settles — the stored
 trace of the settling rules (``referee.recording.settling``), so the board need not judge every deal again.
@@ -38,7 +39,6 @@ STATES = {
     NOT_STARTED: gettext_lazy("not started"),
     FINISHED: gettext_lazy("finished"),
 }
-NEEDS_DIRECTOR = (VIOLATION, WAITING, TIME)
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,6 @@ class TableRow:
         return bool(
             self.time_limit and self.minutes_used is not None and self.minutes_used >= self.time_limit
         )
-
-    @property
-    def needs_director(self) -> bool:
-        return self.state in NEEDS_DIRECTOR
 
 
 def current_round(tournament: Tournament) -> Round | None:
