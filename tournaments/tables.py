@@ -22,13 +22,17 @@ class PairTable(tables.Table):
     name = tables.Column(verbose_name=_("pair name"))
     players = tables.Column(verbose_name=_("players"), accessor="players", order_by=("player1__name",))
     club = tables.Column(verbose_name=_("club"))
-    withdrawn = tables.BooleanColumn(verbose_name=_("withdrawn"))
+    withdrawn = tables.Column(verbose_name=_("withdrawn"))
 
     class Meta:
         model = Pair
         fields = ("seed", "name", "players", "club", "withdrawn")
         attrs = {"class": "table"}
         empty_text = _("No pairs yet.")
+
+    def render_withdrawn(self, value: bool) -> str:
+        """A mark for a withdrawn pair only: an active pair's cell stays empty (no ✘ beside every pair)."""
+        return format_html('<span class="badge">{}</span>', _("withdrawn")) if value else ""
 
 
 class MatchTable(tables.Table):
