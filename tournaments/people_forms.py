@@ -8,8 +8,9 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import access
+from tournaments.forms import JudgeChoiceField
 from tournaments.models import Pair, Tournament
-from tournaments.people import PairEntry, display_name
+from tournaments.people import PairEntry
 
 NAME_LENGTH = Pair._meta.get_field("name").max_length
 SEED_MAX = 32767  # a PositiveSmallIntegerField
@@ -80,11 +81,6 @@ class JudgeForm(forms.Form):
         if get_user_model().objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(_("This user name is taken."))
         return username
-
-
-class JudgeChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj) -> str:
-        return display_name(obj)
 
 
 class TableJudgeForm(forms.Form):

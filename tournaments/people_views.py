@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -36,7 +37,9 @@ def _pair(tournament: Tournament, pair_id: int):
 @director_required
 def pairs(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    rows = tournament.pairs.select_related("player1", "player2")
+    rows = tournament.pairs.select_related("player1", "player2").order_by(
+        F("seed").asc(nulls_last=True), "name"
+    )
     return render(
         request,
         "tournaments/people/pairs.html",

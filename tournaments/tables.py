@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
 from tournaments.models import Match, Pair
+from tournaments.people import display_name
 from tournaments.wording import match_status
 
 NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
@@ -49,6 +50,9 @@ class MatchTable(tables.Table):
         fields = ("round", "table", "pair_ns", "pair_ew", "levels", "state", "judge")
         attrs = {"class": "table"}
         empty_text = _("No matches yet.")
+
+    def render_judge(self, value) -> str:
+        return display_name(value)
 
     def render_levels(self, record: Match) -> str:
         return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
@@ -124,6 +128,9 @@ class PairingTable(tables.Table):
         fields = ("table", "pair_ns", "pair_ew", "judge")
         attrs = {"class": "table pairing"}
         empty_text = _("No matches in this round.")
+
+    def render_judge(self, value) -> str:
+        return display_name(value)
 
     def render_pair_ns(self, record):
         return format_html(

@@ -425,10 +425,17 @@ def test_a_bad_judge_choice_is_refused_in_words_not_a_500(client, director, matc
 
 
 @pytest.mark.django_db
-def test_the_tables_page_shows_display_names_not_codes(client, director, match, judge):
+def test_a_judge_is_named_by_display_name_on_the_tables_pairing_and_match_pages(
+    client, director, match, judge
+):
     judge.first_name = "王裁判"
     judge.save()
     client.force_login(director)
     html = client.get(reverse("desk-round-judges", args=[match.round.tournament.slug, 1])).content.decode()
     assert "王裁判" in html and match.pair_ns.name in html
     assert ">NS<" not in html and ">EW<" not in html
+    for public in (
+        reverse("round", args=[match.round.tournament.slug, 1]),
+        reverse("match", args=[match.pk]),
+    ):
+        assert "王裁判" in client.get(public).content.decode(), public
