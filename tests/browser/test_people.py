@@ -5,6 +5,7 @@ pair, recording the forfeit of its open match."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from tests.browser.helpers import login
 from tournaments.access import JUDGE_GROUP
@@ -70,6 +71,7 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     page.get_by_role("button", name="创建账号").click()
     password = page.locator("#password").inner_text().strip()
     assert len(password) == 12
+    assert get_user_model().objects.get(username="li").check_password(password)
     assert page.get_by_text("此密码只显示这一次").is_visible()
     shot("judge-password")
     page.get_by_role("link", name="返回裁判列表").click()
