@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import desk_views as views
+from tournaments import setup_views
 
 urlpatterns = [
     path("", views.desk, name="desk"),
@@ -15,4 +16,9 @@ urlpatterns = [
     path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),
     path("import/template.<str:fmt>", views.desk_import_template, name="desk-import-template"),
     path("export.xlsx", views.desk_export, name="desk-export"),
+]
+
+# The tournament's settings and ruleset.
+urlpatterns += [
+    path("settings/", setup_views.tournament_settings, name="desk-settings"),
 ]
