@@ -172,7 +172,9 @@ def _both_languages(words: Iterable[Any]) -> set[str]:
 
 # ---- the kitty table: "single ×2, pair ×4, tractor ×16, tractor 3 ×32"
 
-KITTY_ITEM = re.compile(r"^(?P<kind>.*?)\s*(?P<pairs>\d+)?\s*[×xX*]\s*(?P<mult>-?\d+)$")
+# Numbers of at most six digits: a longer one is no multiplier or band (and Python refuses huge int strings).
+KITTY_ITEM = re.compile(r"^(?P<kind>.*?)\s*(?P<pairs>\d{1,3})?\s*[×xX*]\s*(?P<mult>-?\d{1,6})$")
+NUMBER = re.compile(r"-?\d{1,6}")
 SEPARATORS = re.compile(r"[,，;；、\n]+")
 
 
@@ -213,7 +215,11 @@ def level_bands_text(bands: Iterable[Mapping[str, Any]] | None) -> str:
     lines = []
     for band in bands or ():
         low = _("below") if band.get("from") is None else str(band["from"])
-        line = f"{low}: {choice_name(band['side'])} +{band['levels']}"
+        line = _("%(low)s: %(side)s +%(levels)s") % {
+            "low": low,
+            "side": choice_name(band["side"]),
+            "levels": band["levels"],
+        }
         if band.get("every"):
             line += _(", one more every %(every)s points") % {"every": band["every"]}
         lines.append(line)
@@ -230,14 +236,14 @@ def read_level_bands(text: str) -> list[dict[str, Any]] | None:
     bands = []
     for line in lines:
         low_text, sep, rest = line.replace("：", ":").partition(":")
-        numbers = [int(n) for n in re.findall(r"-?\d+", rest)]
+        numbers = [int(n) for n in NUMBER.findall(rest)]
         said = rest.lower()
         side = next(
             (s for s, words in (("attackers", attackers), ("banker", banker)) if _says(said, words)), None
         )
         if not sep or side is None or not numbers or len(numbers) > 3:
             raise TextFormatError(_("Line “%(line)s” is not a band.") % {"line": line})
-        low = re.search(r"-?\d+", low_text)
+        low = NUMBER.search(low_text)
         band: dict[str, Any] = {"from": int(low[0]) if low else None, "side": side, "levels": numbers[0]}
         if len(numbers) > 1:
             band["every"] = numbers[-1]

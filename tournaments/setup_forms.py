@@ -68,9 +68,9 @@ class RankListField(forms.TypedMultipleChoiceField):
 class TextSettingField(forms.CharField):
     """A setting typed as text: ``show`` writes the engine's value as the director reads it, ``read`` parses it."""
 
-    def __init__(self, show, read, note, **kwargs):
+    def __init__(self, show, read, note, rows=3, **kwargs):
         self.show, self.read = show, read
-        super().__init__(required=False, widget=forms.Textarea(attrs={"rows": 3}), **kwargs)
+        super().__init__(required=False, widget=forms.Textarea(attrs={"rows": rows}), **kwargs)
         self.note = note
 
     def prepare_value(self, value):
@@ -102,6 +102,7 @@ TEXT_SETTINGS = {
         words.kitty_table_text,
         words.read_kitty_table,
         _("One kind and its multiplier each, separated by commas: single ×2, pair of cards ×4, tractor ×16."),
+        rows=2,
         **kw,
     ),
     "level_bands": lambda **kw: TextSettingField(
@@ -112,9 +113,14 @@ TEXT_SETTINGS = {
             "first band), a colon, the side that goes up and its levels; the last band may add “one more every "
             "N points”."
         ),
+        rows=7,
         **kw,
     ),
 }
+
+
+# Numbers no ruleset needs, refused before the engine sees them (the engine judges everything in between).
+BOUNDS = {"min_value": -99_999, "max_value": 99_999}
 
 
 def setting_field(name: str, example: Any) -> forms.Field:
@@ -126,9 +132,9 @@ def setting_field(name: str, example: Any) -> forms.Field:
     if kind is bool:
         return forms.BooleanField(required=False, **kw)
     if kind is int:
-        return forms.IntegerField(**kw)
+        return forms.IntegerField(**kw, **BOUNDS)
     if kind == int | None:
-        return OptionalIntegerField(**kw)
+        return OptionalIntegerField(**kw, **BOUNDS)
     if isinstance(kind, type) and issubclass(kind, StrEnum):
         return forms.ChoiceField(choices=[(m.value, words.choice_name(m.value)) for m in kind], **kw)
     if kind is str and example in RANKS:
