@@ -255,6 +255,18 @@ def test_the_director_creates_a_tournament_with_an_override_stored_short_and_mar
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_dates_are_shown_to_the_date_picker_as_iso_dates(client, director, tournament, language):
+    import datetime
+
+    tournament.start_date = datetime.date(2026, 12, 1)
+    tournament.save()
+    client.cookies["django_language"] = language
+    client.force_login(director)
+    assert 'value="2026-12-01"' in client.get(settings_url(tournament)).content.decode()
+
+
+@pytest.mark.django_db
 def test_a_second_tournament_of_the_same_name_gets_its_own_address(client, director):
     client.force_login(director)
     for _ in range(2):
