@@ -402,3 +402,25 @@ def test_hostile_settings_get_a_form_error_never_a_server_error(client, director
     response = client.post(NEW, settings_data(name="Cup", **changes))
     assert response.status_code in (200, 400)
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_settings_page_says_words_not_codes(client, director, language):
+    import re
+
+    from rules.ruleset import Ruleset
+    from tests.test_words import code_leaks, visible
+
+    t = Tournament.objects.create(name="春季赛", slug="spring", ruleset={"preset": "jj-competition"})
+    client.cookies["django_language"] = language
+    client.force_login(director)
+    text = visible(client.get(settings_url(t)).content.decode())
+    lang = "zh" if language == "zh-hans" else "en"
+    codes = {*SETTINGS, *TIEBREAKS, *(v for v in Ruleset().as_dict().values() if isinstance(v, str))}
+    codes |= {"unit_power", "card_power", "per_card", "per_attempt", "lose_deal", "banker_side", "attackers"}
+    leaks = code_leaks(text, lang) + [c for c in codes if "_" in c and c in text]
+    assert not leaks
+    if lang == "zh":
+        english = set(re.findall(r"[A-Za-z]{3,}", text)) - {"English"}  # the language switch names itself
+        assert not english, english
