@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import board_views, people_views
+from tournaments import board_views, people_views, setup_views
 from tournaments import desk_views as views
 
 urlpatterns = [
@@ -39,4 +39,9 @@ urlpatterns += [
     path("judges/<int:user_id>/active/", people_views.judge_active, name="desk-judge-active"),
     path("judges/rounds/<int:number>/", people_views.round_judges, name="desk-round-judges"),
     path("judges/tables/<int:match_id>/", people_views.table_judge, name="desk-table-judge"),
+]
+
+# The tournament's settings and ruleset.
+urlpatterns += [
+    path("settings/", setup_views.tournament_settings, name="desk-settings"),
 ]

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.cards import CARD_BY_TEXT, CARD_SYMBOL
+from rules.ruleset import PRESETS
 
 # The engine's violation codes (rules.messages) by name: what the judge calls the fault.
 VIOLATION_NAMES = {
@@ -45,6 +46,47 @@ PRESET_NAMES = {
     "jj-competition": gettext_lazy("JJ competition rules"),
     "club-competition": gettext_lazy("club competition rules"),
 }
+
+
+# What each preset is, in one line, and the rule document (seed) it follows.
+PRESET_DESCRIPTIONS = {
+    "standard": gettext_lazy(
+        "Two decks, levels 2 to A, one level per 40 points, kitty ×2, ×4, ×8 — the common tractor rules "
+        "(source documents 000, 002 and 003)."
+    ),
+    "permanent-twos": gettext_lazy(
+        "Twos always trump, levels 3 to A, kitty ×2, ×4, tractor ×16 — the two-deck tractor rules "
+        "(source document 001)."
+    ),
+    "jj-competition": gettext_lazy(
+        "First past 10 wins and 10 must be played, a revoke costs a level, three strikes lose, one hour a "
+        "match — the JJ competition rules (source document 002)."
+    ),
+    "club-competition": gettext_lazy(
+        "Levels 2, 5, 10, J, Q, K, A with 2 and A must-play, the J rule, at most 3 levels a deal — the "
+        "club competition rules (source document 004)."
+    ),
+}
+
+# The standings' tie-breaks (rules.standings.TIEBREAKS) by name.
+TIE_BREAK_NAMES = {
+    "level_diff": gettext_lazy("level difference"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "head_to_head": gettext_lazy("head-to-head"),
+    "banker_wins": gettext_lazy("deals won as banker"),
+    "attackers_points": gettext_lazy("attackers' points"),
+}
+
+
+def tie_break_name(code: str) -> str:
+    """A tie-break's name (``buchholz`` → "Buchholz"); an unknown code as it is."""
+    return str(TIE_BREAK_NAMES.get(code, code))
+
+
+def ruleset_presets() -> list[tuple[str, str, str]]:
+    """Every preset of the engine (``rules.ruleset.PRESETS``, in its order) as (code, name, one-line
+    description) in the active language, so a preset the engine gains appears wherever presets are offered."""
+    return [(code, preset_name(code), str(PRESET_DESCRIPTIONS.get(code, ""))) for code in PRESETS]
 
 
 def card_face(text: str) -> str:
