@@ -124,8 +124,9 @@ class _Judge:
     """One pass over a record. Each seat's holding is 54 card counts plus counts per effective suit (how many
     cards of the led suit a follower has is the commonest question); cards leave it as they are played."""
 
-    def __init__(self, rec: Record) -> None:
+    def __init__(self, rec: Record, live: bool = False) -> None:
         self.rec = rec
+        self.live = live
         self.t = rec.trump
         self.given = rec.hands is not None
         self.exact = self.given  # holdings known exactly: given, or the deal is complete (set in ``run``)
@@ -156,6 +157,9 @@ class _Judge:
             leader = trick(k, tr, leader, k < last)
         if not rec.partial:
             self._check_counts(complete)
+            if not complete and not self.live:
+                left = 54 * rec.ruleset.decks - played - len(rec.kitty)
+                self.add(None, None, "incomplete_deal", n=len(rec.tricks), left=max(0, left))
         return self._verdict(complete)
 
     def _deal_hands(self) -> int:
@@ -520,10 +524,13 @@ class _Judge:
         return Verdict(tuple(self.viol), tuple(self.summaries), tuple(self.facts), complete, score)
 
 
-def judge(record: Mapping[str, Any] | Record) -> Verdict:
-    """Judge a DEAL-RECORD object (complete, partial, or a deal so far). ``RecordError`` if unreadable."""
+def judge(record: Mapping[str, Any] | Record, *, live: bool = False) -> Verdict:
+    """Judge a DEAL-RECORD object (complete, partial, or a deal so far). ``RecordError`` if unreadable.
+
+    A record not marked ``partial`` must hold the whole deal: one that stops early is ``incomplete_deal``
+    (DEAL-RECORD). ``live`` is the site's check of a deal still being recorded: it may stop anywhere."""
     rec = record if isinstance(record, Record) else parse_record(record)
-    return _Judge(rec).run()
+    return _Judge(rec, live).run()
 
 
 def judge_text(text: str) -> Verdict:

@@ -81,6 +81,10 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat}'s failed throw {attempted} must be played as {forced}, not {cards}",
         "{seat}甩牌 {attempted} 失败，应出 {forced}，却出了 {cards}",
     ),
+    "incomplete_deal": (
+        "incomplete deal: the record is not marked partial but stops after trick {n}, with {left} cards never played",
+        "记录未标为部分记录，却在第 {n} 轮后中止：还有 {left} 张牌未出",
+    ),
     "incomplete_trick": (
         "trick {n} (counting from 1) has only {k} plays, but later tricks follow",
         "第 {n} 轮只有 {k} 家出牌，之后却还有出牌",

@@ -25,6 +25,16 @@ class Unit(NamedTuple):
     low: int
     cards: tuple[Card, ...]
 
+    @property
+    def n(self) -> int:
+        """Cards in each set: 1 for a single, 2 for a pair or tractor, 3 or 4 with more decks (§13.1)."""
+        return len(self.cards) // (self.length or 1)
+
+    @property
+    def rank_key(self) -> tuple[int, int]:
+        """The unit's kind as ranked by RULES §13.1: (n, length); a longer chain is a higher kind (§5)."""
+        return (len(self.cards) // (self.length or 1), self.length or 1)
+
 
 class Shape(NamedTuple):
     """What following and ruffing compare: tractor lengths (longest first) and pairs (tractor pairs included)."""
@@ -113,16 +123,6 @@ def shape_of_units(units: Sequence[Unit]) -> Shape:
     return Shape(tractors, pairs, sum(len(u.cards) for u in units))
 
 
-def holding_shape(cards: Sequence[Card], trump: Trump) -> tuple[tuple[int, ...], int]:
-    """(tractor lengths, pair count) of a holding — what it can offer to a lead's tractors and pairs."""
-    by_pos = pair_positions(cards, trump)
-    npairs = sum(len(v) for v in by_pos.values())
-    if len(by_pos) < 2:
-        return (), npairs
-    runs = tuple(sorted((len(r) for r in take_runs(by_pos)), reverse=True))
-    return runs, npairs
-
-
 @lru_cache(maxsize=4096)
 def cover(lead_tractors: tuple[int, ...], runs: tuple[int, ...]) -> int:
     """Most of the lead's tractor pairs the follower's tractors can cover (RULES §6 (a)).
@@ -142,6 +142,39 @@ def cover(lead_tractors: tuple[int, ...], runs: tuple[int, ...]) -> int:
             if r - piece >= 2:
                 left = tuple(sorted(left + (r - piece,), reverse=True))
             best = max(best, piece + cover(rest, left))
+    return best
+
+
+def cover_by_pos(lead_tractors: tuple[int, ...], by_pos: dict[int, list[Card]]) -> int:
+    """``cover`` over *every* arrangement of the pairs ``by_pos`` holds (RULES §7: a play has the lead's shape if
+    some arrangement of its cards does). Pairs at a shared position (♠55 ♦55 at level 5) may sit in different
+    tractors, so longest-first is not enough there; a small exact search settles those rare cases."""
+    if not lead_tractors or len(by_pos) < 2:
+        return 0
+    if all(len(v) == 1 for v in by_pos.values()):
+        runs = take_runs({p: list(v) for p, v in by_pos.items()})
+        return cover(lead_tractors, tuple(sorted((len(r) for r in runs), reverse=True)))
+    return _cover_multi(lead_tractors, tuple(sorted((p, len(v)) for p, v in by_pos.items())))
+
+
+@lru_cache(maxsize=4096)
+def _cover_multi(lead_tractors: tuple[int, ...], mult: tuple[tuple[int, int], ...]) -> int:
+    """Exact cover when positions hold several pairs: each lead tractor takes one segment of consecutive
+    positions (2 ≤ length ≤ its own), each position used at most as often as it holds pairs."""
+    if not lead_tractors:
+        return 0
+    t, rest = lead_tractors[0], lead_tractors[1:]
+    best = _cover_multi(rest, mult)
+    left = dict(mult)
+    keys = sorted(p for p, m in mult if m)
+    for start in keys:
+        length = 0
+        while length < t and left.get(start + length, 0) > 0:
+            length += 1
+            if length >= 2:
+                seg = range(start, start + length)
+                after = tuple((p, m - (p in seg)) for p, m in mult)
+                best = max(best, length + _cover_multi(rest, tuple((p, m) for p, m in after if m)))
     return best
 
 

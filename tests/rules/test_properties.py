@@ -158,7 +158,7 @@ def test_every_prefix_of_a_legal_deal_is_ok_live(preset, banker, level, seed, n_
     if n_plays:
         deal["tricks"][-1]["plays"] = deal["tricks"][-1]["plays"][:n_plays]
     deal["partial"] = partial
-    v = judge(deal)
+    v = judge(deal, live=True)
     assert v.ok, [x.as_dict() for x in v.violations]
     if n_plays and n_plays < 4:
         assert v.result is None

@@ -139,4 +139,3 @@ def test_512_pairs_over_9_rounds_are_ranked_by_match_points():
     rows = standings(results)
     assert len(rows) == 512 and rows[0].rank == 1
     assert all(x.match_points >= y.match_points for x, y in zip(rows, rows[1:], strict=False))
-
