@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import Card, format_cards, make_deck
 from .follow import random_follow
-from .order import TRUMP, Trump, trump_from_text
+from .order import TRUMP, Trump
 from .ranks import parse_rank
 from .record import FORMAT
 from .ruleset import Ruleset
@@ -47,7 +47,7 @@ def simulate_deal(
     if banker not in SEATS:
         raise ValueError(f"bad seat {banker!r}")
     trump_text = trump if trump is not None else rng.choice(TRUMP_CHOICES)
-    t = trump_from_text(level, trump_text, rs.permanent_twos)
+    t = rs.trump(level, trump_text)
     deck = list(make_deck(rs.decks))
     rng.shuffle(deck)
     kitty_size, hand_size = rs.kitty_size, rs.hand_size
