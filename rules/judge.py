@@ -25,11 +25,14 @@ from .follow import FollowProblem, follow_problem, suit_cards
 from .messages import challenge_reason, message, show, suit_names
 from .order import TRUMP
 from .record import Record, RecordError, ThrowRecord, TrickRecord, parse_record
-from .scoring import DealScore, score_deal
+from .scoring import DealScore, kitty_multiplier, score_deal
 from .seats import SEATS, play_order
+from .sets import follow_problem as follow_problem_sets
+from .sets import lead_shape
+from .sets import winner_index as winner_index_sets
 from .throw import check_throw, forced_kind_from, shown_unit
 from .trick import winner_index
-from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name, shape_of_units
+from .units import SINGLE, Shape, Unit, decompose, largest_unit, shape_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +295,7 @@ class _Judge:
                 self.add(k, leader, "play_size", n=0, m="1+")
             else:
                 units = decompose(lead, t)
-                shape = shape_of_units(units)
+                shape = lead_shape(units, self.rec.ruleset, t)
             if tr.throw is not None:
                 failed = self._challenge(k, leader, tr.throw, lead)
             elif len(units) > 1:
@@ -335,7 +338,8 @@ class _Judge:
                     prob = FollowProblem("revoke_suit", tuple(suit_cards(h, suit, t)))
                     self._follow_fault(k, s, prob, cards, lead, suit, units)
             elif shape is not None:
-                prob = follow_problem(h, cards, suit, shape, t, self.exact)
+                check = follow_problem_sets if shape.kinds else follow_problem
+                prob = check(h, cards, suit, shape, t, self.exact)
                 if prob is not None:
                     self._follow_fault(k, s, prob, cards, lead, suit, units)
             elif len(cards) != len(lead):
@@ -350,23 +354,34 @@ class _Judge:
         leader, lead = plays[0]
         card_lists = [cs for _s, cs in plays]
         pts = sum(map(POINTS.__getitem__, chain.from_iterable(card_lists)))
-        name = shape_name(units) if units else ("single" if len(lead) == 1 else "mixed")
+        t = self.t
+        name = shape_name(units, t.max_set) if units else ("single" if len(lead) == 1 else "mixed")
         if len(plays) != 4 or not lead:
             self.summaries.append(TrickSummary(leader, None, pts, name))
             return None
-        w = winner_index(card_lists, self.t, shape)
+        if shape is not None and shape.kinds:
+            w = winner_index_sets(card_lists, t, shape)
+        else:
+            w = winner_index(card_lists, t, shape)
         winner = plays[w][0]
         self.summaries.append(TrickSummary(leader, winner, pts, name))
         if shape is _SINGLE_SHAPE:
-            lead_shape = _SINGLE_LEAD
-        else:  # the largest unit decides the kitty multiplier
-            big = largest_unit(units) if units else None
-            lead_shape = LeadShape(
-                KIND_NAMES[big.kind] if big else "single", big.length if big else 0, len(units) > 1
-            )
+            facts_lead = _SINGLE_LEAD
+        else:  # the largest unit decides the kitty multiplier; of a throw, the unit with the largest (§13.6)
+            if not units:
+                facts_lead = _SINGLE_LEAD
+            elif t.max_set > 2:
+                shapes = [self._unit_shape(u, len(units) > 1) for u in units]
+                facts_lead = max(shapes, key=lambda ls: kitty_multiplier(self.rec.ruleset, ls))
+            else:
+                facts_lead = self._unit_shape(largest_unit(units), len(units) > 1)
         jack = not _JACKS.isdisjoint(plays[w][1])
-        self.facts.append(TrickFacts(leader, winner, pts, lead_shape, failed[0], failed[1], jack))
+        self.facts.append(TrickFacts(leader, winner, pts, facts_lead, failed[0], failed[1], jack))
         return winner
+
+    def _unit_shape(self, u: Unit, is_throw: bool) -> LeadShape:
+        """A unit as the kitty multiplier reads it (kind name, length in sets, throw or not, set size)."""
+        return LeadShape(shape_name([u], self.t.max_set), u.length, is_throw, u.n if u.kind != SINGLE else 2)
 
     # -- helpers
     def _take(self, seat: str, cards: Sequence[Card]) -> None:

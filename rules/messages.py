@@ -99,7 +99,23 @@ _CHALLENGE_REASONS: dict[str, tuple[str, str]] = {
     "no_beat": ("{shown} does not beat any unit of the throw", "{shown} 大不过甩牌中的任何一个牌型"),
 }
 
-KIND_ZH = {"single": "单张", "pair": "对子", "tractor": "拖拉机", "throw": "甩牌"}
+KIND_ZH = {
+    "single": "单张",
+    "pair": "对子",
+    "tractor": "拖拉机",
+    "triple": "三张",
+    "quad": "四张",
+    "titanic": "泰坦尼克",
+    "bulldozer": "推土机",
+    "bomb": "炸弹",
+    "throw": "甩牌",
+}
+# English names of the kinds (RULES §13.1): the verdict's ``lead_shape`` codes read as words.
+KIND_EN = {
+    "titanic": "Titanic (chain of triples)",
+    "bulldozer": "bulldozer (chain of sets)",
+    "bomb": "bomb",
+}
 SEAT_ZH = {"N": "北家", "W": "西家", "S": "南家", "E": "东家"}
 SEAT_KEYS = ("seat", "expected", "holder", "challenger")
 
@@ -121,6 +137,7 @@ def message(code: str, **kw: object) -> tuple[str, str]:
     kw = dict(kw)
     if "kind" in kw:
         kw.setdefault("kind_zh", KIND_ZH.get(str(kw["kind"]), str(kw["kind"])))
+        kw["kind"] = KIND_EN.get(str(kw["kind"]), kw["kind"])
     # Judges say 东家, not E: seats are named in Chinese in the Chinese message.
     kw_zh = {k: SEAT_ZH.get(str(v), v) if k in SEAT_KEYS else v for k, v in kw.items()}
     return en.format(**kw), zh.format(**kw_zh)

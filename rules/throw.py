@@ -17,11 +17,14 @@ from typing import NamedTuple
 
 from .cards import Card
 from .order import Trump
+from .sets import beating_unit as sets_beating_unit
 from .units import PAIR, SINGLE, TRACTOR, Unit, decompose, pair_positions, take_runs
 
 
 def beating_unit(unit: Unit, holding: Sequence[Card], trump: Trump) -> Unit | None:
     """A unit of ``holding`` (cards of the unit's effective suit) that beats ``unit``, or None."""
+    if trump.max_set > 2:
+        return sets_beating_unit(unit, holding, trump)
     pos = trump.pos
     if unit.kind == SINGLE:
         higher = [c for c in holding if pos[c] > unit.top]
@@ -79,7 +82,8 @@ def forced_kind_from(units: Sequence[Unit], shown: Unit) -> Unit | None:
 
 
 def _beats(b: Unit, u: Unit) -> bool:
-    if b.kind != u.kind or b.n != u.n:
+    """``b`` beats ``u``: the same kind of unit with sets at least as large (♠AAA blocks ♠KK, §13.6), higher."""
+    if b.kind != u.kind or b.n < u.n:
         return False
     if u.kind == TRACTOR:
         return b.length >= u.length and b.top - u.length + 1 > u.low

@@ -37,11 +37,18 @@ class Unit(NamedTuple):
 
 
 class Shape(NamedTuple):
-    """What following and ruffing compare: tractor lengths (longest first) and pairs (tractor pairs included)."""
+    """What following and ruffing compare: tractor lengths (longest first) and pairs (tractor pairs included).
+
+    Three and four decks (``rules.sets``) add ``kinds``, each lead unit's (n, length) highest first, the
+    ruleset's follow ``lines`` for a lead of one unit, and whether ``bombs`` count; two decks leave them empty.
+    """
 
     tractors: tuple[int, ...]
     pairs: int
     size: int
+    kinds: tuple[tuple[int, int], ...] = ()
+    lines: tuple[tuple[str, ...], ...] | None = None
+    bombs: bool = False
 
 
 def pair_positions(cards: Sequence[Card], trump: Trump) -> dict[int, list[Card]]:
@@ -84,7 +91,12 @@ def take_runs(by_pos: dict[int, list[Card]]) -> list[list[tuple[int, Card]]]:
 
 
 def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
-    """Units of a set of one effective suit: longest tractors first, then pairs, then singles (highest first)."""
+    """Units of a set of one effective suit: longest tractors first, then pairs, then singles (highest first).
+    Three and four decks read sets of n and chains of them (``rules.sets.read``, RULES §13.1)."""
+    if trump.max_set > 2:
+        from .sets import read  # three or four decks: sets of n (rules.sets builds on this module)
+
+        return read(cards, trump)
     pos = trump.pos
     n = len(cards)
     if n == 1:
@@ -118,8 +130,8 @@ def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
 
 
 def shape_of_units(units: Sequence[Unit]) -> Shape:
-    tractors = tuple(sorted((u.length for u in units if u.kind == TRACTOR), reverse=True))
-    pairs = sum(u.length for u in units if u.kind != SINGLE)
+    tractors = tuple(sorted((u.length for u in units if u.kind == TRACTOR and u.n == 2), reverse=True))
+    pairs = sum(u.length for u in units if u.kind != SINGLE and u.n == 2)
     return Shape(tractors, pairs, sum(len(u.cards) for u in units))
 
 
@@ -178,13 +190,18 @@ def _cover_multi(lead_tractors: tuple[int, ...], mult: tuple[tuple[int, int], ..
     return best
 
 
-def shape_name(units: Sequence[Unit]) -> str:
-    """``single``, ``pair``, ``tractor`` — or ``throw`` for a lead of several units."""
+def shape_name(units: Sequence[Unit], max_set: int = 2) -> str:
+    """``single``, ``pair``, ``tractor`` (with more decks ``triple``, ``titanic``, ``quad``, ``bulldozer``) — or
+    ``throw`` for a lead of several units."""
     if len(units) != 1:
         return "throw"
+    if max_set > 2:
+        from .sets import unit_name
+
+        return unit_name(units[0], max_set)
     return KIND_NAMES[units[0].kind]
 
 
 def largest_unit(units: Sequence[Unit]) -> Unit:
-    """The largest unit: highest kind, then longest, then highest."""
-    return max(units, key=lambda u: (u.kind, u.length, u.top))
+    """The largest unit: highest kind (n, then length), then highest."""
+    return max(units, key=lambda u: (u.rank_key, u.top))
