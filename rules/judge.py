@@ -414,6 +414,9 @@ class _Judge:
             self.add(k, s, "play_size", n=len(cards), m=len(lead))
             return
         en, zh = suit_names(suit)
+        held = "tractor"
+        if t.max_set > 2 and prob.witness:
+            held = shape_name(decompose(prob.witness, t)[:1], t.max_set)
         self.add(
             k,
             s,
@@ -422,7 +425,8 @@ class _Judge:
             cards=show(cards, t),
             suit=en,
             suit_zh=zh,
-            kind=shape_name(units),
+            kind=shape_name(units, t.max_set),
+            held=held,
         )
 
     def _challenge(

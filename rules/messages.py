@@ -66,8 +66,8 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat}持有 {witness}，却用 {cards} 跟{kind_zh}",
     ),
     "revoke_tractor": (
-        "{seat} held the tractor {witness} but followed the {kind} lead with {cards}",
-        "{seat}持有拖拉机 {witness}，却用 {cards} 跟{kind_zh}",
+        "{seat} held the {held} {witness} but followed the {kind} lead with {cards}",
+        "{seat}持有{held_zh} {witness}，却用 {cards} 跟{kind_zh}",
     ),
     "throw_should_fail": (
         "{seat}'s throw {cards} should have failed: {holder} held {beater}",
@@ -135,9 +135,10 @@ def message(code: str, **kw: object) -> tuple[str, str]:
     """(English, Chinese) for a violation code with its parameters."""
     en, zh = _TEMPLATES[code]
     kw = dict(kw)
-    if "kind" in kw:
-        kw.setdefault("kind_zh", KIND_ZH.get(str(kw["kind"]), str(kw["kind"])))
-        kw["kind"] = KIND_EN.get(str(kw["kind"]), kw["kind"])
+    for key in ("kind", "held"):
+        if key in kw:
+            kw.setdefault(f"{key}_zh", KIND_ZH.get(str(kw[key]), str(kw[key])))
+            kw[key] = KIND_EN.get(str(kw[key]), kw[key])
     # Judges say 东家, not E: seats are named in Chinese in the Chinese message.
     kw_zh = {k: SEAT_ZH.get(str(v), v) if k in SEAT_KEYS else v for k, v in kw.items()}
     return en.format(**kw), zh.format(**kw_zh)
