@@ -123,7 +123,9 @@ def kitty_multiplier(rs: Ruleset, shape: LeadShape) -> int:
     if rs.kitty_scheme == KittyScheme.UNIT_POWER:
         if shape.kind == "single":
             return 2
-        return 2 * shape.sets**shape.pairs  # RULES §13.5: 2·n^len (pair ×4, tractor 2·2^len, 泰坦尼克 2·3^len)
+        return (
+            2 * shape.sets**shape.pairs
+        )  # RULES §13.5: 2·n^len (pair ×4, tractor 2·2^len, 泰坦尼克 2·3^len)
     if rs.kitty_scheme == KittyScheme.CARD_POWER:
         return min(2**shape.cards, rs.kitty_cap)
     table = dict(rs.kitty_table)

@@ -119,6 +119,8 @@ def _play_trick(
                 "challenger": chk.challenger,
                 "shown": format_cards(chk.beater.cards, t),
             }  # type: ignore[union-attr]
+    elif t.max_set > 2 and rng.random() < 0.5:  # three or four decks: lead the largest unit often
+        lead = max(units, key=lambda u: (u.rank_key, u.top)).cards
     else:
         lead = rng.choice(units).cards
     for attempt_no in range(2):
