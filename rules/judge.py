@@ -158,7 +158,9 @@ class _Judge:
         trick = self._trick
         for k, tr in enumerate(rec.tricks):
             leader = trick(k, tr, leader, k < last)
-        if not rec.partial:
+        if rec.partial:
+            self._check_copies()
+        else:
             self._check_counts(complete)
             if not complete and not self.live:
                 left = 54 * rec.ruleset.decks - played - len(rec.kitty)
@@ -521,6 +523,22 @@ class _Judge:
         if per_card != [decks] * 54 if complete else max(per_card) > decks:  # the whole deck at once first
             for c in range(54):
                 if wrong(per_card[c], decks):
+                    self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=decks)
+
+    def _check_copies(self) -> None:
+        """A fragment still may not hold a card more than ``decks`` times (RULES §13.6): in what it plays and
+        buries, or in one given hand."""
+        decks = self.rec.ruleset.decks
+        per_card = self._seen()[0][:]
+        for c in self.rec.kitty:
+            per_card[c] += 1
+        if self.rec.hands is not None:
+            for cards in self.rec.hands.values():
+                for c, n in card_counts(cards).items():
+                    per_card[c] = max(per_card[c], n)
+        if max(per_card) > decks:
+            for c in range(54):
+                if per_card[c] > decks:
                     self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=decks)
 
     def _verdict(self, complete: bool) -> Verdict:

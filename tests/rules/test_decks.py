@@ -340,3 +340,19 @@ def test_a_four_deck_record_has_no_kitty():
     }
     codes = {v.code for v in judge(rec).violations}
     assert "card_count" in codes
+
+
+def test_a_fragment_holding_a_card_more_often_than_the_decks_is_a_deck_count():
+    """§13.6: in any record, partial or not, more than ``decks`` copies of a card is ``deck_count``."""
+    rec = {
+        "format": "tractor-deal/1",
+        "ruleset": "three-deck",
+        "banker": "N",
+        "level": "10",
+        "trump": "H",
+        "partial": True,
+        "tricks": [{"plays": [["N", "S4 S4"], ["W", "S4 S4"], ["S", "D2 D3"], ["E", "C2 C3"]]}],
+    }
+    assert [(v.code, v.trick) for v in judge(rec).violations] == [("deck_count", None)]
+    rec["tricks"][0]["plays"][1] = ["W", "S4 S5"]
+    assert judge(rec).ok

@@ -442,5 +442,9 @@ def test_live_record_reports_a_card_seen_too_often():
         (None, "incomplete_deal"),
     ]
     assert "♠A" in v.violations[0].message_zh
-    r["partial"] = True  # a fragment: counts are not checked
+    r["partial"] = (
+        True  # a fragment: hand and kitty sizes are not checked, but a card seen too often is (§13.6)
+    )
+    assert [(t, c) for t, _s, c in codes(judge(r))] == [(None, "deck_count")]
+    r["tricks"][0]["plays"][2][1] = "SK"
     assert judge(r).ok
