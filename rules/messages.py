@@ -120,6 +120,11 @@ SEAT_ZH = {"N": "北家", "W": "西家", "S": "南家", "E": "东家"}
 SEAT_KEYS = ("seat", "expected", "holder", "challenger")
 
 
+def kind_name(kind: str) -> tuple[str, str]:
+    """(English, Chinese) name of a unit kind or lead shape (a verdict's ``lead_shape``): ``quad`` → 四张."""
+    return KIND_EN.get(kind, kind), KIND_ZH.get(kind, kind)
+
+
 def suit_names(suit: int) -> tuple[str, str]:
     """(English, Chinese) name of an effective suit."""
     return SUIT_NAMES_EN[suit], SUIT_NAMES_ZH[suit]

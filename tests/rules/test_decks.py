@@ -10,6 +10,7 @@ from rules.cards import parse_cards
 from rules.facts import LeadShape
 from rules.follow import hand_counts
 from rules.judge import judge
+from rules.messages import kind_name
 from rules.order import TRUMP
 from rules.ruleset import PRESETS, Ruleset
 from rules.scoring import kitty_multiplier
@@ -356,3 +357,18 @@ def test_a_fragment_holding_a_card_more_often_than_the_decks_is_a_deck_count():
     assert [(v.code, v.trick) for v in judge(rec).violations] == [("deck_count", None)]
     rec["tricks"][0]["plays"][1] = ["W", "S4 S5"]
     assert judge(rec).ok
+
+
+@pytest.mark.parametrize(
+    "kind, zh",
+    [("triple", "三张"), ("quad", "四张"), ("titanic", "泰坦尼克"), ("bulldozer", "推土机"), ("bomb", "炸弹")],
+)
+def test_the_new_kinds_have_english_and_chinese_names(kind, zh):
+    en, name_zh = kind_name(kind)
+    assert name_zh == zh and en.isascii() and en
+
+
+def test_a_larger_set_stands_for_a_smaller_one_when_ruffing():
+    """§13.4: a play can win with the lead's units kind by kind; a triple stands for a pair."""
+    assert win(THREE, T3_10, "SA SA SK", "H7 H7 H7", "D2 D3 D4", "C2 C3 C4") == 1
+    assert win(THREE, T3_10, "SA SA SK", "H7 H8 H9", "D2 D3 D4", "C2 C3 C4") == 0
