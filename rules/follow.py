@@ -74,11 +74,11 @@ def follow_problem(
         return None  # fast path: a pair answered by a pair
     by_h = pair_positions(held, trump)
     by_p = pair_positions(play, trump)
+    pairs_h = sum(map(len, by_h.values()))
+    pairs_p = sum(map(len, by_p.values()))
     lt, cap = lead_shape.tractors, lead_shape.pairs
     if lt and cover_by_pos(lt, by_p) < cover_by_pos(lt, by_h):
         return FollowProblem("revoke_tractor", _tractor_witness(held, trump))
-    pairs_h = sum(map(len, by_h.values()))
-    pairs_p = sum(map(len, by_p.values()))
     if min(cap, pairs_p) < min(cap, pairs_h):
         played = card_counts(play)
         unplayed = [c for v in pair_positions(held, trump).values() for c in v if played.get(c, 0) < 2]

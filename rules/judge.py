@@ -32,7 +32,7 @@ from .sets import lead_shape
 from .sets import winner_index as winner_index_sets
 from .throw import check_throw, forced_kind_from, shown_unit
 from .trick import winner_index
-from .units import SINGLE, Shape, Unit, decompose, largest_unit, shape_name
+from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +376,8 @@ class _Judge:
                 shapes = [self._unit_shape(u, len(units) > 1) for u in units]
                 facts_lead = max(shapes, key=lambda ls: kitty_multiplier(self.rec.ruleset, ls))
             else:
-                facts_lead = self._unit_shape(largest_unit(units), len(units) > 1)
+                big = largest_unit(units)
+                facts_lead = LeadShape(KIND_NAMES[big.kind], big.length, len(units) > 1)
         jack = not _JACKS.isdisjoint(plays[w][1])
         self.facts.append(TrickFacts(leader, winner, pts, facts_lead, failed[0], failed[1], jack))
         return winner

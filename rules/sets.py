@@ -89,11 +89,11 @@ def unit_name(u: Unit, max_set: int = 3) -> str:
 def lead_shape(units: Sequence[Unit], rs: object, t: Trump) -> Shape:
     """The lead's ``Shape``; for three or four decks with ``kinds`` (each unit's (n, length), highest first),
     the ruleset's follow lines for a lead of one unit, and whether bombs count."""
-    shape = shape_of_units(units)
     lines = rs.follow_tables  # type: ignore[attr-defined]
     bombs = rs.bombs  # type: ignore[attr-defined]
     if t.max_set <= 2 and not lines and not bombs:
-        return shape
+        return shape_of_units(units)
+    shape = shape_of_units([u for u in units if u.n <= 2])._replace(size=sum(len(u.cards) for u in units))
     kinds = tuple(sorted((u.rank_key for u in units), reverse=True))
     found = rs.follow_lines(*kinds[0]) if len(units) == 1 else None  # type: ignore[attr-defined]
     return shape._replace(kinds=kinds, lines=found, bombs=bombs)

@@ -130,8 +130,10 @@ def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
 
 
 def shape_of_units(units: Sequence[Unit]) -> Shape:
-    tractors = tuple(sorted((u.length for u in units if u.kind == TRACTOR and u.n == 2), reverse=True))
-    pairs = sum(u.length for u in units if u.kind != SINGLE and u.n == 2)
+    """Tractors and pairs of a lead of singles, pairs and tractors (``rules.sets.lead_shape`` adds the kinds
+    of three and four decks)."""
+    tractors = tuple(sorted((u.length for u in units if u.kind == TRACTOR), reverse=True))
+    pairs = sum(u.length for u in units if u.kind != SINGLE)
     return Shape(tractors, pairs, sum(len(u.cards) for u in units))
 
 
@@ -203,5 +205,5 @@ def shape_name(units: Sequence[Unit], max_set: int = 2) -> str:
 
 
 def largest_unit(units: Sequence[Unit]) -> Unit:
-    """The largest unit: highest kind (n, then length), then highest."""
-    return max(units, key=lambda u: (u.rank_key, u.top))
+    """The largest unit: highest kind, then longest, then highest (two decks; ``Unit.rank_key`` ranks more)."""
+    return max(units, key=lambda u: (u.kind, u.length, u.top))

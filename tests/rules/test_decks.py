@@ -361,7 +361,13 @@ def test_a_fragment_holding_a_card_more_often_than_the_decks_is_a_deck_count():
 
 @pytest.mark.parametrize(
     "kind, zh",
-    [("triple", "三张"), ("quad", "四张"), ("titanic", "泰坦尼克"), ("bulldozer", "推土机"), ("bomb", "炸弹")],
+    [
+        ("triple", "三张"),
+        ("quad", "四张"),
+        ("titanic", "泰坦尼克"),
+        ("bulldozer", "推土机"),
+        ("bomb", "炸弹"),
+    ],
 )
 def test_the_new_kinds_have_english_and_chinese_names(kind, zh):
     en, name_zh = kind_name(kind)
