@@ -168,8 +168,8 @@ def parse_record(obj: Any) -> Record:
         raise RecordError("tricks must be a list")
     tricks = _tricks(obj["tricks"])
     penalties = _penalties(obj.get("penalties"))
-    if not partial and "kitty" not in obj:
-        raise RecordError("record: missing field 'kitty' (needed unless partial)")
+    if not partial and "kitty" not in obj and rs.kitty_size:
+        raise RecordError("record: missing field 'kitty' (needed unless partial or the ruleset has no kitty)")
     return Record(rs, banker, level, trump, tricks, kitty, hands, partial, levels, penalties)
 
 

@@ -378,3 +378,16 @@ def test_a_larger_set_stands_for_a_smaller_one_when_ruffing():
     """§13.4: a play can win with the lead's units kind by kind; a triple stands for a pair."""
     assert win(THREE, T3_10, "SA SA SK", "H7 H7 H7", "D2 D3 D4", "C2 C3 C4") == 1
     assert win(THREE, T3_10, "SA SA SK", "H7 H8 H9", "D2 D3 D4", "C2 C3 C4") == 0
+
+
+def test_a_complete_four_deck_deal_is_every_card_played_with_or_without_an_empty_kitty():
+    from rules.simulate import simulate_deal
+
+    deal = simulate_deal("four-deck", banker="S", level="3", seed=11)
+    assert deal["kitty"] == "" and sum(len(p.split()) for t in deal["tricks"] for _s, p in t["plays"]) == 216
+    v = judge(deal)
+    assert v.ok and v.complete and v.as_dict()["attackers_points"]["kitty_bonus"] == 0
+    del deal["kitty"]
+    assert judge(deal).as_dict() == v.as_dict()
+    deal["tricks"] = deal["tricks"][:-1]
+    assert [x.code for x in judge(deal).violations] == ["incomplete_deal"]
