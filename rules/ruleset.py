@@ -107,7 +107,8 @@ class Ruleset:
     bombs: bool = False
     # §13.3: explicit follow orders, lead kind ("3x2": a chain of 2 triples, "4x*": any chain of quads) → lines,
     # each the units a play must contain ("3x1" a triple, "2x+" the longest tractor the cards allow, "2+" as many
-    # pairs as they allow); the first line the follower can form rules. Empty: the general rule of §6/§13.3.
+    # pairs as they allow, at least one; "2*" the same, possibly none); the first line the follower can form
+    # rules. Empty: the general rule of §6/§13.3.
     follow_tables: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
     # Ladder (§10): ranks climbed one step at a time; the target is always must-play.
     ladder: tuple[str, ...] = RANKS
@@ -254,7 +255,7 @@ _BOOL = {
     "bombs",
 }
 _TABLE_KEY = re.compile(r"[234]x(?:[1-9]|\*)")
-_TABLE_ITEM = re.compile(r"[234]x(?:[1-9]|\*|\+)|[234]\+")
+_TABLE_ITEM = re.compile(r"[234]x(?:[1-9]|\*|\+)|[234][+*]")
 _ENUMS: dict[str, type[StrEnum]] = {
     "kitty_scheme": KittyScheme,
     "failed_throw": FailedThrow,
@@ -474,9 +475,9 @@ FOUR_DECK_FOLLOW = _follow_tables(
     {
         "4x1": [["4x1"], ["2x2"], ["2+"], ["3x1"], []],
         "3x1": [["3x1"], ["2+"], []],
-        "4x*": [["4x*"], ["3x*", "2+"], ["2x+", "2+"], ["3x1", "2+"], ["2+"], []],
-        "3x*": [["3x*"], ["2x+", "2+"], ["3x1", "2+"], ["2+"], []],
-        "2x*": [["2x+", "2+"], ["2+"], []],
+        "4x*": [["4x*"], ["3x*", "2+"], ["2x+", "2*"], ["3x1", "2+"], ["2+"], []],
+        "3x*": [["3x*"], ["2x+", "2*"], ["3x1", "2+"], ["2+"], []],
+        "2x*": [["2x+", "2*"], ["2+"], []],
     }
 )
 

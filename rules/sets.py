@@ -156,11 +156,14 @@ def _place(counts: Counts, n: int, length: int, t: Trump) -> list[tuple[Card, ..
 
 
 def _parse_item(item: str, lead_length: int) -> tuple[int, int | str]:
-    """``"3x2"`` → (3, 2); ``"3x*"`` → (3, the lead's length); ``"2x+"`` → (2, "chain"); ``"2+"`` → (2, "sets")."""
+    """``"3x2"`` → (3, 2); ``"3x*"`` → (3, the lead's length); ``"2x+"`` → (2, "chain"); ``"2+"`` → (2, "sets")
+    (at least one); ``"2*"`` → (2, "more") (as many as fit, possibly none)."""
     if item.endswith("x+"):
         return int(item[0]), "chain"
     if item.endswith("+"):
         return int(item[0]), "sets"
+    if item.endswith("*") and "x" not in item:
+        return int(item[0]), "more"
     n, length = item.split("x")
     return int(n), lead_length if length == "*" else int(length)
 
@@ -216,7 +219,7 @@ def _open(
             by = sets_at(counts, n, t.link)
             have = sorted((c for v in by.values() for c in v), key=t.pos.__getitem__, reverse=True)
             placed = tuple(have[: budget // n])
-            if not placed:
+            if not placed and what == "sets":
                 return None
         for c in placed:
             counts[c] -= n
