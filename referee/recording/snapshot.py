@@ -313,6 +313,6 @@ def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
 def judge_probe(record: dict) -> Verdict:
     """The engine's verdict on a DEAL-RECORD document; a record it cannot read is the service's refusal."""
     try:
-        return judge(record)
+        return judge(record, live=True)
     except (RecordError, RulesetError) as exc:
         raise RecordingError(str(exc)) from exc

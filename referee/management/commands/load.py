@@ -321,7 +321,7 @@ def verify(log: Log) -> tuple[Tally, list[str], int]:
 
 def rejudge(deal: Deal) -> str | None:
     """The engine on the stored deal (the service's record builder): legal plays, and the stored verdict's result."""
-    verdict = judge(deal_record(deal, levels=levels_before(deal)))
+    verdict = judge(deal_record(deal, levels=levels_before(deal)), live=True)
     if not verdict.ok:
         return f"the engine finds {[v.code for v in verdict.violations]}"
     if deal.verdict is not None:
