@@ -15,7 +15,6 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history
 
 from referee.recording import settling
 from referee.recording.errors import (
@@ -36,6 +35,7 @@ from referee.recording.quick_totals import quick_verdict
 from referee.recording.snapshot import (
     Snapshot,
     claim,
+    insert_with_history,
     judge_probe,
     lock_deal,
     parse_card_text,
@@ -303,12 +303,12 @@ def save_play(plan: PlannedPlay) -> Snapshot:
             trick.throw_attempted = plan.throw["attempted"]
             trick.throw_challenger = plan.throw["challenger"]
             trick.throw_shown = plan.throw["shown"]
-        bulk_create_with_history([trick], Trick, default_user=user)
+        insert_with_history(trick, user)
         order = 0
     else:
         trick, order = last, len(last_plays)
     play = Play(trick=trick, order=order, seat=plan.seat, cards=plan.cards, recorded_by=user)
-    bulk_create_with_history([play], Play, default_user=user)
+    insert_with_history(play, user)
     snap.add(trick, play, plan.verdict)
     snap.proven = tuple(settling.key_of(v) for v in plan.fresh)
     return snap

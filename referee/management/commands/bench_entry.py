@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 import uuid
+from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -26,6 +27,8 @@ from rules.simulate import simulate_deal
 from tournaments.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Round, Tournament
 from tournaments.services import seat_table
+
+FORM = "application/x-www-form-urlencoded"  # as the page's script posts (URLSearchParams)
 
 
 class Command(BaseCommand):
@@ -71,7 +74,7 @@ class Command(BaseCommand):
                         data.update({f"throw_{k}": v for k, v in trick["throw"].items()})
                     start, start_cpu = time.perf_counter(), time.process_time()
                     with override_settings(DEBUG=False):
-                        response = client.post(url, data, HTTP_ACCEPT="application/json")
+                        response = client.post(url, urlencode(data), FORM, HTTP_ACCEPT="application/json")
                     elapsed = time.perf_counter() - start
                     cpu.append(time.process_time() - start_cpu)
                     if response.status_code != 200:
