@@ -28,6 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from simple_history.utils import bulk_create_with_history
 
+from referee import serve
 from referee.loadtest import (
     CONNECTION_ERRORS,
     TRUMPS,
@@ -85,8 +86,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--port", type=int, help="port of the server this command starts (default: a free one)"
         )
-        parser.add_argument("--workers", type=int, default=2)
-        parser.add_argument("--threads", type=int, default=8)
+        parser.add_argument("--workers", type=int, default=serve.WORKERS, help="as `make serve` (default)")
+        parser.add_argument("--threads", type=int, default=serve.THREADS, help="as `make serve` (default)")
         parser.add_argument("--seed", default="load")
         parser.add_argument("--json", dest="json_path", help="also write the figures to this file")
 
