@@ -23,12 +23,14 @@ from referee.forms import PenaltyForm
 from referee.posted import posted_cards, posted_id, posted_seat, posted_text
 from referee.recording import deal_entry, quick, receipts, settling
 from referee.recording.deal_entry import (
+    PlannedPlay,
     Throw,
     add_penalty,
     confirm_deal,
-    record_play,
+    plan_play,
     remove_penalty,
     reopen_deal,
+    save_play,
     set_kitty,
     submit_deal,
     undo_last_play,
@@ -47,17 +49,28 @@ def request_key(request: HttpRequest) -> str:
     return request.POST.get(receipts.KEY_FIELD) or request.headers.get(receipts.KEY_HEADER, "")
 
 
-def settle(user, key: str, target: str, write: Callable[[], Any]) -> Outcome:
-    """Run ``write`` once per key (``receipts.once``); a refusal (the service's, the key's) is the outcome."""
+def refusing(call: Callable[[], Any]) -> Callable[[], Outcome | None]:
+    """``call`` answering with its refusal as an outcome (None when it refuses nothing and returns nothing)."""
 
-    def attempt() -> Outcome:
+    def attempt() -> Outcome | None:
         try:
-            return write() or Outcome()
+            return call()
         except RecordingError as exc:
             return Outcome.refused(exc)
 
+    return attempt
+
+
+def settle(
+    user, key: str, target: str, write: Callable[[], Any], check: Callable[[], None] | None = None
+) -> Outcome:
+    """Run ``write`` once per key (``receipts.once``), after ``check`` (outside the transaction) when given; a
+    refusal (the service's, the key's) is the outcome."""
+    attempt = refusing(write)
     try:
-        return receipts.once(user, key, target, attempt)
+        return receipts.once(
+            user, key, target, lambda: attempt() or Outcome(), refusing(check) if check is not None else None
+        )
     except RecordingError as exc:
         return Outcome.refused(exc)
 
@@ -70,6 +83,7 @@ class DealAnswer:
     user: Any
     outcome: Outcome = field(default_factory=Outcome)
     saved: Snapshot | None = None  # the deal as the write read and saved it, when the write gives it (a play)
+    planned: PlannedPlay | None = None  # a play its check accepted, for the write to save
 
     @property
     def ok(self) -> bool:
@@ -110,9 +124,10 @@ def posted_throw(fields: Mapping[str, str]) -> Throw | None:
     return Throw(attempted, challenger, posted_cards(fields, "throw_shown", _("cards shown")))
 
 
-def play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+def check_play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+    """A play's engine check, outside the write's transaction (``deal_entry.plan_play``)."""
     throw = posted_throw(fields)
-    answer.saved = record_play(
+    answer.planned = plan_play(
         answer.deal,
         answer.user,
         cards=posted_cards(fields, "cards", _("cards")),
@@ -121,6 +136,10 @@ def play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
         throw=throw,
         force=fields.get("force") == "1",
     )
+
+
+def play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+    answer.saved = save_play(answer.planned)
 
 
 def undo(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
@@ -207,6 +226,11 @@ DEAL_ACTIONS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = 
 }
 
 
+# Actions whose checks run before the write's transaction (reads and the engine only): the write lock is then
+# held for the writes alone. The write saves what the check accepted, if the deal is still at that version.
+DEAL_CHECKS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = {"play": check_play}
+
+
 def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: str = "") -> DealAnswer:
     """Run one of ``DEAL_ACTIONS`` with the posted fields, once per ``key``; a refusal is the outcome."""
     answer = DealAnswer(deal, user)
@@ -214,7 +238,12 @@ def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: s
     def write() -> None:
         DEAL_ACTIONS[action](answer, posted_version(fields), fields)
 
-    answer.outcome = settle(user, key, f"deal {deal.pk} {action}", write)
+    def check() -> None:
+        DEAL_CHECKS[action](answer, posted_version(fields), fields)
+
+    answer.outcome = settle(
+        user, key, f"deal {deal.pk} {action}", write, check if action in DEAL_CHECKS else None
+    )
     return answer
 
 

@@ -2,25 +2,53 @@
 and for the page scripts (``Accept: application/json``) the judges' actions' JSON: ``ok``, an ``error`` code and
 a one-sentence ``message`` in the active language.
 
-Django calls the ``handler…`` views of ``referee.urls`` when ``DEBUG`` is off; ``require_POST`` and friends answer
+Django calls the ``handler…`` views of ``referee.urls`` (the 404 one when ``DEBUG`` is off), and
+``csrf_failure`` for a form sent from an out-of-date page (``CSRF_FAILURE_VIEW``); ``require_POST`` and friends answer
 a wrong method with an empty 405, which ``referee.middleware.MethodNotAllowedPage`` replaces by ``method_not_allowed``.
 """
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from referee.views import wants_json
+from tournaments.access import can_read_tournament
+from tournaments.models import Tournament
+
+TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]{1,80})/")
 
 
-def refusal(request: HttpRequest, status: int, code: str, title: str, message: str) -> HttpResponse:
+def refusal(
+    request: HttpRequest, status: int, code: str, title: str, message: str, ways_back: list | None = None
+) -> HttpResponse:
     """One refused request: JSON for the page scripts, the styled page for people."""
     if wants_json(request):
         return JsonResponse({"ok": False, "error": code, "message": message}, status=status)
-    return render(request, "error.html", {"title": title, "message": message}, status=status)
+    context = {"title": title, "message": message, "ways_back": ways_back or []}
+    return render(request, "error.html", context, status=status)
+
+
+def ways_back(request: HttpRequest) -> list[tuple[str, str]]:
+    """Where a lost visitor may go instead: the page they came from (on this site), the tournament the address
+    names (when they may read it). The start page is always offered by the template."""
+    out = []
+    referer = request.headers.get("Referer", "")
+    if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}, request.is_secure()):
+        out.append((referer, _("Back to the page you came from")))
+    found = TOURNAMENT_PATH.match(request.path)
+    if found:
+        tournament = Tournament.objects.filter(slug=found["slug"]).first()
+        if tournament is not None and can_read_tournament(request.user, tournament):
+            label = _("Back to %(name)s") % {"name": tournament.name}
+            out.append((reverse("tournament", args=[tournament.slug]), label))
+    return out
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -34,7 +62,16 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return refusal(request, 404, "not_found", _("Not found"), _("There is no such page."))
+    message = _("There is no such page: the address may be mistyped, or the page is not public.")
+    return refusal(request, 404, "not_found", _("Not found"), message, ways_back(request))
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent from a page that is out of date (signed in or out in another tab, a page left open overnight)."""
+    message = _(
+        "The page was out of date (perhaps you signed in or out in another tab): reload it and try again."
+    )
+    return refusal(request, 403, "csrf", _("Not allowed"), message, ways_back(request))
 
 
 def method_not_allowed(request: HttpRequest) -> HttpResponse:

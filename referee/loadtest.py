@@ -186,6 +186,9 @@ class Log:
     late: int = 0
     version_faults: int = 0  # deals whose versions, as one client saw them, did not always go up
     stopped_by: Counter = field(default_factory=Counter)
+    cpu: dict[str, float] = field(
+        default_factory=dict
+    )  # CPU seconds of the run: "server" (if known), "clients"
 
     def merge(self, other: Log) -> None:
         """Add another client's log (its versions are checked here: only one client's order means anything)."""
@@ -553,6 +556,12 @@ class Server:
         if self.proc is not None and self.proc.poll() is None:
             os.killpg(self.proc.pid, sig)
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server's processes have used so far (Linux /proc; None elsewhere or once stopped)."""
+        if self.proc is None:
+            return None
+        return group_cpu_seconds(self.proc.pid)
+
     def kill(self) -> None:
         """kill -9 the server and its workers mid-run."""
         self.signal(signal.SIGKILL)
@@ -568,6 +577,22 @@ class Server:
         except subprocess.TimeoutExpired:
             self.kill()
         self.proc = None
+
+
+def group_cpu_seconds(group: int) -> float | None:
+    """User and system CPU seconds of the live processes of one process group, from /proc (None without it)."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return None
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):  # the process ended meanwhile
+            continue
+        if int(fields[2]) == group:  # fields after the name: state, ppid, pgrp, … utime (12th), stime (13th)
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
 
 
 def has_gunicorn() -> bool:

@@ -39,6 +39,7 @@ from rules.ranks import rank_text
 from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from tournaments.access import can_confirm, can_read_deals, can_read_results, can_record, can_reopen
+from tournaments.board import seat_players
 from tournaments.models import Deal, Match
 from tournaments.wording import card_face, match_result
 
@@ -53,12 +54,6 @@ def card_label(text: str) -> dict:
         return {"code": text, "face": card_face(text), "suit": "J", "short": _("LJ")}
     face = FACES[text]
     return {"code": text, "face": face, "suit": text[0], "short": face}
-
-
-def seat_players(match: Match) -> dict[str, str]:
-    """Who sits where: a pair's first player North (or East), the second South (or West)."""
-    ns, ew = match.pair_ns, match.pair_ew
-    return {"N": ns.player1.name, "S": ns.player2.name, "E": ew.player1.name, "W": ew.player2.name}
 
 
 def throw_info(trick, plays, rs) -> dict:

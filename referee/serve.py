@@ -21,7 +21,8 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 KEY_FILE = BASE_DIR / ".secret_key"
 # Two cores: two processes (one can use each core) of eight threads each — most of a request is waiting on
-# SQLite or the network, and sixteen at once covers a hall of tablets refreshing the standings.
+# SQLite or the network, and sixteen at once covers a hall of tablets refreshing the standings. Under
+# `make load` (64 judges, closed loop, SQLite) 2×8 gave 77 plays/s against 66 for 3×4, 51 for 2×4 and 35 for 4×4.
 WORKERS = 2
 THREADS = 8
 SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address

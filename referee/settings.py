@@ -23,6 +23,7 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = secret_key(DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "referee.error_pages.csrf_failure"  # the site's styled refusal, not Django's English page
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from referee import actions, screens
 from referee.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.recording.errors import PermissionRefused
+from referee.recording.prepared import Prepared
 from tournaments import access
 from tournaments.models import Deal, Match
 
@@ -42,11 +43,21 @@ def load_match(request: HttpRequest, match_id: int) -> Match:
     return readable(request, get_object_or_404(Match.objects.select_related(*MATCH_RELATED), pk=match_id))
 
 
+# The deal with its match, round, tournament, pairs and players, in one query (its pages show no judge): read on
+# every play, so built once (``prepared``).
+DEAL_WITH_MATCH = Prepared(
+    lambda pk: (
+        Deal.objects.select_related(*(f"match__{name}" for name in MATCH_RELATED if name != "judge"))
+        .filter(pk=pk)
+        .order_by()
+    )
+)
+
+
 def load_deal(request: HttpRequest, deal_id: int) -> Deal:
-    """The deal with its match, round, tournament, pairs and players, in one query (its pages show no judge)."""
-    related = [f"match__{name}" for name in MATCH_RELATED if name != "judge"]
-    deal = get_object_or_404(Deal.objects.select_related(*related), pk=deal_id)
-    if not access.can_read_deals(request.user, deal.match):  # the match, and its deals
+    """The deal with its match and the people at its table, when this user may read the match's deals."""
+    deal = DEAL_WITH_MATCH.first(deal_id) if 0 < deal_id < 2**63 else None  # a row id is a 64-bit integer
+    if deal is None or not access.can_read_deals(request.user, deal.match):  # the match, and its deals
         raise Http404
     return deal
 
@@ -129,6 +140,8 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     else:
         messages.error(request, answer.outcome.message)
     target = request.POST.get("next") or ""
+    if action == "confirm" and target == "queue" and access.can_use_desk(request.user):
+        return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
     if target == "match" or action == "confirm" or (action in ("submit", "reopen") and answer.ok):
         return redirect("match", deal.match_id)
     return redirect("review" if target == "review" else "deal", deal.pk)

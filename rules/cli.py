@@ -78,11 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "judge":
         return judge_command(args.file)
-    from .bench import run
+    from .bench import run, run_presets
 
     if args.deals < 1:
         print("error: --deals must be at least 1", file=sys.stderr)
         return 2
     n, dt = run(args.deals, args.seed, args.profile)
     print(f"judged {n} deals in {dt:.3f} s: {n / dt:.0f} deals/s")
+    if not args.profile:
+        per = max(1, args.deals // 4)
+        for name, rate in run_presets(per, args.seed).items():
+            print(f"  {name:<17} {rate:6.0f} deals/s ({per} deals)")
     return 0

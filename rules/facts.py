@@ -13,18 +13,20 @@ from dataclasses import dataclass
 class LeadShape:
     """The largest unit of a lead after any failed-throw reduction (decides the kitty multiplier, RULES §9).
 
-    ``kind`` is ``"single"``, ``"pair"`` or ``"tractor"``; ``pairs`` is the tractor's length in pairs (1 for a
-    pair, 0 for a single); ``is_throw`` is true when the lead that stood held more than one unit.
+    ``kind`` is ``"single"``, ``"pair"`` or ``"tractor"`` (three or four decks also ``"triple"``, ``"titanic"``,
+    ``"quad"``, ``"bulldozer"``); ``pairs`` is the unit's length in sets (1 for a pair or triple, 0 for a single); ``is_throw`` is true when the lead that stood held more than one unit.
     """
 
     kind: str
     pairs: int = 0
     is_throw: bool = False
+    # Cards in each set of the unit (RULES §13.1): 2 for a pair or tractor, 3 for a triple or 泰坦尼克, 4 quads.
+    sets: int = 2
 
     @property
     def cards(self) -> int:
-        """Cards in the largest unit: 1, 2 or 2 × pairs."""
-        return 1 if self.kind == "single" else 2 * self.pairs
+        """Cards in the largest unit: 1, or sets × length (2, 2 × pairs, 3 for a triple …)."""
+        return 1 if self.kind == "single" else self.sets * self.pairs
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .cards import Card, card_counts
 from .order import Trump
-from .units import Shape, cover, holding_shape, pair_positions, take_runs
+from .units import Shape, cover_by_pos, pair_positions, take_runs
 
 Hand = Sequence[int]  # 54 counts, indexed by card
 
@@ -72,10 +72,12 @@ def follow_problem(
         return FollowProblem("revoke_suit", tuple(_unplayed(held, in_suit)[: n - k]))
     if lead_shape.pairs == 1 and not lead_shape.tractors and len(play) == 2 and play[0] == play[1]:
         return None  # fast path: a pair answered by a pair
-    runs_h, pairs_h = holding_shape(held, trump)
-    runs_p, pairs_p = holding_shape(play, trump)
+    by_h = pair_positions(held, trump)
+    by_p = pair_positions(play, trump)
+    pairs_h = sum(map(len, by_h.values()))
+    pairs_p = sum(map(len, by_p.values()))
     lt, cap = lead_shape.tractors, lead_shape.pairs
-    if lt and cover(lt, runs_p) < cover(lt, runs_h):
+    if lt and cover_by_pos(lt, by_p) < cover_by_pos(lt, by_h):
         return FollowProblem("revoke_tractor", _tractor_witness(held, trump))
     if min(cap, pairs_p) < min(cap, pairs_h):
         played = card_counts(play)

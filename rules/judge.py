@@ -25,11 +25,14 @@ from .follow import FollowProblem, follow_problem, suit_cards
 from .messages import challenge_reason, message, show, suit_names
 from .order import TRUMP
 from .record import Record, RecordError, ThrowRecord, TrickRecord, parse_record
-from .scoring import DealScore, score_deal
+from .scoring import DealScore, kitty_multiplier, score_deal
 from .seats import SEATS, play_order
+from .sets import follow_problem as follow_problem_sets
+from .sets import lead_shape
+from .sets import winner_index as winner_index_sets
 from .throw import check_throw, forced_kind_from, shown_unit
 from .trick import winner_index
-from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name, shape_of_units
+from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +127,9 @@ class _Judge:
     """One pass over a record. Each seat's holding is 54 card counts plus counts per effective suit (how many
     cards of the led suit a follower has is the commonest question); cards leave it as they are played."""
 
-    def __init__(self, rec: Record) -> None:
+    def __init__(self, rec: Record, live: bool = False) -> None:
         self.rec = rec
+        self.live = live
         self.t = rec.trump
         self.given = rec.hands is not None
         self.exact = self.given  # holdings known exactly: given, or the deal is complete (set in ``run``)
@@ -154,8 +158,13 @@ class _Judge:
         trick = self._trick
         for k, tr in enumerate(rec.tricks):
             leader = trick(k, tr, leader, k < last)
-        if not rec.partial:
+        if rec.partial:
+            self._check_copies()
+        else:
             self._check_counts(complete)
+            if not complete and not self.live:
+                left = 54 * rec.ruleset.decks - played - len(rec.kitty)
+                self.add(None, None, "incomplete_deal", n=len(rec.tricks), left=max(0, left))
         return self._verdict(complete)
 
     def _deal_hands(self) -> int:
@@ -288,7 +297,7 @@ class _Judge:
                 self.add(k, leader, "play_size", n=0, m="1+")
             else:
                 units = decompose(lead, t)
-                shape = shape_of_units(units)
+                shape = lead_shape(units, self.rec.ruleset, t)
             if tr.throw is not None:
                 failed = self._challenge(k, leader, tr.throw, lead)
             elif len(units) > 1:
@@ -331,7 +340,8 @@ class _Judge:
                     prob = FollowProblem("revoke_suit", tuple(suit_cards(h, suit, t)))
                     self._follow_fault(k, s, prob, cards, lead, suit, units)
             elif shape is not None:
-                prob = follow_problem(h, cards, suit, shape, t, self.exact)
+                check = follow_problem_sets if shape.kinds else follow_problem
+                prob = check(h, cards, suit, shape, t, self.exact)
                 if prob is not None:
                     self._follow_fault(k, s, prob, cards, lead, suit, units)
             elif len(cards) != len(lead):
@@ -346,23 +356,35 @@ class _Judge:
         leader, lead = plays[0]
         card_lists = [cs for _s, cs in plays]
         pts = sum(map(POINTS.__getitem__, chain.from_iterable(card_lists)))
-        name = shape_name(units) if units else ("single" if len(lead) == 1 else "mixed")
+        t = self.t
+        name = shape_name(units, t.max_set) if units else ("single" if len(lead) == 1 else "mixed")
         if len(plays) != 4 or not lead:
             self.summaries.append(TrickSummary(leader, None, pts, name))
             return None
-        w = winner_index(card_lists, self.t, shape)
+        if shape is not None and shape.kinds:
+            w = winner_index_sets(card_lists, t, shape)
+        else:
+            w = winner_index(card_lists, t, shape)
         winner = plays[w][0]
         self.summaries.append(TrickSummary(leader, winner, pts, name))
         if shape is _SINGLE_SHAPE:
-            lead_shape = _SINGLE_LEAD
-        else:  # the largest unit decides the kitty multiplier
-            big = largest_unit(units) if units else None
-            lead_shape = LeadShape(
-                KIND_NAMES[big.kind] if big else "single", big.length if big else 0, len(units) > 1
-            )
+            facts_lead = _SINGLE_LEAD
+        else:  # the largest unit decides the kitty multiplier; of a throw, the unit with the largest (§13.6)
+            if not units:
+                facts_lead = _SINGLE_LEAD
+            elif t.max_set > 2:
+                shapes = [self._unit_shape(u, len(units) > 1) for u in units]
+                facts_lead = max(shapes, key=lambda ls: kitty_multiplier(self.rec.ruleset, ls))
+            else:
+                big = largest_unit(units)
+                facts_lead = LeadShape(KIND_NAMES[big.kind], big.length, len(units) > 1)
         jack = not _JACKS.isdisjoint(plays[w][1])
-        self.facts.append(TrickFacts(leader, winner, pts, lead_shape, failed[0], failed[1], jack))
+        self.facts.append(TrickFacts(leader, winner, pts, facts_lead, failed[0], failed[1], jack))
         return winner
+
+    def _unit_shape(self, u: Unit, is_throw: bool) -> LeadShape:
+        """A unit as the kitty multiplier reads it (kind name, length in sets, throw or not, set size)."""
+        return LeadShape(shape_name([u], self.t.max_set), u.length, is_throw, u.n if u.kind != SINGLE else 2)
 
     # -- helpers
     def _take(self, seat: str, cards: Sequence[Card]) -> None:
@@ -395,6 +417,9 @@ class _Judge:
             self.add(k, s, "play_size", n=len(cards), m=len(lead))
             return
         en, zh = suit_names(suit)
+        held = "tractor"
+        if t.max_set > 2 and prob.witness:
+            held = shape_name(decompose(prob.witness, t)[:1], t.max_set)
         self.add(
             k,
             s,
@@ -403,7 +428,8 @@ class _Judge:
             cards=show(cards, t),
             suit=en,
             suit_zh=zh,
-            kind=shape_name(units),
+            kind=shape_name(units, t.max_set),
+            held=held,
         )
 
     def _challenge(
@@ -500,6 +526,22 @@ class _Judge:
                 if wrong(per_card[c], decks):
                     self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=decks)
 
+    def _check_copies(self) -> None:
+        """A fragment still may not hold a card more than ``decks`` times (RULES §13.6): in what it plays and
+        buries, or in one given hand."""
+        decks = self.rec.ruleset.decks
+        per_card = self._seen()[0][:]
+        for c in self.rec.kitty:
+            per_card[c] += 1
+        if self.rec.hands is not None:
+            for cards in self.rec.hands.values():
+                for c, n in card_counts(cards).items():
+                    per_card[c] = max(per_card[c], n)
+        if max(per_card) > decks:
+            for c in range(54):
+                if per_card[c] > decks:
+                    self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=decks)
+
     def _verdict(self, complete: bool) -> Verdict:
         """The verdict; a complete deal with a winner for every trick is scored."""
         rec = self.rec
@@ -520,10 +562,13 @@ class _Judge:
         return Verdict(tuple(self.viol), tuple(self.summaries), tuple(self.facts), complete, score)
 
 
-def judge(record: Mapping[str, Any] | Record) -> Verdict:
-    """Judge a DEAL-RECORD object (complete, partial, or a deal so far). ``RecordError`` if unreadable."""
+def judge(record: Mapping[str, Any] | Record, *, live: bool = False) -> Verdict:
+    """Judge a DEAL-RECORD object (complete, partial, or a deal so far). ``RecordError`` if unreadable.
+
+    A record not marked ``partial`` must hold the whole deal: one that stops early is ``incomplete_deal``
+    (DEAL-RECORD). ``live`` is the site's check of a deal still being recorded: it may stop anywhere."""
     rec = record if isinstance(record, Record) else parse_record(record)
-    return _Judge(rec).run()
+    return _Judge(rec, live).run()
 
 
 def judge_text(text: str) -> Verdict:

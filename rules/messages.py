@@ -66,8 +66,8 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat}持有 {witness}，却用 {cards} 跟{kind_zh}",
     ),
     "revoke_tractor": (
-        "{seat} held the tractor {witness} but followed the {kind} lead with {cards}",
-        "{seat}持有拖拉机 {witness}，却用 {cards} 跟{kind_zh}",
+        "{seat} held the {held} {witness} but followed the {kind} lead with {cards}",
+        "{seat}持有{held_zh} {witness}，却用 {cards} 跟{kind_zh}",
     ),
     "throw_should_fail": (
         "{seat}'s throw {cards} should have failed: {holder} held {beater}",
@@ -80,6 +80,10 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
     "wrong_forced_unit": (
         "{seat}'s failed throw {attempted} must be played as {forced}, not {cards}",
         "{seat}甩牌 {attempted} 失败，应出 {forced}，却出了 {cards}",
+    ),
+    "incomplete_deal": (
+        "incomplete deal: the record is not marked partial but stops after trick {n}, with {left} cards never played",
+        "记录未标为部分记录，却在第 {n} 轮后中止：还有 {left} 张牌未出",
     ),
     "incomplete_trick": (
         "trick {n} (counting from 1) has only {k} plays, but later tricks follow",
@@ -95,9 +99,30 @@ _CHALLENGE_REASONS: dict[str, tuple[str, str]] = {
     "no_beat": ("{shown} does not beat any unit of the throw", "{shown} 大不过甩牌中的任何一个牌型"),
 }
 
-KIND_ZH = {"single": "单张", "pair": "对子", "tractor": "拖拉机", "throw": "甩牌"}
+KIND_ZH = {
+    "single": "单张",
+    "pair": "对子",
+    "tractor": "拖拉机",
+    "triple": "三张",
+    "quad": "四张",
+    "titanic": "泰坦尼克",
+    "bulldozer": "推土机",
+    "bomb": "炸弹",
+    "throw": "甩牌",
+}
+# English names of the kinds (RULES §13.1): the verdict's ``lead_shape`` codes read as words.
+KIND_EN = {
+    "titanic": "Titanic (chain of triples)",
+    "bulldozer": "bulldozer (chain of sets)",
+    "bomb": "bomb",
+}
 SEAT_ZH = {"N": "北家", "W": "西家", "S": "南家", "E": "东家"}
 SEAT_KEYS = ("seat", "expected", "holder", "challenger")
+
+
+def kind_name(kind: str) -> tuple[str, str]:
+    """(English, Chinese) name of a unit kind or lead shape (a verdict's ``lead_shape``): ``quad`` → 四张."""
+    return KIND_EN.get(kind, kind), KIND_ZH.get(kind, kind)
 
 
 def suit_names(suit: int) -> tuple[str, str]:
@@ -115,8 +140,10 @@ def message(code: str, **kw: object) -> tuple[str, str]:
     """(English, Chinese) for a violation code with its parameters."""
     en, zh = _TEMPLATES[code]
     kw = dict(kw)
-    if "kind" in kw:
-        kw.setdefault("kind_zh", KIND_ZH.get(str(kw["kind"]), str(kw["kind"])))
+    for key in ("kind", "held"):
+        if key in kw:
+            kw.setdefault(f"{key}_zh", KIND_ZH.get(str(kw[key]), str(kw[key])))
+            kw[key] = KIND_EN.get(str(kw[key]), kw[key])
     # Judges say 东家, not E: seats are named in Chinese in the Chinese message.
     kw_zh = {k: SEAT_ZH.get(str(v), v) if k in SEAT_KEYS else v for k, v in kw.items()}
     return en.format(**kw), zh.format(**kw_zh)

@@ -22,13 +22,22 @@ TRUMP = 4
 
 @dataclass(frozen=True, slots=True)
 class Trump:
-    """Level rank index, trump suit (0–3, or None for no-trump) and whether 2s are permanent trumps."""
+    """Level rank index, trump suit (0–3, or None for no-trump) and whether 2s are permanent trumps.
+
+    ``max_set`` is the largest set the decks allow (1 with one deck, 2 with two, 3, 4: RULES §13.1) and
+    ``chain_skips_level`` whether chains skip the level rank and run through the level cards (§4; four-deck: no).
+    ``link`` is each card's place in a chain: consecutive links chain. It is ``pos`` unless chains keep to truly
+    consecutive ranks; then the level cards and permanent 2s stand alone and only jokers chain with each other.
+    """
 
     level: int
     trump: int | None
     permanent_twos: bool = False
+    max_set: int = 2
+    chain_skips_level: bool = True
     eff: tuple[int, ...] = field(init=False, repr=False, compare=False)
     pos: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    link: tuple[int, ...] = field(init=False, repr=False, compare=False)
     sort_key: tuple[int, ...] = field(init=False, repr=False, compare=False)
     members: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
 
@@ -72,6 +81,7 @@ class Trump:
         object.__setattr__(self, "eff", tuple(eff))
         object.__setattr__(self, "pos", tuple(pos))
         object.__setattr__(self, "sort_key", tuple(key))
+        object.__setattr__(self, "link", self.pos if self.chain_skips_level else _strict_links(lvl, twos))
         object.__setattr__(
             self, "members", tuple(tuple(c for c in range(54) if eff[c] == s) for s in range(5))
         )
@@ -90,13 +100,35 @@ class Trump:
         return "NT" if self.trump is None else SUITS[self.trump]
 
 
-@lru_cache(maxsize=256)
-def make_trump(level: int, trump: int | None, permanent_twos: bool = False) -> Trump:
-    """A cached ``Trump`` (one per level, suit and twos setting)."""
-    return Trump(level, trump, permanent_twos)
+def _strict_links(lvl: int, twos: bool) -> tuple[int, ...]:
+    """Chain links when chains keep to consecutive ranks of one suit (seed 001: 点数相连，中间不能因是主牌而隔断):
+    a suit's ranks in order with the level rank a gap; level cards and permanent 2s each alone; LJ, BJ adjacent."""
+    link = [0] * 54
+    for c in range(52):
+        s, r = c // 13, c % 13
+        if r == lvl or (twos and r == 0):
+            link[c] = 1000 + 10 * c  # never next to anything
+        else:
+            link[c] = 100 * s + r
+    link[LJ], link[BJ] = 5000, 5001
+    return tuple(link)
 
 
-def trump_from_text(level: str, trump: str, permanent_twos: bool = False) -> Trump:
+@lru_cache(maxsize=512)
+def make_trump(
+    level: int,
+    trump: int | None,
+    permanent_twos: bool = False,
+    max_set: int = 2,
+    chain_skips_level: bool = True,
+) -> Trump:
+    """A cached ``Trump`` (one per level, suit, twos setting, set size and chain rule)."""
+    return Trump(level, trump, permanent_twos, max_set, chain_skips_level)
+
+
+def trump_from_text(
+    level: str, trump: str, permanent_twos: bool = False, max_set: int = 2, chain_skips_level: bool = True
+) -> Trump:
     """From record text: level ``"5"``/``"10"``/``"T"``, trump ``S``/``H``/``C``/``D``/``NT`` (symbols too)."""
     lv = RANK_INDEX[parse_rank(level)]
     t = str(trump).strip().upper()
@@ -108,4 +140,4 @@ def trump_from_text(level: str, trump: str, permanent_twos: bool = False) -> Tru
         suit = SUIT_SYMBOLS.index(t)
     else:
         raise ValueError(f"unknown trump {trump!r}")
-    return make_trump(lv, suit, permanent_twos)
+    return make_trump(lv, suit, permanent_twos, max_set, chain_skips_level)

@@ -144,6 +144,43 @@ def first_round_order(ranked: Sequence[Hashable]) -> list[Hashable]:
     return out
 
 
+def first_round_pairs(
+    ranked: Sequence[Hashable],
+    clubs: Mapping[Hashable, str],
+    played: Iterable[frozenset] = (),
+    budget: int = 200_000,
+) -> list[Game] | None:
+    """Round 1 with same-club avoidance: the fold (1 v n/2+1 …), each top pair taking the nearest bottom pair
+    of another club — so a conflict swaps two neighbours in the bottom half and the rest of the fold stays.
+    None when no such draw exists (the caller falls back to the general search)."""
+    half = len(ranked) // 2
+    top, bottom = ranked[:half], ranked[half:]
+    met = set(played)
+    steps = [0]
+
+    def allowed(a, b) -> bool:
+        ca, cb = clubs.get(a, ""), clubs.get(b, "")
+        return not (ca and ca == cb) and frozenset((a, b)) not in met
+
+    def solve(i: int, free: list[int]) -> list[Game] | None:
+        if i == half:
+            return []
+        for j in sorted(free, key=lambda j: (abs(j - i), j)):
+            steps[0] += 1
+            if steps[0] > budget:
+                raise _Budget
+            if allowed(top[i], bottom[j]):
+                tail = solve(i + 1, [k for k in free if k != j])
+                if tail is not None:
+                    return [(top[i], bottom[j]), *tail]
+        return None
+
+    try:
+        return solve(0, list(range(half)))
+    except (_Budget, RecursionError):
+        return None
+
+
 def swiss_bye(ranked: Sequence[Hashable], had_bye: Collection[Hashable] = ()) -> Hashable | None:
     """Who sits out an odd round: the lowest-ranked pair without a bye yet (the lowest if all have had one)."""
     if len(ranked) % 2 == 0:
@@ -165,7 +202,9 @@ def swiss_round(
     bye = swiss_bye(ranked, had_bye)
     rest = [p for p in ranked if p != bye]
     order = first_round_order(rest) if first_round else rest
-    games = swiss_pairs(order, played, clubs, avoid_same_club=avoid_same_club)
+    games = first_round_pairs(rest, clubs or {}, played) if first_round and avoid_same_club else None
+    if games is None:
+        games = swiss_pairs(order, played, clubs, avoid_same_club=avoid_same_club)
     return balance_seats(games, ns_minus_ew or {}), bye
 
 

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from .cards import CARD_BY_TEXT, Card, CardError, parse_cards
 from .facts import PenaltyCall
 from .limits import size_problem
-from .order import Trump, trump_from_text
+from .order import Trump
 from .ranks import parse_rank
 from .ruleset import Ruleset, RulesetError
 from .scoring import PENALTY_CODES
@@ -137,7 +137,7 @@ def parse_record(obj: Any) -> Record:
     if not isinstance(obj["trump"], str):
         raise RecordError(f"trump: unknown trump {obj['trump']!r}")
     try:
-        trump = trump_from_text(level, obj["trump"], rs.permanent_twos)
+        trump = rs.trump(level, obj["trump"])
     except ValueError:
         raise RecordError(f"trump: unknown trump {obj['trump']!r} (S, H, C, D or NT)") from None
     partial = obj.get("partial", False)
@@ -168,8 +168,8 @@ def parse_record(obj: Any) -> Record:
         raise RecordError("tricks must be a list")
     tricks = _tricks(obj["tricks"])
     penalties = _penalties(obj.get("penalties"))
-    if not partial and "kitty" not in obj:
-        raise RecordError("record: missing field 'kitty' (needed unless partial)")
+    if not partial and "kitty" not in obj and rs.kitty_size:
+        raise RecordError("record: missing field 'kitty' (needed unless partial or the ruleset has no kitty)")
     return Record(rs, banker, level, trump, tricks, kitty, hands, partial, levels, penalties)
 
 

@@ -8,12 +8,14 @@ naming the culprit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
 from .cards import POINTS
+from .order import Trump, trump_from_text
 from .ranks import RANKS, parse_rank
 
 
@@ -94,9 +96,20 @@ class Ruleset:
 
     preset: str = "standard"
     decks: int = 2
+    # Cards in the kitty; None: what is left after an even deal, at least 4 (RULES §13: four decks have none).
+    kitty_cards: int | None = None
     clockwise: bool = False
     permanent_twos: bool = False
     trump_throws: bool = True
+    # Units (§4, §13.1): do chains skip the level rank and run through the level cards (four-deck: no)?
+    chain_skips_level: bool = True
+    # §13.4: on a lead of one tractor a quad, or a chain of triples or quads of as many cards, is a bomb.
+    bombs: bool = False
+    # §13.3: explicit follow orders, lead kind ("3x2": a chain of 2 triples, "4x*": any chain of quads) → lines,
+    # each the units a play must contain ("3x1" a triple, "2x+" the longest tractor the cards allow, "2+" as many
+    # pairs as they allow, at least one; "2*" the same, possibly none); the first line the follower can form
+    # rules. Empty: the general rule of §6/§13.3.
+    follow_tables: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
     # Ladder (§10): ranks climbed one step at a time; the target is always must-play.
     ladder: tuple[str, ...] = RANKS
     start_level: str = "2"
@@ -129,9 +142,31 @@ class Ruleset:
     # ---- derived ----
     @property
     def kitty_size(self) -> int:
-        """Cards in the kitty: what is left after an even deal, at least 4 (8 for two decks)."""
+        """Cards in the kitty: ``kitty_cards``, else what is left after an even deal, at least 4 (8 for two
+        decks, 6 for one or three)."""
+        if self.kitty_cards is not None:
+            return self.kitty_cards
         total = 54 * self.decks
         return total % 4 + 4 if total % 4 else 8
+
+    @property
+    def max_set(self) -> int:
+        """The largest set the decks allow: 1 (one deck: singles only), 2 pairs, 3 triples, 4 quads (§13.1)."""
+        return min(self.decks, 4)
+
+    def trump(self, level: str, trump: str) -> Trump:
+        """The deal's ``Trump`` under this ruleset (twos, set size, chain rule): ``trump("5", "H")``."""
+        return trump_from_text(level, trump, self.permanent_twos, self.max_set, self.chain_skips_level)
+
+    def follow_lines(self, n: int, length: int) -> tuple[tuple[str, ...], ...] | None:
+        """The explicit follow order for a lead of one unit of ``n``-sets chained ``length`` long, or None."""
+        if not self.follow_tables:
+            return None
+        tables = dict(self.follow_tables)
+        found = tables.get(f"{n}x{length}")
+        if found is None and length >= 2:
+            found = tables.get(f"{n}x*")
+        return found
 
     @property
     def deck_points(self) -> int:
@@ -201,6 +236,7 @@ class Ruleset:
 
 _SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(Ruleset) if f.name != "preset")
 _INT_OPTIONAL = {
+    "kitty_cards",
     "level_step",
     "level_cap",
     "strikes_to_forfeit",
@@ -209,7 +245,17 @@ _INT_OPTIONAL = {
     "signal_points",
 }
 _INT = {"decks", "kitty_cap", "failed_throw_points", "misplay_points"}
-_BOOL = {"clockwise", "permanent_twos", "trump_throws", "throws_as_single", "j_rule"}
+_BOOL = {
+    "clockwise",
+    "permanent_twos",
+    "trump_throws",
+    "throws_as_single",
+    "j_rule",
+    "chain_skips_level",
+    "bombs",
+}
+_TABLE_KEY = re.compile(r"[234]x(?:[1-9]|\*)")
+_TABLE_ITEM = re.compile(r"[234]x(?:[1-9]|\*|\+)|[234][+*]")
 _ENUMS: dict[str, type[StrEnum]] = {
     "kitty_scheme": KittyScheme,
     "failed_throw": FailedThrow,
@@ -266,6 +312,8 @@ def _coerce(key: str, value: Any) -> Any:
                 )
             out.append((kind, _int("kitty_table", mult)))
         return tuple(out)
+    if key == "follow_tables":
+        return _follow_tables(value)
     if key == "level_bands":
         if value is None:
             return None
@@ -273,6 +321,30 @@ def _coerce(key: str, value: Any) -> Any:
             raise RulesetError(f"setting 'level_bands' must be a list of bands, not {value!r}")
         return tuple(_band(v) for v in value)
     raise RulesetError(f"unknown ruleset setting {key!r}")  # pragma: no cover - _SETTINGS guards
+
+
+def _follow_tables(value: Any) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
+    """``{"3x1": [["3x1"], ["2x1"], []], …}`` → the ruleset's tuples; names the bad key, line or item."""
+    if not isinstance(value, Mapping):
+        raise RulesetError(f"setting 'follow_tables' must be an object lead kind → lines, not {value!r}")
+    out = []
+    for kind, lines in value.items():
+        if not isinstance(kind, str) or not _TABLE_KEY.fullmatch(kind):
+            raise RulesetError(f"setting 'follow_tables': unknown lead kind {kind!r} (like 3x1, 3x2, 4x*)")
+        if isinstance(lines, str) or not isinstance(lines, list | tuple) or not lines:
+            raise RulesetError(f"setting 'follow_tables': {kind!r} needs a list of lines")
+        parsed = []
+        for line in lines:
+            if isinstance(line, str) or not isinstance(line, list | tuple):
+                raise RulesetError(
+                    f"setting 'follow_tables': a line of {kind!r} is a list of units, not {line!r}"
+                )
+            for item in line:
+                if not isinstance(item, str) or not _TABLE_ITEM.fullmatch(item):
+                    raise RulesetError(f"setting 'follow_tables': unknown unit {item!r} in {kind!r}")
+            parsed.append(tuple(line))
+        out.append((kind, tuple(parsed)))
+    return tuple(out)
 
 
 def _known(key: str) -> str:
@@ -321,6 +393,8 @@ def _to_json(key: str, value: Any) -> Any:
         return list(value)
     if key == "kitty_table":
         return dict(value)
+    if key == "follow_tables":
+        return {kind: [list(line) for line in lines] for kind, lines in value}
     if key == "level_bands":
         return None if value is None else [b.as_dict() for b in value]
     return value
@@ -330,6 +404,11 @@ def _validate(rs: Ruleset) -> Ruleset:
     """Check cross-setting consistency; return the ruleset unchanged."""
     if rs.decks < 1:
         raise RulesetError(f"setting 'decks' must be at least 1, not {rs.decks}")
+    if rs.kitty_cards is not None and (rs.kitty_cards < 0 or (54 * rs.decks - rs.kitty_cards) % 4):
+        raise RulesetError(
+            f"setting 'kitty_cards': {rs.kitty_cards} cards leave {54 * rs.decks - rs.kitty_cards}, "
+            "which four hands cannot share"
+        )
     if len(rs.ladder) < 2 or len(set(rs.ladder)) != len(rs.ladder):
         raise RulesetError(f"setting 'ladder' needs two or more distinct ranks, not {list(rs.ladder)}")
     if [RANKS.index(r) for r in rs.ladder] != sorted(RANKS.index(r) for r in rs.ladder):
@@ -379,6 +458,28 @@ def _validate(rs: Ruleset) -> Ruleset:
     if rs.signal_points is not None and rs.signal_points < 0:
         raise RulesetError("setting 'signal_points' must not be negative")
     return rs
+
+
+# Seed 002 【出牌规则】 (RULES §13.3): 泰坦尼克 (a chain of 2 triples) and a triple. "tractor + any 2" is the
+# line 2x2; "triple + pair + single" is 3x1 2x1, the single being the fill.
+THREE_DECK_FOLLOW = _follow_tables(
+    {
+        "3x2": [["3x2"], ["2x2"], ["3x1", "3x1"], ["3x1", "2x1"], ["3x1"], ["2x1", "2x1"], ["2x1"], []],
+        "3x1": [["3x1"], ["2x1"], []],
+    }
+)
+# Seed 001 （三）出牌顺序 (RULES §13.3). Where a line names "tractor" or "pair" the play owes the longest tractor
+# and the most pairs the lead's card count allows and the hand can form (§13.6), and after a tractor or a triple
+# as many pairs as still fit (the reading that asks more of the follower, docs/engine.md).
+FOUR_DECK_FOLLOW = _follow_tables(
+    {
+        "4x1": [["4x1"], ["2x2"], ["2+"], ["3x1"], []],
+        "3x1": [["3x1"], ["2+"], []],
+        "4x*": [["4x*"], ["3x*", "2+"], ["2x+", "2*"], ["3x1", "2+"], ["2+"], []],
+        "3x*": [["3x*"], ["2x+", "2*"], ["3x1", "2+"], ["2+"], []],
+        "2x*": [["2x+", "2*"], ["2+"], []],
+    }
+)
 
 
 def _preset(**kw: Any) -> Ruleset:
@@ -438,5 +539,23 @@ PRESETS: dict[str, Ruleset] = {
         level_cap=3,
         failed_throw=FailedThrow.MISPLAY,
         j_rule=True,
+    ),
+    # seeds 002, 003 (一副牌: 分数段 20 分一段): one deck, 12 cards a hand, kitty 6, singles only, step 20.
+    "one-deck": _preset(preset="one-deck", decks=1),
+    # seed 002 【三副牌规则】, seed 000 (Titanic kitty 2·3^len): 39 a hand, kitty 6, step 60; its 出牌规则 tables.
+    "three-deck": _preset(preset="three-deck", decks=3, follow_tables=THREE_DECK_FOLLOW),
+    # seed 001 四副牌竞赛规则: 从3打起, 2 常主, 庄家不垫底牌 (no kitty, 54 a hand), 三张/四张/推土机, 四张胜拖拉机,
+    # 推土机胜拖拉机, 点数相连 (chains do not skip the level), step 80, 每局最多升三级, （三）出牌顺序.
+    "four-deck": _preset(
+        preset="four-deck",
+        decks=4,
+        kitty_cards=0,
+        permanent_twos=True,
+        ladder=RANKS[1:],
+        start_level="3",
+        chain_skips_level=False,
+        bombs=True,
+        follow_tables=FOUR_DECK_FOLLOW,
+        level_cap=3,
     ),
 }

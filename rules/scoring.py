@@ -123,15 +123,15 @@ def kitty_multiplier(rs: Ruleset, shape: LeadShape) -> int:
     if rs.kitty_scheme == KittyScheme.UNIT_POWER:
         if shape.kind == "single":
             return 2
-        if shape.kind == "pair":
-            return 4
-        return 2 * 2**shape.pairs
+        return (
+            2 * shape.sets**shape.pairs
+        )  # RULES §13.5: 2·n^len (pair ×4, tractor 2·2^len, 泰坦尼克 2·3^len)
     if rs.kitty_scheme == KittyScheme.CARD_POWER:
         return min(2**shape.cards, rs.kitty_cap)
     table = dict(rs.kitty_table)
     if shape.kind == "tractor":
         return table.get(f"tractor:{shape.pairs}", table["tractor"])
-    return table[shape.kind]
+    return table.get(shape.kind, 2 * shape.sets**shape.pairs)  # kinds of more decks a table does not name
 
 
 def _check_seat(seat: str | None, what: str) -> str:

@@ -14,14 +14,17 @@ from typing import Any
 
 from .cards import Card, format_cards, make_deck
 from .follow import random_follow
-from .order import TRUMP, Trump, trump_from_text
+from .order import TRUMP, Trump
 from .ranks import parse_rank
 from .record import FORMAT
 from .ruleset import Ruleset
 from .seats import SEATS, play_order, side_of
+from .sets import lead_shape
+from .sets import random_follow as random_follow_sets
+from .sets import winner_index as winner_index_sets
 from .throw import ThrowCheck, check_throw
 from .trick import winner_index
-from .units import Unit, decompose, shape_of_units
+from .units import Unit, decompose
 
 TRUMP_CHOICES = ("S", "H", "C", "D", "NT")
 
@@ -47,7 +50,7 @@ def simulate_deal(
     if banker not in SEATS:
         raise ValueError(f"bad seat {banker!r}")
     trump_text = trump if trump is not None else rng.choice(TRUMP_CHOICES)
-    t = trump_from_text(level, trump_text, rs.permanent_twos)
+    t = rs.trump(level, trump_text)
     deck = list(make_deck(rs.decks))
     rng.shuffle(deck)
     kitty_size, hand_size = rs.kitty_size, rs.hand_size
@@ -116,13 +119,16 @@ def _play_trick(
                 "challenger": chk.challenger,
                 "shown": format_cards(chk.beater.cards, t),
             }  # type: ignore[union-attr]
+    elif t.max_set > 2 and rng.random() < 0.5:  # three or four decks: lead the largest unit often
+        lead = max(units, key=lambda u: (u.rank_key, u.top)).cards
     else:
         lead = rng.choice(units).cards
     for attempt_no in range(2):
-        shape = shape_of_units(decompose(lead, t))
+        shape = lead_shape(decompose(lead, t), rs, t)
+        follow = random_follow_sets if shape.kinds else random_follow
         plays: list[tuple[str, tuple[Card, ...]]] = [(leader, tuple(lead))]
         for s in play_order(leader, rs.clockwise)[1:]:
-            p = random_follow(hands[s], suit, shape, t, rng)
+            p = follow(hands[s], suit, shape, t, rng)
             if p is None:
                 break
             plays.append((s, p))
@@ -131,7 +137,7 @@ def _play_trick(
         # a follower the greedy builder could not serve: lead a single card instead (rare)
         lead, throw = (rng.choice(held),), None
         assert attempt_no == 0
-    w = winner_index([p for _s, p in plays], t, shape)
+    w = (winner_index_sets if shape.kinds else winner_index)([p for _s, p in plays], t, shape)
     for s, p in plays:
         _remove(hands[s], p)
     rec: dict[str, Any] = {"plays": [[s, format_cards(p, t)] for s, p in plays]}

@@ -109,13 +109,14 @@ def standings(
     *,
     pairs: Iterable[str] = (),
 ) -> list[StandingsRow]:
-    """Ordered standings rows. ``pairs`` adds pairs that have not played yet.
+    """Ordered standings rows. ``pairs`` (in seed order) adds pairs that have not played yet and orders ties.
 
     Head-to-head is the match points a pair took in matches among the pairs still tied on every earlier key
     (0 when not tied), so its value depends on the tie it breaks; a smaller tie left inside is settled again
     among its own members.
     """
     st = settings or StandingsSettings()
+    pairs = tuple(pairs)
     mp: dict[str, int] = defaultdict(int)
     rec: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # wins, draws, losses
     opponents: dict[str, list[str]] = defaultdict(list)
@@ -166,7 +167,9 @@ def standings(
             for p in keys:
                 keys[p] += (cols[tb][p],)
 
-    order = sorted(keys, key=lambda p: (tuple(-v for v in keys[p]), p))
+    # Pairs tied on every key keep the order ``pairs`` gave them (seed order), then their ids.
+    given = {p: i for i, p in enumerate(dict.fromkeys(pairs))}
+    order = sorted(keys, key=lambda p: (tuple(-v for v in keys[p]), given.get(p, len(given)), p))
     rows: list[StandingsRow] = []
     for i, p in enumerate(order):
         rank = rows[-1].rank if rows and keys[order[i - 1]] == keys[p] else i + 1

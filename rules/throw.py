@@ -4,9 +4,10 @@ A unit of the throw is beaten by a holding of the same effective suit that has a
 it: a higher single, a higher pair, or a tractor at least as long whose lowest pair (of the part set against
 it) is higher. Being able to ruff never blocks a throw, so only cards of the throw's suit matter.
 
-Failed throw: kinds are checked tractors → pairs → singles; for the first kind with a beatable unit the thrower
-plays the smallest unit of that kind (shortest, then lowest). Seed 002 《牌类游戏拖拉机》:
-♠98844 fails to 44 against ♠QQ or ♠55, else to 9 against ♠J.
+Failed throw (RULES §5): among the units another player can beat, those of the highest kind — longer tractors
+before shorter ones, tractors before pairs, pairs before singles (``Unit.rank_key``) — and of them the lowest.
+♠AAKK + ♠665544 challenged by ♠998877 → 665544. Seed 002 《牌类游戏拖拉机》: ♠98844 fails to 44 against
+♠QQ or ♠55, else to 9 against ♠J.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from typing import NamedTuple
 
 from .cards import Card
 from .order import Trump
+from .sets import beating_unit as sets_beating_unit
 from .units import PAIR, SINGLE, TRACTOR, Unit, decompose, pair_positions, take_runs
 
 
 def beating_unit(unit: Unit, holding: Sequence[Card], trump: Trump) -> Unit | None:
     """A unit of ``holding`` (cards of the unit's effective suit) that beats ``unit``, or None."""
+    if trump.max_set > 2:
+        return sets_beating_unit(unit, holding, trump)
     pos = trump.pos
     if unit.kind == SINGLE:
         higher = [c for c in holding if pos[c] > unit.top]
@@ -54,30 +58,32 @@ class ThrowCheck(NamedTuple):
 
 def check_throw(units: Sequence[Unit], others: Mapping[str, Sequence[Card]], trump: Trump) -> ThrowCheck:
     """Against the other players' holdings of the throw's suit (seat → cards): does it stand, what is forced."""
-    for kind in (TRACTOR, PAIR, SINGLE):
-        of_kind = [u for u in units if u.kind == kind]
-        if not of_kind:
-            continue
+    # highest kind first, lowest unit first within a kind: the first unit someone can beat is the forced one
+    for u in sorted(units, key=_forced_order):
         for seat, holding in others.items():
-            for u in sorted(of_kind, key=lambda u: (u.length, u.top)):
-                b = beating_unit(u, holding, trump)
-                if b is not None:
-                    forced = min(of_kind, key=lambda u: (u.length, u.top))
-                    return ThrowCheck(False, forced, seat, b)
+            b = beating_unit(u, holding, trump)
+            if b is not None:
+                return ThrowCheck(False, u, seat, b)
     return ThrowCheck(True, None, None, None)
 
 
+def _forced_order(u: Unit) -> tuple[int, int, int]:
+    n, length = u.rank_key
+    return (-n, -length, u.top)
+
+
 def forced_kind_from(units: Sequence[Unit], shown: Unit) -> Unit | None:
-    """The unit forced when ``shown`` is the beating unit known: smallest unit of the kind it beats."""
-    of_kind = [u for u in units if u.kind == shown.kind]
-    beaten = [u for u in of_kind if _beats(shown, u)]
+    """The unit forced when ``shown`` is the beating unit known: of the units it beats, the lowest of the
+    highest kind."""
+    beaten = [u for u in units if _beats(shown, u)]
     if not beaten:
         return None
-    return min(of_kind, key=lambda u: (u.length, u.top))
+    return min(beaten, key=_forced_order)
 
 
 def _beats(b: Unit, u: Unit) -> bool:
-    if b.kind != u.kind:
+    """``b`` beats ``u``: the same kind of unit with sets at least as large (♠AAA blocks ♠KK, §13.6), higher."""
+    if b.kind != u.kind or b.n < u.n:
         return False
     if u.kind == TRACTOR:
         return b.length >= u.length and b.top - u.length + 1 > u.low

@@ -3,8 +3,9 @@
 A later play can win only if all its cards are of the led suit or all are trump *and* it has the lead's shape:
 it covers every tractor pair of the lead with tractors of its own and holds at least as many pairs (seed 002
 《牌类游戏拖拉机》: 主牌 998872 可毙副牌 AK5544，但不能毙副牌 AA5544). The *deciding unit* is the
-lead's highest kind — tractor, else pair, else single — and each play is valued by its largest unit of that
-kind (a tractor by its highest pair). A trump play beats a plain winner; otherwise it must be strictly higher:
+lead's highest kind — its longest tractor, else pair, else single — and each play is valued by its largest
+unit of that kind (a tractor at least that long, by its highest pair). The shape may come from *any*
+arrangement of the play's pairs (♥AA ♠55 ♦55 ♥55 at level 5 is two tractors). A trump play beats a plain winner; otherwise it must be strictly higher:
 equal stays with the earlier play (先出者为大; seed: 977 毙 544, 884 盖毙; on 567, 884 cannot overruff 977).
 """
 
@@ -14,11 +15,12 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .order import TRUMP, Trump
-from .units import PAIR, SINGLE, TRACTOR, Shape, cover, decompose, pair_positions, shape_of_units, take_runs
+from .units import PAIR, SINGLE, TRACTOR, Shape, cover_by_pos, decompose, pair_positions, shape_of_units
 
 
-def deciding_value(cards: Sequence[Card], kind: int, trump: Trump) -> int:
-    """The position of the play's largest unit of ``kind`` (−1 when it has none)."""
+def deciding_value(cards: Sequence[Card], kind: int, trump: Trump, length: int = 2) -> int:
+    """The position of the play's largest unit of ``kind`` (−1 when it has none); for a tractor, the highest
+    top pair of a tractor at least ``length`` long (the lead's longest tractor decides, RULES §7)."""
     pos = trump.pos
     if kind == SINGLE:
         return max(pos[c] for c in cards)
@@ -27,8 +29,21 @@ def deciding_value(cards: Sequence[Card], kind: int, trump: Trump) -> int:
         return -1
     if kind == PAIR:
         return max(by_pos)
-    runs = take_runs(by_pos)
-    return max((r[-1][0] for r in runs), default=-1)
+    return _top_of_length(by_pos, length)
+
+
+def _top_of_length(by_pos: dict[int, list[Card]], length: int) -> int:
+    """The highest top position of a run of consecutive pair positions at least ``length`` long (−1: none).
+    Positions are taken once each: pairs sharing a position (♠55 ♦55) stand at one step of a chain."""
+    best = -1
+    run = 0
+    prev = None
+    for p in sorted(by_pos):
+        run = run + 1 if prev is not None and p == prev + 1 else 1
+        if run >= length:
+            best = p
+        prev = p
+    return best
 
 
 def lead_kind(shape: Shape) -> int:
@@ -45,10 +60,9 @@ def _shaped_value(cards: Sequence[Card], shape: Shape, kind: int, trump: Trump) 
         return None
     if kind == PAIR:
         return max(by_pos)
-    runs = take_runs(by_pos) if len(by_pos) >= 2 else []
-    if cover(shape.tractors, tuple(sorted((len(r) for r in runs), reverse=True))) < sum(shape.tractors):
+    if cover_by_pos(shape.tractors, by_pos) < sum(shape.tractors):
         return None
-    return max((r[-1][0] for r in runs), default=-1)
+    return _top_of_length(by_pos, shape.tractors[0])
 
 
 def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | None = None) -> int:
@@ -63,7 +77,8 @@ def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | N
     if shape.pairs == 1 and not shape.tractors and len(lead) == 2 and lead[0] == lead[1]:
         return _unit_winner(plays, trump, 2)
     kind = lead_kind(shape)
-    best, best_trump, best_val = 0, suit == TRUMP, deciding_value(lead, kind, trump)
+    length = shape.tractors[0] if shape.tractors else 2
+    best, best_trump, best_val = 0, suit == TRUMP, deciding_value(lead, kind, trump, length)
     for i in range(1, len(plays)):
         p = plays[i]
         if not p or len(p) != len(lead):

@@ -25,13 +25,30 @@ class Unit(NamedTuple):
     low: int
     cards: tuple[Card, ...]
 
+    @property
+    def n(self) -> int:
+        """Cards in each set: 1 for a single, 2 for a pair or tractor, 3 or 4 with more decks (§13.1)."""
+        return len(self.cards) // (self.length or 1)
+
+    @property
+    def rank_key(self) -> tuple[int, int]:
+        """The unit's kind as ranked by RULES §13.1: (n, length); a longer chain is a higher kind (§5)."""
+        return (len(self.cards) // (self.length or 1), self.length or 1)
+
 
 class Shape(NamedTuple):
-    """What following and ruffing compare: tractor lengths (longest first) and pairs (tractor pairs included)."""
+    """What following and ruffing compare: tractor lengths (longest first) and pairs (tractor pairs included).
+
+    Three and four decks (``rules.sets``) add ``kinds``, each lead unit's (n, length) highest first, the
+    ruleset's follow ``lines`` for a lead of one unit, and whether ``bombs`` count; two decks leave them empty.
+    """
 
     tractors: tuple[int, ...]
     pairs: int
     size: int
+    kinds: tuple[tuple[int, int], ...] = ()
+    lines: tuple[tuple[str, ...], ...] | None = None
+    bombs: bool = False
 
 
 def pair_positions(cards: Sequence[Card], trump: Trump) -> dict[int, list[Card]]:
@@ -74,7 +91,12 @@ def take_runs(by_pos: dict[int, list[Card]]) -> list[list[tuple[int, Card]]]:
 
 
 def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
-    """Units of a set of one effective suit: longest tractors first, then pairs, then singles (highest first)."""
+    """Units of a set of one effective suit: longest tractors first, then pairs, then singles (highest first).
+    Three and four decks read sets of n and chains of them (``rules.sets.read``, RULES §13.1)."""
+    if trump.max_set > 2:
+        from .sets import read  # three or four decks: sets of n (rules.sets builds on this module)
+
+        return read(cards, trump)
     pos = trump.pos
     n = len(cards)
     if n == 1:
@@ -108,19 +130,11 @@ def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
 
 
 def shape_of_units(units: Sequence[Unit]) -> Shape:
+    """Tractors and pairs of a lead of singles, pairs and tractors (``rules.sets.lead_shape`` adds the kinds
+    of three and four decks)."""
     tractors = tuple(sorted((u.length for u in units if u.kind == TRACTOR), reverse=True))
     pairs = sum(u.length for u in units if u.kind != SINGLE)
     return Shape(tractors, pairs, sum(len(u.cards) for u in units))
-
-
-def holding_shape(cards: Sequence[Card], trump: Trump) -> tuple[tuple[int, ...], int]:
-    """(tractor lengths, pair count) of a holding — what it can offer to a lead's tractors and pairs."""
-    by_pos = pair_positions(cards, trump)
-    npairs = sum(len(v) for v in by_pos.values())
-    if len(by_pos) < 2:
-        return (), npairs
-    runs = tuple(sorted((len(r) for r in take_runs(by_pos)), reverse=True))
-    return runs, npairs
 
 
 @lru_cache(maxsize=4096)
@@ -145,13 +159,51 @@ def cover(lead_tractors: tuple[int, ...], runs: tuple[int, ...]) -> int:
     return best
 
 
-def shape_name(units: Sequence[Unit]) -> str:
-    """``single``, ``pair``, ``tractor`` — or ``throw`` for a lead of several units."""
+def cover_by_pos(lead_tractors: tuple[int, ...], by_pos: dict[int, list[Card]]) -> int:
+    """``cover`` over *every* arrangement of the pairs ``by_pos`` holds (RULES §7: a play has the lead's shape if
+    some arrangement of its cards does). Pairs at a shared position (♠55 ♦55 at level 5) may sit in different
+    tractors, so longest-first is not enough there; a small exact search settles those rare cases."""
+    if not lead_tractors or len(by_pos) < 2:
+        return 0
+    if all(len(v) == 1 for v in by_pos.values()):
+        runs = take_runs({p: list(v) for p, v in by_pos.items()})
+        return cover(lead_tractors, tuple(sorted((len(r) for r in runs), reverse=True)))
+    return _cover_multi(lead_tractors, tuple(sorted((p, len(v)) for p, v in by_pos.items())))
+
+
+@lru_cache(maxsize=4096)
+def _cover_multi(lead_tractors: tuple[int, ...], mult: tuple[tuple[int, int], ...]) -> int:
+    """Exact cover when positions hold several pairs: each lead tractor takes one segment of consecutive
+    positions (2 ≤ length ≤ its own), each position used at most as often as it holds pairs."""
+    if not lead_tractors:
+        return 0
+    t, rest = lead_tractors[0], lead_tractors[1:]
+    best = _cover_multi(rest, mult)
+    left = dict(mult)
+    keys = sorted(p for p, m in mult if m)
+    for start in keys:
+        length = 0
+        while length < t and left.get(start + length, 0) > 0:
+            length += 1
+            if length >= 2:
+                seg = range(start, start + length)
+                after = tuple((p, m - (p in seg)) for p, m in mult)
+                best = max(best, length + _cover_multi(rest, tuple((p, m) for p, m in after if m)))
+    return best
+
+
+def shape_name(units: Sequence[Unit], max_set: int = 2) -> str:
+    """``single``, ``pair``, ``tractor`` (with more decks ``triple``, ``titanic``, ``quad``, ``bulldozer``) — or
+    ``throw`` for a lead of several units."""
     if len(units) != 1:
         return "throw"
+    if max_set > 2:
+        from .sets import unit_name
+
+        return unit_name(units[0], max_set)
     return KIND_NAMES[units[0].kind]
 
 
 def largest_unit(units: Sequence[Unit]) -> Unit:
-    """The largest unit: highest kind, then longest, then highest."""
+    """The largest unit: highest kind, then longest, then highest (two decks; ``Unit.rank_key`` ranks more)."""
     return max(units, key=lambda u: (u.kind, u.length, u.top))

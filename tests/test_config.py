@@ -31,6 +31,7 @@ def test_sqlite_default_has_wal_immediate_full_sync_and_busy_timeout(monkeypatch
     assert "journal_mode=WAL" in options["init_command"]
     assert "synchronous=FULL" in options["init_command"]  # an acknowledged play survives a power cut
     assert options["timeout"] >= 5
+    assert config["CONN_MAX_AGE"] > 0  # each server thread keeps its connection: no connect per request
 
 
 def test_sqlite_synchronous_normal_on_request_and_nonsense_refused(monkeypatch, tmp_path):

@@ -44,9 +44,16 @@ def is_judge(user) -> bool:
     return JUDGE_GROUP in group_names(user)
 
 
-def judge_accounts():
-    """The accounts the TD may put at a table, by user name."""
-    return get_user_model().objects.filter(groups__name=JUDGE_GROUP).order_by("username")
+def judge_accounts(*, include_inactive: bool = False):
+    """The accounts the TD may put at a table, by user name: active judges (all of them for the judges' list)."""
+    accounts = get_user_model().objects.filter(groups__name=JUDGE_GROUP).order_by("username")
+    return accounts if include_inactive else accounts.filter(is_active=True)
+
+
+def is_judge_account(account) -> bool:
+    """An account the desk's judges page manages (password, deactivation): a judge who is not a TD, so no
+    director's account is ever reset or locked out from there."""
+    return is_judge(account) and not account.is_superuser and DIRECTOR_GROUP not in group_names(account)
 
 
 # --- tournaments and their pages ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
-from tournaments.wording import preset_choices, preset_name
+from tournaments.wording import preset_name, ruleset_presets
 
 # What the recording service computes from the confirmed deals.
 MATCH_COMPUTED = (
@@ -69,10 +69,10 @@ class TournamentAdmin(admin.ModelAdmin):
         return preset_name(obj.preset_name)
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        """The ruleset's JSON field lists every preset by its code, name and one line (``wording.preset_choices``)."""
+        """The ruleset's JSON field lists every preset by its code, name and one line (``wording.ruleset_presets``)."""
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
         if db_field.name == "ruleset":
-            presets = "; ".join(f"{code}: {label}" for code, label in preset_choices())
+            presets = "; ".join(f"{code}: {name} — {line}" for code, name, line in ruleset_presets())
             field.help_text = f"{db_field.help_text}. {_('Presets')}: {presets}"
         return field
 

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments import board_views, people_views, setup_views
 from tournaments import desk_views as views
 
 urlpatterns = [
@@ -10,9 +11,37 @@ urlpatterns = [
     path("rounds/<int:number>/", views.desk_round, name="desk-round"),
     path("rounds/<int:number>/publish/", views.desk_publish_round, name="desk-publish-round"),
     path("rounds/<int:number>/delete/", views.desk_delete_round, name="desk-delete-round"),
-    path("pairs/<int:pair_id>/withdraw/", views.desk_withdraw, name="desk-withdraw"),
     path("import/", views.desk_import, name="desk-import"),
     path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),
     path("import/template.<str:fmt>", views.desk_import_template, name="desk-import-template"),
     path("export.xlsx", views.desk_export, name="desk-export"),
+]
+
+# The director's day: the table board, the confirmation queue and the round's printables.
+urlpatterns += [
+    path("board/", board_views.desk_board, name="desk-board"),
+    path("board/rows/", board_views.desk_board_rows, name="desk-board-rows"),
+    path("queue/", board_views.desk_queue, name="desk-queue"),
+    path("rounds/<int:number>/table-cards/", board_views.desk_table_cards, name="desk-table-cards"),
+    path("rounds/<int:number>/score-sheets/", board_views.desk_score_sheets, name="desk-score-sheets"),
+]
+
+# Pairs and players, judges (tournaments/people_views.py).
+urlpatterns += [
+    path("pairs/", people_views.pairs, name="desk-pairs"),
+    path("pairs/add/", people_views.pair_add, name="desk-pair-add"),
+    path("pairs/<int:pair_id>/", people_views.pair_edit, name="desk-pair-edit"),
+    path("pairs/<int:pair_id>/withdraw/", people_views.pair_withdraw, name="desk-pair-withdraw"),
+    path("pairs/<int:pair_id>/reinstate/", people_views.pair_reinstate, name="desk-pair-reinstate"),
+    path("judges/", people_views.judges, name="desk-judges"),
+    path("judges/add/", people_views.judge_add, name="desk-judge-add"),
+    path("judges/<int:user_id>/password/", people_views.judge_password, name="desk-judge-password"),
+    path("judges/<int:user_id>/active/", people_views.judge_active, name="desk-judge-active"),
+    path("judges/rounds/<int:number>/", people_views.round_judges, name="desk-round-judges"),
+    path("judges/tables/<int:match_id>/", people_views.table_judge, name="desk-table-judge"),
+]
+
+# The tournament's settings and ruleset.
+urlpatterns += [
+    path("settings/", setup_views.tournament_settings, name="desk-settings"),
 ]

@@ -1,5 +1,6 @@
-"""The scoring desk (the TD's pages): pair a round, edit the draft, publish or discard it, withdrawals,
-importing pairs and exporting the official workbook. Each view checks the request and calls a service."""
+"""The scoring desk (the TD's pages): pair a round, edit the draft, publish or discard it, importing pairs and
+exporting the official workbook. Each view checks the request and calls a service. Pairs and judges are
+``tournaments/people_views.py``."""
 
 from __future__ import annotations
 
@@ -37,7 +38,6 @@ from tournaments.pairing import (
     pair_round,
     publish_round,
     set_round_matches,
-    set_withdrawn,
     swap_pairs,
 )
 from tournaments.tables import PairingTable
@@ -190,20 +190,6 @@ def desk_publish_round(request: HttpRequest, slug: str, number: int) -> HttpResp
 @require_POST
 def desk_delete_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_step(request, slug, number, delete_draft_round, _("The draft of round %(n)s is discarded."))
-
-
-@director_required
-@require_POST
-def desk_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-    """Withdraw a pair (it keeps its results and is not paired again), or bring it back."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = get_object_or_404(tournament.pairs, pk=pair_id)
-    set_withdrawn(pair, request.POST.get("withdrawn") == "1")
-    if pair.withdrawn:
-        messages.success(request, _("%(pair)s has withdrawn.") % {"pair": pair.name})
-    else:
-        messages.success(request, _("%(pair)s plays again.") % {"pair": pair.name})
-    return _desk_redirect(tournament)
 
 
 IMPORT_SESSION_KEY = "desk-import-%s"

@@ -4,6 +4,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Pair
+from tournaments.people import display_name
 
 
 class DirectorSetupForm(UserCreationForm):
@@ -23,12 +24,19 @@ class ImportForm(forms.Form):
     )
 
 
+class JudgeChoiceField(forms.ModelChoiceField):
+    """Judges offered by their display name (else their user name)."""
+
+    def label_from_instance(self, obj) -> str:
+        return display_name(obj)
+
+
 class MatchRowForm(forms.Form):
     """One table of a draft round; a row left empty is no match."""
 
     pair_ns = forms.ModelChoiceField(queryset=Pair.objects.none(), required=False, label=_("North–South"))
     pair_ew = forms.ModelChoiceField(queryset=Pair.objects.none(), required=False, label=_("East–West"))
-    judge = forms.ModelChoiceField(queryset=get_user_model().objects.none(), required=False, label=_("judge"))
+    judge = JudgeChoiceField(queryset=get_user_model().objects.none(), required=False, label=_("judge"))
 
     def __init__(self, *args, pairs=None, judges=None, **kwargs):
         super().__init__(*args, **kwargs)

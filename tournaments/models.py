@@ -14,20 +14,14 @@ from simple_history.models import HistoricalRecords
 from rules import scoring
 from rules.ranks import RANK_TEXT, RANKS
 from rules.standings import TIEBREAKS
-from tournaments.wording import deal_outcome
+from tournaments.wording import TIE_BREAK_NAMES, deal_outcome
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 
-# The tie-break codes are the engine's (rules.standings.TIEBREAKS); only their labels live here.
-TIE_BREAK_LABELS = {
-    "level_diff": _("level difference"),
-    "buchholz": _("Buchholz"),
-    "head_to_head": _("head-to-head"),
-    "banker_wins": _("deals won as banker"),
-    "attackers_points": _("attackers' points"),
-}
+# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.wording.
+TIE_BREAK_LABELS = TIE_BREAK_NAMES
 TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 
@@ -81,6 +75,9 @@ class Tournament(models.Model):
     # Tables that do not record tricks may enter a deal's totals only.
     quick_entry_allowed = models.BooleanField(_("quick entry allowed"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    # Who changed the settings and when (a ruleset change re-scores every deal: the director answers for it).
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("tournament")

@@ -1,4 +1,4 @@
-"""Pairing rounds: round robin, Swiss and manual drafts; the TD's edits; publishing; withdrawals.
+"""Pairing rounds: round robin, Swiss and manual drafts; the TD's edits; publishing.
 
 The draw itself is ``rules.pairing`` (plain ids in, games out); these services read what it needs from the
 database and write the round, each in one transaction. A draft round is changed by deleting its matches and
@@ -196,9 +196,3 @@ def publish_round(rnd: Round) -> None:
 def delete_draft_round(rnd: Round) -> None:
     _draft(rnd)
     rnd.delete()
-
-
-def set_withdrawn(pair: Pair, withdrawn: bool = True) -> None:
-    """A withdrawn pair keeps its results and is not paired again; it may come back between rounds."""
-    pair.withdrawn = withdrawn
-    pair.save(update_fields=["withdrawn"])

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import public_views as views
+from tournaments import setup_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,4 +14,9 @@ urlpatterns = [
     path("t/<slug:slug>/results/", views.results_page, name="results"),
     path("t/<slug:slug>/pairs/<int:pair_id>/", views.pair_page, name="pair"),
     path("t/<slug:slug>/matches/<int:match_id>/deals/", views.deal_log_page, name="deal-log"),
+]
+
+# A new tournament (the director's).
+urlpatterns += [
+    path("tournaments/new/", setup_views.new_tournament, name="tournament-new"),
 ]

@@ -15,6 +15,7 @@ from rules.ranks import RANKS
 from rules.ruleset import Ruleset, RulesetError
 from rules.standings import TIEBREAKS, MatchResult, StandingsSettings, standings
 from tournaments.models import TIE_BREAKS, Bye, Deal, Match, Pair, Tournament
+from tournaments.pairing import by_seed
 
 TIE_BREAK_LABELS = dict(TIE_BREAKS)
 BANKER_HELD = ("banker_holds", "match_won")
@@ -147,7 +148,8 @@ def gather_results(tournament: Tournament, up_to_round: int | None = None) -> li
 
 def compute_standings(tournament: Tournament, up_to_round: int | None = None) -> list[Line]:
     """Every pair of the tournament (withdrawn ones keep their results), ranked; equal keys share a rank."""
-    pairs = {str(p.pk): p for p in tournament.pairs.select_related("player1", "player2")}
+    # In seed order: pairs tied on every key are listed by seed.
+    pairs = {str(p.pk): p for p in by_seed(tournament.pairs.select_related("player1", "player2"))}
     rows = standings(gather_results(tournament, up_to_round), settings_for(tournament), pairs=pairs)
     return [
         Line(

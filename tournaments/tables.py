@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
 from tournaments.models import Match, Pair
+from tournaments.people import display_name
 from tournaments.wording import match_status
 
 NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
@@ -22,13 +23,17 @@ class PairTable(tables.Table):
     name = tables.Column(verbose_name=_("pair name"))
     players = tables.Column(verbose_name=_("players"), accessor="players", order_by=("player1__name",))
     club = tables.Column(verbose_name=_("club"))
-    withdrawn = tables.BooleanColumn(verbose_name=_("withdrawn"))
+    withdrawn = tables.Column(verbose_name=_("withdrawn"))
 
     class Meta:
         model = Pair
         fields = ("seed", "name", "players", "club", "withdrawn")
         attrs = {"class": "table"}
         empty_text = _("No pairs yet.")
+
+    def render_withdrawn(self, value: bool) -> str:
+        """A mark for a withdrawn pair only: an active pair's cell stays empty (no ✘ beside every pair)."""
+        return format_html('<span class="badge">{}</span>', _("withdrawn")) if value else ""
 
 
 class MatchTable(tables.Table):
@@ -45,6 +50,9 @@ class MatchTable(tables.Table):
         fields = ("round", "table", "pair_ns", "pair_ew", "levels", "state", "judge")
         attrs = {"class": "table"}
         empty_text = _("No matches yet.")
+
+    def render_judge(self, value) -> str:
+        return display_name(value)
 
     def render_levels(self, record: Match) -> str:
         return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
@@ -120,6 +128,9 @@ class PairingTable(tables.Table):
         fields = ("table", "pair_ns", "pair_ew", "judge")
         attrs = {"class": "table pairing"}
         empty_text = _("No matches in this round.")
+
+    def render_judge(self, value) -> str:
+        return display_name(value)
 
     def render_pair_ns(self, record):
         return format_html(

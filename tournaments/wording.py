@@ -40,7 +40,7 @@ VIOLATION_NAMES = {
     "incomplete_deal": gettext_lazy("unfinished deal"),
 }
 
-# The ruleset presets (rules.ruleset.PRESETS) by name, each with one line on what it plays.
+# The ruleset presets (rules.ruleset.PRESETS) by name.
 PRESET_NAMES = {
     "standard": gettext_lazy("standard rules"),
     "permanent-twos": gettext_lazy("twos always trump"),
@@ -50,26 +50,57 @@ PRESET_NAMES = {
     "three-deck": gettext_lazy("three decks"),
     "four-deck": gettext_lazy("four decks"),
 }
+# What each preset is, in one line, and the rule document (seed) it follows.
 PRESET_DESCRIPTIONS = {
     "standard": gettext_lazy(
-        "Two decks, 2 to A; the kitty doubles by the last lead's unit; a level per 40 points."
+        "Two decks, levels 2 to A, one level per 40 points, kitty ×2, ×4, ×8 — the common tractor rules "
+        "(source documents 000, 002 and 003)."
     ),
-    "permanent-twos": gettext_lazy("Two decks, 2s always trump, 3 to A; kitty ×2, pair ×4, tractor ×16."),
+    "permanent-twos": gettext_lazy(
+        "Twos always trump, levels 3 to A, kitty ×2, ×4, tractor ×16 — the two-deck tractor rules "
+        "(source document 001)."
+    ),
     "jj-competition": gettext_lazy(
-        "Two decks, first past 10 wins; a revoke or renege costs a level, three lose the match; one hour."
+        "First past 10 wins and 10 must be played, a revoke costs a level, three strikes lose, one hour a "
+        "match — the JJ competition rules (source document 002)."
     ),
     "club-competition": gettext_lazy(
-        "Two decks, levels 2, 5, 10, J, Q, K, A; at most 3 levels a deal; the J rule."
+        "Levels 2, 5, 10, J, Q, K, A with 2 and A must-play, the J rule, at most 3 levels a deal — the "
+        "club competition rules (source document 004)."
     ),
-    "one-deck": gettext_lazy("One deck: 12 cards each, a kitty of 6, singles only; a level per 20 points."),
+    "one-deck": gettext_lazy(
+        "One deck: 12 cards each, a kitty of 6, singles only, one level per 20 points — the one-deck game "
+        "(source documents 002 and 003)."
+    ),
     "three-deck": gettext_lazy(
-        "Three decks: 39 cards each, a kitty of 6, triples and Titanic chains; a level per 60 points."
+        "Three decks: 39 cards each, a kitty of 6, triples and Titanic chains, one level per 60 points — "
+        "the three-deck rules (source documents 002 and 000)."
     ),
     "four-deck": gettext_lazy(
-        "Four decks: 54 cards each and no kitty, 2s always trump, quads, bombs and bulldozers; "
-        "a level per 80 points, at most 3 a deal."
+        "Four decks: 54 cards each and no kitty, twos always trump, quads, bombs and bulldozers, one level "
+        "per 80 points, at most 3 a deal — the four-deck competition rules (source document 001)."
     ),
 }
+
+# The standings' tie-breaks (rules.standings.TIEBREAKS) by name.
+TIE_BREAK_NAMES = {
+    "level_diff": gettext_lazy("level difference"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "head_to_head": gettext_lazy("head-to-head"),
+    "banker_wins": gettext_lazy("deals won as banker"),
+    "attackers_points": gettext_lazy("attackers' points"),
+}
+
+
+def tie_break_name(code: str) -> str:
+    """A tie-break's name (``buchholz`` → "Buchholz"); an unknown code as it is."""
+    return str(TIE_BREAK_NAMES.get(code, code))
+
+
+def ruleset_presets() -> list[tuple[str, str, str]]:
+    """Every preset of the engine (``rules.ruleset.PRESETS``, in its order) as (code, name, one-line
+    description) in the active language, so a preset the engine gains appears wherever presets are offered."""
+    return [(code, preset_name(code), str(PRESET_DESCRIPTIONS.get(code, ""))) for code in PRESETS]
 
 
 def card_face(text: str) -> str:
@@ -99,13 +130,6 @@ def preset_name(name: str | None) -> str:
 def preset_description(name: str | None) -> str:
     """One line on what a preset plays (decks, hand and kitty, its units, its level step); '' when unknown."""
     return str(PRESET_DESCRIPTIONS.get(name or "", ""))
-
-
-def preset_choices() -> list[tuple[str, str]]:
-    """Every preset the engine has, as a form's choices: its code and "name — one line" in the active language."""
-    return [
-        (name, " — ".join(filter(None, (preset_name(name), preset_description(name))))) for name in PRESETS
-    ]
 
 
 def penalty_note(note: str | None) -> str:

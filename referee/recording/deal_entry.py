@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -33,9 +34,12 @@ from referee.recording.match_fold import (
 from referee.recording.quick_totals import quick_verdict
 from referee.recording.snapshot import (
     Snapshot,
+    claim,
+    insert_with_history,
     judge_probe,
     lock_deal,
     parse_card_text,
+    read_deal,
     require_open,
     require_record,
     ruleset_for,
@@ -43,6 +47,7 @@ from referee.recording.snapshot import (
     snapshot,
     touch,
 )
+from rules.judge import Verdict
 from rules.ruleset import Ruleset
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
@@ -179,7 +184,21 @@ def require_a_hand(rs: Ruleset, *entries: str) -> None:
             )
 
 
-@transaction.atomic
+@dataclass
+class PlannedPlay:
+    """A play the engine accepted on the deal as read (``plan_play``), waiting to be saved (``save_play``)."""
+
+    snap: Snapshot
+    user: Any
+    version: int  # the deal's version it was checked against: saved only if the deal is still at it
+    seat: str
+    cards: str
+    throw: dict | None  # a challenged throw, canonical, with the lead
+    verdict: Verdict  # the engine's on the deal with the play
+    fresh: list  # violations the play brings to light (``Snapshot.proven``)
+    ruled_played: list[dict]  # faults of this play the judge said happened (``force``): recorded as played
+
+
 def record_play(
     deal: Deal,
     user,
@@ -190,20 +209,52 @@ def record_play(
     throw: Throw | None = None,
     force: bool = False,
 ) -> Snapshot:
-    """Check one play with the engine and save it; refuse it with the reason when it is wrong.
+    """Check one play with the engine and save it; refuse it with the reason when it is wrong (``plan_play``,
+    then ``save_play`` in one transaction). Returns the deal as saved: the snapshot with the play added and the
+    engine's verdict on it."""
+    with transaction.atomic():
+        return save_play(
+            plan_play(deal, user, cards=cards, version=version, seat=seat, throw=throw, force=force)
+        )
+
+
+def plan_play(
+    deal: Deal,
+    user,
+    *,
+    cards: str,
+    version: int | None,
+    seat: str | None = None,
+    throw: Throw | None = None,
+    force: bool = False,
+) -> PlannedPlay:
+    """Check one play with the engine on the deal as read, without a lock (``save_play`` saves it if the deal is
+    still at that version); refuse it with the reason when it is wrong.
 
     Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault of this
     play (a revoke, a throw that should have failed) is refused too unless the judge confirms it happened
     (``force``): then it is saved, recorded as played (``settling.mark_played``), and stays in the verdict until
     it is settled. A fault the play proves elsewhere (a void shown in an earlier trick, now broken) does not
     refuse it: the cards were played; the snapshot names it (``proven``) so the page asks the judge at once to
-    confirm the entry or undo it. Returns the deal as saved: the snapshot read under the lock with the play
-    added, and the engine's verdict on it.
+    confirm the entry or undo it. A refusal is checked against the deal as it is now: when someone changed it
+    since it was read, the refusal is that (stale), not a fault of a state that is gone.
     """
     require_record(user, deal.match)
-    deal = lock_deal(deal, version)
+    if version is None or deal.version != version:  # the caller's copy is not the version named: read it
+        deal = read_deal(deal, version)
     require_open(deal)
     snap = snapshot(deal, start_levels(deal))
+    try:
+        return check_play(snap, user, cards=cards, seat=seat, throw=throw, force=force)
+    except RecordingError:
+        read_deal(deal, deal.version)  # changed since it was read: refused as stale instead
+        raise
+
+
+def check_play(
+    snap: Snapshot, user, *, cards: str, seat: str | None, throw: Throw | None, force: bool
+) -> PlannedPlay:
+    """The engine's checks of one play on ``snap`` (``plan_play``)."""
     probe = snap.record()
     before = judge_probe(probe)
     due = snap.due(before)
@@ -233,8 +284,9 @@ def record_play(
     if new_trick:
         probe["tricks"].append({"plays": []})
     probe["tricks"][-1]["plays"].append([due, text])
+    thrown = None
     if throw is not None:
-        probe["tricks"][-1]["throw"] = {
+        thrown = probe["tricks"][-1]["throw"] = {
             "attempted": parse_card_text(throw.attempted, _("throw attempted")),
             "challenger": throw.challenger,
             "shown": parse_card_text(throw.shown, _("cards shown")),
@@ -250,25 +302,33 @@ def record_play(
         entry = any(v["code"] in ENTRY_FAULTS for v in refused)
         if entry or not force:
             raise IllegalPlay(verdict_message(refused), refused, forceable=not entry)
-        settling.mark_played(deal, user, refused)
-    if new_trick:  # a throw comes only with a lead, so a new trick is the only one to save
+    return PlannedPlay(snap, user, snap.deal.version, due, text, thrown, verdict, fresh, refused)
+
+
+def save_play(plan: PlannedPlay) -> Snapshot:
+    """Save a play ``plan_play`` accepted, inside the caller's transaction: the deal's version is claimed first
+    (``snapshot.claim``: refused as stale, nothing written, when someone changed the deal since it was read),
+    then the trick (for a lead) and the play, each with its history row (who and when)."""
+    snap, user = plan.snap, plan.user
+    deal = snap.deal
+    claim(deal, user, plan.version)
+    if plan.ruled_played:
+        settling.mark_played(deal, user, plan.ruled_played)
+    last, last_plays = snap.last
+    if last is None or len(last_plays) == 4:  # a throw comes only with a lead, so a new trick is the only one
         trick = Trick(deal=deal, number=0 if last is None else last.number + 1)
-        if throw is not None:
-            trick.throw_attempted = probe["tricks"][-1]["throw"]["attempted"]
-            trick.throw_challenger = throw.challenger
-            trick.throw_shown = probe["tricks"][-1]["throw"]["shown"]
-        trick._history_user = user
-        trick.save()
+        if plan.throw is not None:
+            trick.throw_attempted = plan.throw["attempted"]
+            trick.throw_challenger = plan.throw["challenger"]
+            trick.throw_shown = plan.throw["shown"]
+        insert_with_history(trick, user)
+        order = 0
     else:
-        trick = last
-    play = Play(
-        trick=trick, order=0 if new_trick else len(last_plays), seat=due, cards=text, recorded_by=user
-    )
-    play._history_user = user
-    play.save()
-    touch(deal, user)
-    snap.add(trick, play, verdict)
-    snap.proven = tuple(settling.key_of(v) for v in fresh)
+        trick, order = last, len(last_plays)
+    play = Play(trick=trick, order=order, seat=plan.seat, cards=plan.cards, recorded_by=user)
+    insert_with_history(play, user)
+    snap.add(trick, play, plan.verdict)
+    snap.proven = tuple(settling.key_of(v) for v in plan.fresh)
     return snap
 
 

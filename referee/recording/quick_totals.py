@@ -18,13 +18,19 @@ from rules.scoring import ScoringError, score_deal
 from rules.seats import SEATS, partner, side_of
 from tournaments.models import Deal
 
-# The kinds of last lead a quick table names (the kitty multiplier depends on it): label and shape.
+# The kinds of last lead a quick table names (the kitty multiplier depends on it): label and shape. Sets of three
+# and four (RULES §13.1) only where the decks hold them.
 LAST_LEADS: dict[str, tuple[str, LeadShape]] = {
     "single": (gettext_lazy("single"), LeadShape("single", 0, False)),
     "pair": (pgettext_lazy("kind of lead", "pair"), LeadShape("pair", 1, False)),
     "tractor2": (gettext_lazy("tractor of 2 pairs"), LeadShape("tractor", 2, False)),
     "tractor3": (gettext_lazy("tractor of 3 pairs"), LeadShape("tractor", 3, False)),
     "tractor4": (gettext_lazy("tractor of 4 pairs"), LeadShape("tractor", 4, False)),
+    "triple": (gettext_lazy("triple"), LeadShape("triple", 1, False, 3)),
+    "triples2": (gettext_lazy("chain of 2 triples (Titanic)"), LeadShape("titanic", 2, False, 3)),
+    "triples3": (gettext_lazy("chain of 3 triples (Titanic)"), LeadShape("titanic", 3, False, 3)),
+    "quad": (gettext_lazy("quad"), LeadShape("quad", 1, False, 4)),
+    "quads2": (gettext_lazy("chain of 2 quads (bulldozer)"), LeadShape("bulldozer", 2, False, 4)),
     "throw": (gettext_lazy("throw"), LeadShape("single", 0, True)),
 }
 
@@ -35,8 +41,8 @@ def last_lead_choices(rs: Ruleset) -> list[tuple[str, str]]:
 
 
 def lead_fits(rs: Ruleset, shape: LeadShape) -> bool:
-    """Whether a lead of this shape exists with the ruleset's decks (a pair needs two decks)."""
-    return shape.kind == "single" or rs.decks >= 2
+    """Whether a lead of this shape exists with the ruleset's decks (a pair needs two, a triple three)."""
+    return shape.kind == "single" or shape.sets <= rs.max_set
 
 
 def most_kitty_points(rs: Ruleset) -> int:

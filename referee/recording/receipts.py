@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import RecordingError
+from referee.recording.prepared import Prepared
 from tournaments.models import WriteReceipt
 
 KEY_FIELD = "idempotency_key"
@@ -56,26 +57,42 @@ def check_key(key: str) -> str:
     return key
 
 
-def once(user, key: str, target: str, write: Callable[[], Outcome]) -> Outcome:
+# The receipt of a key (looked up before every keyed write: built once, ``prepared``).
+RECEIPT = Prepared(
+    lambda user_id, key: WriteReceipt.objects.filter(user_id=user_id, key=key).order_by(), arity=2
+)
+
+
+def once(
+    user,
+    key: str,
+    target: str,
+    write: Callable[[], Outcome],
+    check: Callable[[], Outcome | None] | None = None,
+) -> Outcome:
     """Run ``write`` unless ``user`` already sent ``key``: then answer as the first time, writing nothing.
 
     ``target`` names the write (``deal 12 play``); a key sent again for another write is refused. A write that
-    raises is rolled back with its receipt, so its retry runs again.
+    raises is rolled back with its receipt, so its retry runs again. ``check`` (a play's engine check) runs
+    first, outside the transaction, so the write lock is held for the writes alone; a refusal it returns is the
+    outcome, kept like a write's. The key is looked up before either: two requests with one key that both pass
+    are settled by the receipt's unique key, which rolls the second back and answers it with the first's outcome.
     """
     key = check_key(key)
-    if not key:
-        return write()
+    stored = RECEIPT.first(user.pk, key) if key else None
+    if stored is not None:
+        return replay(stored, target)
+    refused = check() if check is not None else None
     try:
         with transaction.atomic():
-            stored = WriteReceipt.objects.filter(user=user, key=key).first()
-            if stored is not None:
-                return replay(stored, target)
-            outcome = write()
+            outcome = refused or write()
+            if not key:
+                return outcome
             receipt = WriteReceipt.objects.create(
                 user=user, key=key, target=target, status=outcome.status, answer=outcome.body
             )
-    except IntegrityError:  # a twin of this request committed first (PostgreSQL): its answer stands
-        stored = WriteReceipt.objects.filter(user=user, key=key).first()
+    except IntegrityError:  # a twin of this request committed first: its answer stands
+        stored = WriteReceipt.objects.filter(user=user, key=key).first() if key else None
         if stored is None:
             raise
         return replay(stored, target)

@@ -13,14 +13,16 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import DraftRound, PermissionRefused, RecordingError, StaleEdit
+from referee.recording.prepared import Prepared
 from rules.cards import CardError, format_cards, parse_cards
 from rules.judge import Verdict, judge
 from rules.record import FORMAT, RecordError
@@ -103,21 +105,65 @@ def unreadable_token(text: str) -> str:
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
     """Re-read the deal under a row lock and check the writer saw its current version."""
-    current = Deal.objects.select_for_update(of=("self",)).get(pk=deal.pk)
+    return read_deal(deal, version, lock=True)
+
+
+def read_deal(deal: Deal, version: int | None, *, lock: bool = False) -> Deal:
+    """The deal as it is now (under a row lock when ``lock``), refused as stale unless at ``version`` (None:
+    any)."""
+    rows = Deal.objects.select_for_update(of=("self",)) if lock else Deal.objects
+    current = rows.get(pk=deal.pk)
     if Deal.match.is_cached(deal):
         current.match = deal.match
     if version is not None and int(version) != current.version:
-        who = current.changed_by.get_username() if current.changed_by else _("someone")
-        when = timezone.localtime(current.changed_at).strftime("%H:%M:%S")
-        raise StaleEdit(
-            _(
-                "This deal was changed by %(who)s at %(when)s. The page now shows the current state; check it and "
-                "enter your change again."
-            )
-            % {"who": who, "when": when},
-            version=current.version,
-        )
+        raise stale(current)
     return current
+
+
+def stale(current: Deal) -> StaleEdit:
+    """The refusal of a write that saw an older version of ``current``: who changed it, and when."""
+    who = current.changed_by.get_username() if current.changed_by else _("someone")
+    when = timezone.localtime(current.changed_at).strftime("%H:%M:%S")
+    return StaleEdit(
+        _(
+            "This deal was changed by %(who)s at %(when)s. The page now shows the current state; check it and "
+            "enter your change again."
+        )
+        % {"who": who, "when": when},
+        version=current.version,
+    )
+
+
+def claim(deal: Deal, user, version: int) -> None:
+    """Count a change to a deal read without a lock, provided it is still at ``version``.
+
+    One conditional UPDATE checks the version, bumps it and takes the row (on SQLite the write lock), so the
+    checks before it run outside the lock; a change saved since the read is refused as stale, with who made it,
+    before anything is written. The deal's history row says who and when, as ``touch``'s does.
+    """
+    now = timezone.now()
+    changed_by = user if getattr(user, "is_authenticated", False) else None
+    if not Deal.objects.filter(pk=deal.pk, version=version).update(
+        version=version + 1, changed_by=changed_by, changed_at=now
+    ):
+        raise stale(Deal.objects.select_related("changed_by").get(pk=deal.pk))
+    deal.version, deal.changed_by, deal.changed_at = version + 1, changed_by, now
+    deal._history_user = changed_by
+    history_of(Deal).bulk_history_create([deal], update=True, default_user=changed_by, default_date=now)
+
+
+@cache
+def history_of(model: type[Model]) -> Any:
+    """A model's history manager, made once: simple-history makes a new manager class at every ``.history``
+    (its save signal too), a large part of a play's cost."""
+    return model.history
+
+
+def insert_with_history(row: Model, user) -> None:
+    """Insert ``row`` with its history row ('+', who and when), as saving it would, without building the history
+    manager again."""
+    type(row)._default_manager.bulk_create([row])
+    history_of(type(row)).bulk_history_create([row], default_user=user, default_date=timezone.now())
 
 
 def touch(deal: Deal, user) -> None:
@@ -171,10 +217,18 @@ def penalty_entries(deal: Deal) -> list[dict]:
     return read_penalties(deal)[0]
 
 
+PENALTIES = Prepared(
+    lambda deal_id: (
+        Penalty.objects.filter(deal_id=deal_id)
+        .order_by("recorded_at", "pk")
+        .values_list("seat", "code", "trick", "note", "violation")
+    )
+)
+
+
 def read_penalties(deal: Deal) -> tuple[list[dict], list[str]]:
     """DEAL-RECORD ``penalties`` in the order they were called, and the violations they settle (keys, not '')."""
-    calls = Penalty.objects.filter(deal_id=deal.pk).order_by("recorded_at", "pk")
-    rows = list(calls.values_list("seat", "code", "trick", "note", "violation"))
+    rows = PENALTIES.rows(deal.pk)
     return [penalty_entry(*row[:4]) for row in rows], [row[4] for row in rows if row[4]]
 
 
@@ -282,17 +336,21 @@ class Snapshot:
         return None if plays else self.deal.banker
 
 
-def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
-    """The deal's tricks, each with its plays in order, in one query (so one consistent read)."""
-    rows = (
-        Trick.objects.filter(deal_id=deal.pk)
+TRICKS_WITH_PLAYS = Prepared(
+    lambda deal_id: (
+        Trick.objects.filter(deal_id=deal_id)
         .order_by("number", "plays__order")
         .values_list(*TRICK_COLUMNS, "plays__seat", "plays__cards")
     )
-    db, split = rows.db, len(TRICK_COLUMNS)
+)
+
+
+def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
+    """The deal's tricks, each with its plays in order, in one query (so one consistent read)."""
+    db, split = DEFAULT_DB_ALIAS, len(TRICK_COLUMNS)
     tricks: list[Trick] = []
     plays: list[list[PlayedCards]] = []
-    for row in rows:
+    for row in TRICKS_WITH_PLAYS.rows(deal.pk):
         if not tricks or tricks[-1].pk != row[0]:
             tricks.append(Trick.from_db(db, TRICK_COLUMNS, row[:split]))
             plays.append([])
@@ -313,6 +371,6 @@ def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
 def judge_probe(record: dict) -> Verdict:
     """The engine's verdict on a DEAL-RECORD document; a record it cannot read is the service's refusal."""
     try:
-        return judge(record)
+        return judge(record, live=True)
     except (RecordError, RulesetError) as exc:
         raise RecordingError(str(exc)) from exc

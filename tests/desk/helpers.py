@@ -74,3 +74,25 @@ def deal(
         state=state,
         verdict=verdict(total, outcome, **kw),
     )
+
+
+def settings_data(tournament=None, *, preset: str | None = None, **changes) -> dict:
+    """What the settings page posts when saved as shown (a new tournament's defaults, or ``tournament``'s
+    settings; ``preset`` starts the ruleset from that preset), with ``changes`` by field name: the ruleset's
+    settings are ``rules-<setting>``. A value None leaves the field out, as an unticked box."""
+    from tournaments.models import Tournament
+    from tournaments.setup_forms import RulesetForm, TournamentForm
+
+    tournament = tournament or Tournament()
+    data: dict = {}
+    forms = (TournamentForm(instance=tournament), RulesetForm(spec=tournament.ruleset, preset=preset))
+    for form in forms:
+        for bound in form:
+            value = bound.value()
+            if value is True:
+                value = "on"
+            if value is False or value is None and bound.widget_type == "checkbox":
+                continue
+            data[bound.html_name] = "" if value is None else value
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}

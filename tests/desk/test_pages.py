@@ -191,10 +191,10 @@ def test_desk_pairs_swaps_edits_publishes(client, director, tournament, make_pai
 def test_desk_withdraws_and_brings_back(client, director, played):
     t, pairs, _m = played
     client.force_login(director)
-    client.post(reverse("desk-withdraw", args=[t.slug, pairs[0].pk]), {"withdrawn": "1"})
+    client.post(reverse("desk-pair-withdraw", args=[t.slug, pairs[0].pk]))
     pairs[0].refresh_from_db()
     assert pairs[0].withdrawn
-    client.post(reverse("desk-withdraw", args=[t.slug, pairs[0].pk]), {"withdrawn": "0"})
+    client.post(reverse("desk-pair-reinstate", args=[t.slug, pairs[0].pk]))
     pairs[0].refresh_from_db()
     assert not pairs[0].withdrawn
 

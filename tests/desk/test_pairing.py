@@ -14,9 +14,9 @@ from tournaments.pairing import (
     pair_round,
     publish_round,
     set_round_matches,
-    set_withdrawn,
     swap_pairs,
 )
+from tournaments.people import set_withdrawn
 
 # --- the database services ----------------------------------------------------------------------------------
 
@@ -112,7 +112,7 @@ def test_withdrawn_pair_keeps_results_and_is_not_paired(tournament, make_pair):
     for m in r1.matches.all():
         finish(m, m.pair_ns)
     quitter = r1.matches.first().pair_ns
-    set_withdrawn(quitter)
+    set_withdrawn(quitter, True)
     r2 = pair_round(tournament)
     seated = {p for m in r2.matches.all() for p in (m.pair_ns_id, m.pair_ew_id)}
     assert quitter.pk not in seated
@@ -171,7 +171,7 @@ def test_round_robin_withdrawal_gives_the_opponent_a_bye(make_pair):
     t = Tournament.objects.create(name="RR", slug="rr", format=Tournament.Format.ROUND_ROBIN, num_rounds=3)
     pairs = [make_pair(t=t) for _ in range(4)]
     publish_round(pair_round(t))
-    set_withdrawn(pairs[0])
+    set_withdrawn(pairs[0], True)
     r2 = pair_round(t)
     assert r2.matches.count() == 1 and r2.byes.count() == 1
     assert pairs[0].pk not in set(r2.byes.values_list("pair_id", flat=True))

@@ -166,3 +166,14 @@ def test_an_edited_bye_counts_its_own_points(two_rounds):
     lines = {x.pair.name: x for x in compute_standings(tournament)}
     assert lines["D"].match_points == 1 + 3 and lines["D"].wins == 1
     assert lines["C"].tiebreaks["buchholz"] == lines["A"].match_points + lines["D"].match_points
+
+
+@pytest.mark.django_db
+def test_pairs_on_equal_points_are_listed_by_seed(tournament, make_pair):
+    pairs = [make_pair() for _ in range(16)]
+    pairs[0].seed, pairs[15].seed = 16, 1  # seed order is not the order the pairs were entered in
+    pairs[0].save()
+    pairs[15].save()
+    lines = compute_standings(tournament)
+    assert [x.pair.seed for x in lines] == list(range(1, 17))
+    assert {x.rank for x in lines} == {1}

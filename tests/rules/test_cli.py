@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from rules.cli import main
+from rules.ruleset import PRESETS
 from rules.simulate import simulate_deal
 
 
@@ -75,7 +76,23 @@ def test_help_lists_judge_and_bench():
 
 def test_bench_reports_the_deals_it_judged(capsys):
     assert main(["bench", "--deals", "5", "--seed", "3"]) == 0
-    assert "judged 5 deals in" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "judged 5 deals in" in out
+    for name in PRESETS:
+        assert f"  {name} " in out  # deals/s per preset, one to four decks
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_cli_judges_a_record_of_every_preset(tmp_path, capsys, name):
+    deal = simulate_deal(name, banker="W", level=PRESETS[name].start_level, seed=5)
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal), encoding="utf-8")
+    assert main(["judge", str(path)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] and verdict["result"]["outcome"] in ("banker_holds", "takeover")
+    deal["tricks"][-1]["plays"][1][1] = deal["tricks"][-1]["plays"][2][1]  # a card not held, twice over
+    path.write_text(json.dumps(deal), encoding="utf-8")
+    assert main(["judge", str(path)]) == 1
 
 
 # ------------------------------------------------------------------ hostile records: exit 2, one line, early

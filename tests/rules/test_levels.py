@@ -275,3 +275,45 @@ def test_next_banker_is_the_partner_on_hold_and_the_next_seat_on_takeover():
 def test_ladder_gap_counts_the_rungs_between_the_sides():
     assert ladder_gap(CLUB, {"NS": "J", "EW": "5"}) == 2
     assert ladder_gap(STANDARD, {"NS": "2", "EW": "2"}) == 0
+
+
+FOUR_DECK_LEVELS = [
+    (0, "banker", 3),
+    (5, "banker", 2),
+    (75, "banker", 2),
+    (80, "banker", 1),
+    (155, "banker", 1),
+    (160, "attackers", 0),
+    (235, "attackers", 0),
+    (240, "attackers", 1),
+    (320, "attackers", 2),
+    (400, "attackers", 3),
+    (480, "attackers", 3),  # 1 + (480 − 240) / 80 = 4, capped at 3 (seed 001: 每局最多升三级)
+]
+
+
+@pytest.mark.parametrize("points, side, levels", FOUR_DECK_LEVELS)
+def test_four_deck_level_table_steps_80_capped_at_3(points, side, levels):
+    """Seed 001 四副牌竞赛规则 (RULES §11): 0 +3, 5–75 +2, 80–155 +1, 160 上台, 240 +1, 320 +2, 400 +3."""
+    assert level_gain(PRESETS["four-deck"], points) == LevelGain(side, levels)
+
+
+@pytest.mark.parametrize(
+    "name, points, side, levels",
+    [
+        ("three-deck", 0, "banker", 3),  # 大光
+        ("three-deck", 55, "banker", 2),  # 小光
+        ("three-deck", 60, "banker", 1),
+        ("three-deck", 119, "banker", 1),
+        ("three-deck", 120, "attackers", 0),  # 上台
+        ("three-deck", 180, "attackers", 1),
+        ("three-deck", 240, "attackers", 2),
+        ("one-deck", 0, "banker", 3),
+        ("one-deck", 15, "banker", 2),
+        ("one-deck", 20, "banker", 1),
+        ("one-deck", 40, "attackers", 0),
+        ("one-deck", 60, "attackers", 1),
+    ],
+)
+def test_one_and_three_deck_levels_step_20_per_deck(name, points, side, levels):
+    assert level_gain(PRESETS[name], points) == LevelGain(side, levels)

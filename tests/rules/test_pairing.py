@@ -112,3 +112,29 @@ def test_seed_order_draft_pairs_neighbours_and_leaves_the_odd_one_out():
     assert seed_order_draft([1, 2, 3, 4]) == ([(1, 2), (3, 4)], [])
     assert seed_order_draft([1, 2, 3]) == ([(1, 2)], [3])
     assert seed_order_draft([]) == ([], [])
+
+
+def _sixteen_in_eight_clubs():
+    """Seeds 1–16; seed n and seed n + 8 share a club (the fold would pair each with its own club's other pair)."""
+    ranked = list(range(1, 17))
+    return ranked, {seed: f"club{(seed - 1) % 8}" for seed in ranked}
+
+
+def test_swiss_round_one_keeps_the_fold_when_it_avoids_the_same_club():
+    ranked, clubs = _sixteen_in_eight_clubs()
+    games, bye = swiss_round(ranked, first_round=True, clubs=clubs, avoid_same_club=True)
+    assert bye is None
+    assert games == [(1, 10), (2, 9), (3, 12), (4, 11), (5, 14), (6, 13), (7, 16), (8, 15)]
+
+
+def test_swiss_round_one_swaps_only_where_two_pairs_of_one_club_would_meet():
+    ranked = list(range(1, 17))
+    clubs = {1: "east", 9: "east"}
+    games, _bye = swiss_round(ranked, first_round=True, clubs=clubs, avoid_same_club=True)
+    assert games == [(1, 10), (2, 9)] + [(n, n + 8) for n in range(3, 9)]
+
+
+def test_swiss_round_one_without_the_option_is_the_fold():
+    ranked, clubs = _sixteen_in_eight_clubs()
+    games, _bye = swiss_round(ranked, first_round=True, clubs=clubs)
+    assert games == [(n, n + 8) for n in range(1, 9)]

@@ -10,6 +10,7 @@ from rules.cli import main
 from rules.judge import judge, judge_text
 from rules.order import trump_from_text
 from rules.record import FIELDS, RecordError
+from rules.ruleset import PRESETS, Ruleset
 from rules.simulate import simulate_deal
 
 cards_st = st.lists(st.integers(0, 53), max_size=30)
@@ -38,7 +39,7 @@ def test_symbol_and_lowercase_round_trip(cards):
     assert sorted(parse_cards(", ".join(CARD_TEXT[c].lower() for c in cards))) == sorted(cards)
 
 
-presets = st.sampled_from(["standard", "permanent-twos", "jj-competition", "club-competition"])
+presets = st.sampled_from(list(PRESETS))  # all seven, one to four decks
 levels = st.sampled_from(list("23456789TJQKA"))
 seats = st.sampled_from(list("NWSE"))
 
@@ -54,7 +55,7 @@ def test_every_simulated_deal_is_ok(preset, banker, level, seed):
 def _revoke_candidates(deal):
     """(trick k, play index i, trick j, play index m, card c, card d): seat followed a single lead with c in
     the led suit and plays d (another effective suit) later in trick j — swapping them is a revoke at k."""
-    rec_trump = trump_from_text(deal["level"], deal["trump"], deal["ruleset"] == "permanent-twos")
+    rec_trump = Ruleset.from_spec(deal["ruleset"]).trump(deal["level"], deal["trump"])
     eff = rec_trump.eff
     tricks = [[(s, parse_cards(c)) for s, c in t["plays"]] for t in deal["tricks"]]
     out = []
@@ -158,7 +159,7 @@ def test_every_prefix_of_a_legal_deal_is_ok_live(preset, banker, level, seed, n_
     if n_plays:
         deal["tricks"][-1]["plays"] = deal["tricks"][-1]["plays"][:n_plays]
     deal["partial"] = partial
-    v = judge(deal)
+    v = judge(deal, live=True)
     assert v.ok, [x.as_dict() for x in v.violations]
     if n_plays and n_plays < 4:
         assert v.result is None

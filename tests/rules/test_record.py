@@ -57,9 +57,18 @@ HANDS = {
 }
 
 
-def test_spec_example_is_ok_and_live():
+def test_spec_example_stops_early_so_it_is_an_incomplete_deal():
+    """DEAL-RECORD: a record not marked partial whose tricks stop early is ``incomplete_deal``, result null."""
     v = judge(EXAMPLE)
+    assert [(x.trick, x.seat, x.code) for x in v.violations] == [(None, None, "incomplete_deal")]
+    assert "incomplete" in v.violations[0].message and "部分记录" in v.violations[0].message_zh
+    assert v.as_dict()["result"] is None
+
+
+def test_spec_example_is_ok_and_live():
+    v = judge(EXAMPLE, live=True)
     assert v.ok
+    assert judge(dict(EXAMPLE, partial=True)).ok
     d = v.as_dict()
     assert d["tricks"] == [
         {"leader": "N", "winner": "E", "points": 0, "lead_shape": "pair"},
@@ -304,7 +313,7 @@ def test_incomplete_last_trick_is_judged_live():
     deal = simulate_deal("standard", banker="N", level="7", trump="S", seed=8)
     deal["tricks"] = deal["tricks"][:5]
     deal["tricks"][-1]["plays"] = deal["tricks"][-1]["plays"][:2]
-    v = judge(deal)
+    v = judge(deal, live=True)
     assert v.ok and not v.complete and v.as_dict()["result"] is None
 
 
@@ -357,7 +366,7 @@ def test_complete_record_needs_kitty():
 
 
 def test_judge_text_reads_json_and_refuses_anything_else():
-    assert judge_text(json.dumps(EXAMPLE)).ok
+    assert judge_text(json.dumps(dict(EXAMPLE, partial=True))).ok
     with pytest.raises(RecordError, match="not JSON"):
         judge_text("{nope")
     with pytest.raises(RecordError):
@@ -428,7 +437,14 @@ def test_live_record_reports_a_card_seen_too_often():
         [[["N", "SA"], ["W", "SA"], ["S", "SA"], ["E", "S4"]]], partial=False, kitty="D2 D3 D4 D5 D6 D7 D8 D9"
     )
     v = judge(r)
-    assert not v.complete and [(t, c) for t, _s, c in codes(v)] == [(None, "deck_count")]
+    assert not v.complete and [(t, c) for t, _s, c in codes(v)] == [
+        (None, "deck_count"),
+        (None, "incomplete_deal"),
+    ]
     assert "♠A" in v.violations[0].message_zh
-    r["partial"] = True  # a fragment: counts are not checked
+    r["partial"] = (
+        True  # a fragment: hand and kitty sizes are not checked, but a card seen too often is (§13.6)
+    )
+    assert [(t, c) for t, _s, c in codes(judge(r))] == [(None, "deck_count")]
+    r["tricks"][0]["plays"][2][1] = "SK"
     assert judge(r).ok

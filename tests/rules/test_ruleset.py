@@ -14,8 +14,16 @@ def must_play_levels(rs):
     return {level for level in rs.ladder if rs.is_must_play(level)}
 
 
-def test_four_presets_and_standard_is_the_default():
-    assert list(PRESETS) == ["standard", "permanent-twos", "jj-competition", "club-competition"]
+def test_seven_presets_and_standard_is_the_default():
+    assert list(PRESETS) == [
+        "standard",
+        "permanent-twos",
+        "jj-competition",
+        "club-competition",
+        "one-deck",
+        "three-deck",
+        "four-deck",
+    ]
     assert Ruleset.from_spec(None) is PRESETS["standard"]
     assert Ruleset.from_spec("standard") == Ruleset()
     for name, rs in PRESETS.items():
@@ -203,3 +211,63 @@ def test_ranks_in_settings_accept_10_and_lower_case():
     rs = Ruleset.from_spec({"preset": "standard", "must_play": ["10", "j"], "target_level": "k"})
     assert rs.must_play == ("T", "J") and rs.target_level == "K"
     assert must_play_levels(rs) == frozenset({"T", "J", "K"})
+
+
+@pytest.mark.parametrize(
+    "name, decks, hand, kitty, points, step, cap",
+    [
+        ("one-deck", 1, 12, 6, 100, 20, None),
+        ("three-deck", 3, 39, 6, 300, 60, None),
+        ("four-deck", 4, 54, 0, 400, 80, 3),
+    ],
+)
+def test_the_one_three_and_four_deck_presets_follow_the_table_of_section_11(
+    name, decks, hand, kitty, points, step, cap
+):
+    rs = PRESETS[name]
+    assert (rs.decks, rs.hand_size, rs.kitty_size, rs.deck_points, rs.step, rs.level_cap) == (
+        decks,
+        hand,
+        kitty,
+        points,
+        step,
+        cap,
+    )
+    assert rs.signal_points == 30 and rs.max_set == min(decks, 4)
+    assert Ruleset.from_spec(json.loads(json.dumps(rs.as_dict()))) == rs
+
+
+def test_four_decks_start_at_3_with_permanent_twos_bombs_and_strict_chains():
+    rs = PRESETS["four-deck"]
+    assert rs.ladder[0] == "3" and rs.start_level == "3" and rs.target_level == "A"
+    assert rs.permanent_twos and rs.bombs and not rs.chain_skips_level
+    assert PRESETS["three-deck"].chain_skips_level and not PRESETS["three-deck"].bombs
+
+
+def test_a_club_can_write_its_own_follow_table_and_read_it_back():
+    spec = {"preset": "three-deck", "follow_tables": {"3x1": [["3x1"], ["2+"], []], "3x*": [["3x*"], []]}}
+    rs = Ruleset.from_spec(spec)
+    assert rs.follow_lines(3, 1) == (("3x1",), ("2+",), ())
+    assert rs.follow_lines(3, 4) == (("3x*",), ())
+    assert rs.follow_lines(2, 2) is None
+    assert Ruleset.from_spec(json.loads(json.dumps(rs.to_spec()))) == rs
+
+
+@pytest.mark.parametrize(
+    "tables, culprit",
+    [
+        ("3x1", "follow_tables"),
+        ({"5x1": [[]]}, "'5x1'"),
+        ({"3x1": "3x1"}, "'3x1'"),
+        ({"3x1": [["3y1"]]}, "'3y1'"),
+        ({"3x1": []}, "'3x1'"),
+    ],
+)
+def test_a_bad_follow_table_is_refused_naming_the_culprit(tables, culprit):
+    with pytest.raises(RulesetError, match=culprit):
+        Ruleset.from_spec({"preset": "three-deck", "follow_tables": tables})
+
+
+def test_a_kitty_that_four_hands_cannot_share_is_refused():
+    with pytest.raises(RulesetError, match="kitty_cards"):
+        Ruleset.from_spec({"preset": "four-deck", "kitty_cards": 3})

@@ -333,7 +333,7 @@ def test_renege_costs_a_level_and_a_strike(rs):
     up = rs.ladder[rs.ladder_index(start) + 1]
     s = deal(
         rs,
-        attackers=90,
+        attackers=45 * rs.decks,  # a takeover with no levels at every step (20 × decks)
         level=up,
         banker="E",
         penalties=[PenaltyCall("E", "renege")],

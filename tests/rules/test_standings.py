@@ -140,3 +140,14 @@ def test_512_pairs_over_9_rounds_are_ranked_by_match_points():
     assert len(rows) == 512 and rows[0].rank == 1
     assert all(x.match_points >= y.match_points for x, y in zip(rows, rows[1:], strict=False))
 
+
+def test_pairs_tied_on_every_key_are_listed_in_the_order_given_seed_order():
+    rows = standings([], StandingsSettings(), pairs=["9", "10", "2", "11"])
+    assert [r.pair for r in rows] == ["9", "10", "2", "11"]
+    assert {r.rank for r in rows} == {1}
+
+
+def test_a_tie_order_does_not_override_the_keys():
+    results = [MatchResult("2", "9", "2")]
+    rows = standings(results, StandingsSettings(tiebreaks=()), pairs=["9", "10", "2"])
+    assert [r.pair for r in rows] == ["2", "9", "10"]

@@ -104,10 +104,6 @@ DECK_PRESETS = {1: "one-deck", 2: "standard", 3: "three-deck", 4: "four-deck"}
 DECKS = sorted(DECK_PRESETS)
 
 
-def deck_ruleset(decks: int) -> str | dict:
-    """The ruleset spec a tournament of ``decks`` decks stores: its preset (standard with the decks changed
-    while the engine has no such preset yet)."""
-    from rules.ruleset import PRESETS
-
-    name = DECK_PRESETS[decks]
-    return name if name in PRESETS else {"preset": "standard", "decks": decks}
+def deck_ruleset(decks: int) -> str:
+    """The ruleset a tournament of ``decks`` decks stores: the preset of that many decks."""
+    return DECK_PRESETS[decks]

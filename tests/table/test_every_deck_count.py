@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from referee.forms import QuickEntryForm
 from referee.recording import deal_entry, errors, records
 from referee.recording.quick_totals import most_kitty_points
 from referee.recording.snapshot import parse_card_text, ruleset_for
@@ -82,11 +83,11 @@ def test_the_test_rulesets_have_the_decks_of_their_name(decks):
 def test_every_preset_has_a_name_and_a_line_in_both_languages():
     for lang in ("zh-hans", "en"):
         with translation.override(lang):
-            choices = wording.preset_choices()
-            assert [code for code, _label in choices] == list(PRESETS)
-            for code, label in choices:
-                assert wording.preset_name(code) in label and wording.preset_description(code) in label
-                assert wording.preset_description(code), code
+            presets = wording.ruleset_presets()
+            assert [code for code, _name, _line in presets] == list(PRESETS)
+            for code, name, line in presets:
+                assert name and name != code and line, code
+                assert wording.preset_description(code) == line
     with translation.override("zh-hans"):
         assert wording.preset_name("one-deck") == "一副牌"
         assert wording.preset_name("three-deck") == "三副牌"
@@ -348,8 +349,6 @@ def test_quick_entry_levels_follow_the_step_of_the_decks(table, judge, decks, st
 
 def test_create_tournament_and_simulate_on_the_preset(decks, make_pair, director):
     preset = deck_ruleset(decks)
-    if not isinstance(preset, str):
-        pytest.fail(f"the engine has no preset {preset!r} yet")
     call_command(
         "create_tournament", "cup", "--name", "杯赛", "--preset", preset, "--rounds", "1", stdout=StringIO()
     )
@@ -419,3 +418,29 @@ def test_the_admin_names_each_tournaments_preset_and_lists_every_preset(table, d
     form = c.get(reverse("admin:tournaments_tournament_change", args=[t.pk])).content.decode()
     for code in PRESETS:
         assert f"{code}: {wording.preset_name(code)}" in form
+
+
+LEADS_BY_DECKS = {
+    1: {"single", "throw"},
+    2: {"single", "pair", "tractor2", "tractor3", "tractor4", "throw"},
+    3: {"single", "pair", "tractor2", "tractor3", "tractor4", "triple", "triples2", "triples3", "throw"},
+    4: set(),  # no kitty: the last lead does not matter
+}
+
+
+def test_quick_entry_offers_the_last_leads_the_decks_can_make(table, decks):
+    form = QuickEntryForm(needs_declarer=True, ruleset=ruleset_for(table))
+    offered = (
+        {code for code, _label in form.fields["last_lead"].choices} if "last_lead" in form.fields else set()
+    )
+    assert offered == LEADS_BY_DECKS[decks]
+
+
+@pytest.mark.parametrize(
+    ("decks", "lead", "multiplier"), [(3, "triple", 6), (3, "triples2", 18), (1, "throw", 2)]
+)
+def test_a_quick_deal_scores_the_kitty_by_the_last_leads_sets(table, judge, lead, multiplier):
+    fields = quick_fields(table, points=40, kitty_points=20, last_lead=lead)
+    assert english(judge).post(reverse("quick_entry", args=[table.pk]), fields).status_code == 302
+    points = table.deals.get().verdict["attackers_points"]
+    assert (points["multiplier"], points["kitty_bonus"]) == (multiplier, 20 * multiplier)

@@ -28,6 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from simple_history.utils import bulk_create_with_history
 
+from referee import serve
 from referee.loadtest import (
     CONNECTION_ERRORS,
     TRUMPS,
@@ -82,8 +83,11 @@ class Command(BaseCommand):
         parser.add_argument("--retry-for", type=float, default=30.0, help="seconds a client retries a play")
         parser.add_argument("--preplayed", type=int, default=0, help="tricks entered before the run")
         parser.add_argument("--url", help="a server already running on this machine (http://127.0.0.1:PORT)")
-        parser.add_argument("--workers", type=int, default=2)
-        parser.add_argument("--threads", type=int, default=8)
+        parser.add_argument(
+            "--port", type=int, help="port of the server this command starts (default: a free one)"
+        )
+        parser.add_argument("--workers", type=int, default=serve.WORKERS, help="as `make serve` (default)")
+        parser.add_argument("--threads", type=int, default=serve.THREADS, help="as `make serve` (default)")
         parser.add_argument("--seed", default="load")
         parser.add_argument("--json", dest="json_path", help="also write the figures to this file")
 
@@ -97,7 +101,7 @@ class Command(BaseCommand):
         if options["rate_per_table"] <= 0 or options["duration"] <= 0:
             raise CommandError("--rate-per-table and --duration must be positive")
         try:
-            address = local_address(options["url"] or f"http://127.0.0.1:{free_port()}")
+            address = local_address(options["url"] or f"http://127.0.0.1:{options['port'] or free_port()}")
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         clock = time.monotonic()
@@ -252,9 +256,13 @@ def drive(
     if options["kill"]:
         after = options["kill_after"] if options["kill_after"] is not None else options["duration"] / 2
         killer = kill_midway(server, run, after, restarts)
+    server_cpu, client_cpu = server.cpu_seconds() if server else None, time.process_time()
     try:
         log = run_clients(jobs, judges, run, options)
         elapsed = time.monotonic() - run.start
+        log.cpu["clients"] = time.process_time() - client_cpu
+        if server_cpu is not None and not restarts and (now := server.cpu_seconds()) is not None:
+            log.cpu["server"] = now - server_cpu
     finally:
         run.stopped.set()  # also on Ctrl-C: clients and the killer stop at their next step
         if killer is not None:
@@ -321,7 +329,7 @@ def verify(log: Log) -> tuple[Tally, list[str], int]:
 
 def rejudge(deal: Deal) -> str | None:
     """The engine on the stored deal (the service's record builder): legal plays, and the stored verdict's result."""
-    verdict = judge(deal_record(deal, levels=levels_before(deal)))
+    verdict = judge(deal_record(deal, levels=levels_before(deal)), live=True)
     if not verdict.ok:
         return f"the engine finds {[v.code for v in verdict.violations]}"
     if deal.verdict is not None:
@@ -358,7 +366,19 @@ def figures(log: Log, tally: Tally, faults: list[str], checked: int, elapsed: fl
         "recovered": log.recovered,
         "late": log.late,
         "stopped_by": dict(log.stopped_by),
+        "cpu_seconds": dict(log.cpu),
     }
+
+
+def cpu_text(log: Log) -> str:
+    """Milliseconds of CPU per accepted play, the server's (when this command started it) and the clients'."""
+    plays = len(log.latencies)
+    if not plays:
+        return "-"
+    parts = [
+        f"{name} {1000 * seconds / plays:.1f} ms" for name, seconds in sorted(log.cpu.items(), reverse=True)
+    ]
+    return ", ".join(parts)
 
 
 def report(log, tally, faults, checked, elapsed, restarts, server, options) -> tuple[list, list[str]]:
@@ -379,6 +399,7 @@ def report(log, tally, faults, checked, elapsed, restarts, server, options) -> t
             "latency p50 / p95 / p99",
             " / ".join(f"{1000 * percentile(lat, q):.0f}" for q in (50, 95, 99)) + " ms" if lat else "-",
         ),
+        ("CPU per accepted play", cpu_text(log)),
         ("requests by status", statuses or "-"),
         (
             "retried after an error",

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_violation_rulings'),
+        ('tournaments', '0008_tournament_history'),
     ]
 
     operations = [

@@ -1,0 +1,438 @@
+"""Units of three and four decks (RULES §13): sets of n, chains of sets, reading, following, throws, winning.
+
+Used when the deal's ``Trump.max_set`` is 3 or 4 (or a ruleset has follow tables or bombs); two decks keep the
+leaner ``units``/``follow``/``trick`` code. A set is ``n`` identical cards (pair, triple, quad); a chain is two or
+more sets of one ``n`` whose cards have consecutive ``Trump.link`` values (the level rank is skipped unless the
+ruleset keeps chains to consecutive ranks). Units are ``units.Unit``: ``kind`` PAIR for a set, TRACTOR for a
+chain, ``Unit.n`` the set size, ``Unit.rank_key`` = (n, length) the kind's rank (§13.1).
+
+Following (§13.3): a lead of one unit whose kind has a line in the ruleset's ``follow_tables`` is followed by
+the first line the follower can form; any other lead by the general rule, a vector compared in order — the
+lead's chains of the largest n covered by chains of that n, then the next n down, …; then its sets of each n
+matched by sets of that n (a set in a chain counts; a larger set holds a smaller one; a lead set left unmatched
+may be matched by a set one smaller). The follower's hand is valued the same way as the play; the play must
+reach the hand's value (what the hand can offer is capped by what the lead asks, so a play of the lead's size
+can hold it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .cards import Card, card_counts
+from .order import TRUMP, Trump
+from .units import PAIR, SINGLE, TRACTOR, Shape, Unit, cover_by_pos, shape_of_units, take_runs
+
+Counts = dict[Card, int]
+
+
+class Problem(NamedTuple):
+    """Why a follow is not legal (the same codes as two decks: ``follow.FollowProblem``)."""
+
+    code: str
+    witness: tuple[Card, ...]
+
+
+# ---------------------------------------------------------------- reading (§13.1)
+
+
+def sets_at(counts: Counts, n: int, link: Sequence[int]) -> dict[int, list[Card]]:
+    """Chain link → the cards forming an ``n``-set there, one entry per set (a quad gives two pairs)."""
+    out: dict[int, list[Card]] = {}
+    for c, k in counts.items():
+        while k >= n:
+            out.setdefault(link[c], []).append(c)
+            k -= n
+    return out
+
+
+def read(cards: Sequence[Card], t: Trump) -> list[Unit]:
+    """Cards of one effective suit as units (§13.1): chains of the largest n (longest first), then lone sets
+    of that n, then the same for each smaller n on what is left, singles last; each group high to low."""
+    pos, link = t.pos, t.link
+    counts = card_counts(cards)
+    units: list[Unit] = []
+    for n in range(t.max_set, 1, -1):
+        by = sets_at(counts, n, link)
+        if not by:
+            continue
+        if len(by) >= 2:
+            for run in take_runs(by):
+                cs = tuple(c for _l, c in reversed(run) for _ in range(n))
+                units.append(Unit(TRACTOR, len(run), pos[run[-1][1]], pos[run[0][1]], cs))
+                for _l, c in run:
+                    counts[c] -= n
+        lone = sorted((c for v in by.values() for c in v), key=pos.__getitem__, reverse=True)
+        for c in lone:
+            units.append(Unit(PAIR, 1, pos[c], pos[c], (c,) * n))
+            counts[c] -= n
+    singles = sorted((c for c, k in counts.items() for _ in range(k)), key=pos.__getitem__, reverse=True)
+    units.extend(Unit(SINGLE, 0, pos[c], pos[c], (c,)) for c in singles)
+    return units
+
+
+def unit_name(u: Unit, max_set: int = 3) -> str:
+    """The kind's name: single, pair, tractor, triple, titanic (泰坦尼克), quad, bulldozer (推土机). Seed 001
+    (four decks) calls a chain of triples 推土机 too."""
+    n, length = u.rank_key
+    if n == 1:
+        return "single"
+    if n == 2:
+        return "pair" if length == 1 else "tractor"
+    if n == 3:
+        return "triple" if length == 1 else ("bulldozer" if max_set >= 4 else "titanic")
+    return "quad" if length == 1 else "bulldozer"
+
+
+def lead_shape(units: Sequence[Unit], rs: object, t: Trump) -> Shape:
+    """The lead's ``Shape``; for three or four decks with ``kinds`` (each unit's (n, length), highest first),
+    the ruleset's follow lines for a lead of one unit, and whether bombs count."""
+    lines = rs.follow_tables  # type: ignore[attr-defined]
+    bombs = rs.bombs  # type: ignore[attr-defined]
+    if t.max_set <= 2 and not lines and not bombs:
+        return shape_of_units(units)
+    shape = shape_of_units([u for u in units if u.n <= 2])._replace(size=sum(len(u.cards) for u in units))
+    kinds = tuple(sorted((u.rank_key for u in units), reverse=True))
+    found = rs.follow_lines(*kinds[0]) if len(units) == 1 else None  # type: ignore[attr-defined]
+    return shape._replace(kinds=kinds, lines=found, bombs=bombs)
+
+
+# ---------------------------------------------------------------- following (§13.3)
+
+
+def _runs(by: dict[int, list[Card]]) -> list[list[int]]:
+    """Maximal runs of consecutive links (each link once), low to high."""
+    runs: list[list[int]] = []
+    for key in sorted(by):
+        if runs and key == runs[-1][-1] + 1:
+            runs[-1].append(key)
+        else:
+            runs.append([key])
+    return runs
+
+
+def _need(kinds: Sequence[tuple[int, int]]) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+    """The lead's chain lengths per n (longest first) and its sets per n (sets in chains included)."""
+    chains: dict[int, list[int]] = {}
+    sets: dict[int, int] = {}
+    for n, length in kinds:
+        if n < 2:
+            continue
+        if length >= 2:
+            chains.setdefault(n, []).append(length)
+        sets[n] = sets.get(n, 0) + length
+    return {n: tuple(sorted(v, reverse=True)) for n, v in chains.items()}, sets
+
+
+def general_value(cards: Sequence[Card], kinds: Sequence[tuple[int, int]], t: Trump) -> tuple[int, ...]:
+    """The general rule's vector for ``cards`` against a lead of ``kinds``: chains covered per n (largest n
+    first), then sets matched per n (largest first), each counted at most as far as the lead has it."""
+    chains, sets = _need(kinds)
+    counts = card_counts(cards)
+    vec: list[int] = []
+    for n in sorted(chains, reverse=True):
+        vec.append(cover_by_pos(chains[n], sets_at(counts, n, t.link)))
+    unmatched = 0
+    for n in range(max(sets, default=1), 1, -1):
+        own = sets.get(n, 0)
+        have = sum(k // n for k in counts.values())
+        vec.append(min(own + unmatched, have))
+        unmatched = max(0, own - have)
+    return tuple(vec)
+
+
+def _place(counts: Counts, n: int, length: int, t: Trump) -> list[tuple[Card, ...]]:
+    """Every way to take a unit of ``n``-sets chained ``length`` long (1: a set) from ``counts``."""
+    by = sets_at(counts, n, t.link)
+    if length == 1:
+        return [(c,) for c in {c for v in by.values() for c in v}]
+    out = []
+    for run in _runs(by):
+        for i in range(len(run) - length + 1):
+            out.append(tuple(by[key][0] for key in run[i : i + length]))
+    return out
+
+
+def _parse_item(item: str, lead_length: int) -> tuple[int, int | str]:
+    """``"3x2"`` → (3, 2); ``"3x*"`` → (3, the lead's length); ``"2x+"`` → (2, "chain"); ``"2+"`` → (2, "sets")
+    (at least one); ``"2*"`` → (2, "more") (as many as fit, possibly none)."""
+    if item.endswith("x+"):
+        return int(item[0]), "chain"
+    if item.endswith("+"):
+        return int(item[0]), "sets"
+    if item.endswith("*") and "x" not in item:
+        return int(item[0]), "more"
+    n, length = item.split("x")
+    return int(n), lead_length if length == "*" else int(length)
+
+
+def line_value(
+    cards: Sequence[Card], line: Sequence[str], size: int, lead_length: int, t: Trump
+) -> tuple[tuple[int, ...], tuple[Card, ...]] | None:
+    """Can ``cards`` form ``line`` within ``size`` cards? None if not; else what its open items reach (the
+    longest tractor, the most sets the cards left allow) and the cards of one best forming (the witness)."""
+    items = [_parse_item(i, lead_length) for i in line]
+    fixed = [(n, ln) for n, ln in items if isinstance(ln, int)]
+    open_items = [(n, ln) for n, ln in items if not isinstance(ln, int)]
+    best: tuple[tuple[int, ...], tuple[Card, ...]] | None = None
+
+    def walk(counts: Counts, k: int, used: list[Card]) -> None:
+        nonlocal best
+        if k == len(fixed):
+            got = _open(dict(counts), open_items, size - len(used), t)
+            if got is not None and (best is None or got[0] > best[0]):
+                best = (got[0], tuple(used) + got[1])
+            return
+        n, length = fixed[k]
+        if len(used) + n * length > size:
+            return
+        for placed in _place(counts, n, length, t):
+            for c in placed:
+                counts[c] -= n
+            walk(counts, k + 1, used + [c for c in placed for _ in range(n)])
+            for c in placed:
+                counts[c] += n
+
+    walk(card_counts(cards), 0, [])
+    return best
+
+
+def _open(
+    counts: Counts, items: Sequence[tuple[int, int | str]], budget: int, t: Trump
+) -> tuple[tuple[int, ...], tuple[Card, ...]] | None:
+    """The open items of a line, greedily: the longest chain, then as many sets as the budget allows."""
+    vec: list[int] = []
+    used: list[Card] = []
+    for n, what in items:
+        if what == "chain":
+            placed: tuple[Card, ...] = ()
+            for length in range(min(budget // n, 54), 1, -1):
+                found = _place(counts, n, length, t)
+                if found:
+                    placed = found[-1]  # the highest
+                    break
+            if not placed:
+                return None
+        else:
+            by = sets_at(counts, n, t.link)
+            have = sorted((c for v in by.values() for c in v), key=t.pos.__getitem__, reverse=True)
+            placed = tuple(have[: budget // n])
+            if not placed and what == "sets":
+                return None
+        for c in placed:
+            counts[c] -= n
+        used += [c for c in placed for _ in range(n)]
+        budget -= n * len(placed)
+        vec.append(len(placed))
+    return tuple(vec), tuple(used)
+
+
+def follow_problem(
+    hand: Sequence[int], play: Sequence[Card], suit: int, shape: Shape, t: Trump, exact: bool = True
+) -> Problem | None:
+    """Why ``play`` is not a legal follow (§6 with §13.3) from ``hand`` (54 counts), or None."""
+    n = shape.size
+    if len(play) != n:
+        return Problem("play_size", ())
+    eff = t.eff
+    in_suit = [c for c in play if eff[c] == suit]
+    k = len(in_suit)
+    held = [c for c in t.members[suit] for _ in range(hand[c])]
+    if len(held) <= n:
+        if k == n and not exact:
+            return None
+        missing = _less(held, in_suit)
+        if missing and (exact or k < n):
+            return Problem("revoke_suit", tuple(missing))
+        return None
+    if k < n:
+        return Problem("revoke_suit", tuple(_less(held, in_suit)[: n - k]))
+    if shape.kinds and shape.kinds[0][0] == 1:
+        return None  # singles ask for no shape
+    if shape.lines is not None:
+        length = shape.kinds[0][1]
+        for line in shape.lines:
+            vh = line_value(held, line, n, length, t)
+            if vh is None:
+                continue
+            vp = line_value(play, line, n, length, t)
+            if vp is None or vp[0] < vh[0]:
+                chain = any("x" in i and not i.endswith("x1") for i in line)
+                return Problem("revoke_tractor" if chain else "revoke_pair", vh[1])
+            return None
+        return None
+    vh = general_value(held, shape.kinds, t)
+    vp = general_value(play, shape.kinds, t)
+    if vp >= vh:
+        return None
+    chains = len(_need(shape.kinds)[0])
+    first = next(i for i, (a, b) in enumerate(zip(vp, vh, strict=True)) if a < b)
+    code = "revoke_tractor" if first < chains else "revoke_pair"
+    counts = card_counts(held)
+    witness = tuple(c for c in t.sort(counts) if counts[c] >= 2 for _ in range(counts[c]))
+    return Problem(code, witness[:n])
+
+
+def _less(held: list[Card], played: list[Card]) -> list[Card]:
+    used = card_counts(played)
+    out = []
+    for c in held:
+        if used.get(c, 0):
+            used[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def random_follow(
+    hand: Sequence[Card], suit: int, shape: Shape, t: Trump, rng: random.Random
+) -> tuple[Card, ...] | None:
+    """A random legal follow for the simulator; None when the greedy build misses (rare)."""
+    n = shape.size
+    eff = t.eff
+    held = [c for c in hand if eff[c] == suit]
+    others = [c for c in hand if eff[c] != suit]
+    if len(held) <= n:
+        rng.shuffle(others)
+        return tuple(held + others[: n - len(held)])
+    chosen: list[Card] = []
+    if shape.lines is not None:
+        for line in shape.lines:
+            got = line_value(held, line, n, shape.kinds[0][1], t)
+            if got is not None:
+                chosen = list(got[1])
+                break
+    else:
+        counts = card_counts(held)
+        for m, length in shape.kinds:
+            if m < 2:
+                continue
+            for size in (m, m - 1) if length == 1 else (m,):
+                if size < 2:
+                    continue
+                found: list[tuple[Card, ...]] = []
+                for ln in range(length, 1 if length > 1 else 0, -1):
+                    found = _place(counts, size, ln, t)
+                    if found:
+                        break
+                if found:
+                    placed = rng.choice(found)
+                    for c in placed:
+                        counts[c] -= size
+                    chosen += [c for c in placed for _ in range(size)]
+                    break
+        chosen = chosen[:n]
+    rest = _less(held, chosen)
+    rng.shuffle(rest)
+    play = tuple(chosen + rest[: n - len(chosen)])
+    hc = [0] * 54
+    for c in hand:
+        hc[c] += 1
+    return None if follow_problem(hc, play, suit, shape, t) is not None else play
+
+
+# ---------------------------------------------------------------- throws (§13.2)
+
+
+def beating_unit(unit: Unit, holding: Sequence[Card], t: Trump) -> Unit | None:
+    """A unit that can be formed from ``holding`` and beats ``unit``: a higher single, a higher set of at least
+    the same n (♠AAA blocks a thrown ♠KK, §13.6), a chain of such sets at least as long whose lowest set (of the
+    piece set against it) is higher."""
+    pos = t.pos
+    if unit.kind == SINGLE:
+        higher = [c for c in holding if pos[c] > unit.top]
+        if not higher:
+            return None
+        c = min(higher, key=pos.__getitem__)
+        return Unit(SINGLE, 0, pos[c], pos[c], (c,))
+    n, length = unit.rank_key
+    by = sets_at(card_counts(holding), n, t.link)
+    if length == 1:
+        above = [c for v in by.values() for c in v if pos[c] > unit.top]
+        if not above:
+            return None
+        c = min(above, key=pos.__getitem__)
+        return Unit(PAIR, 1, pos[c], pos[c], (c,) * n)
+    for run in _runs(by):
+        if len(run) >= length:
+            piece = [by[key][0] for key in run[-length:]]
+            if pos[piece[0]] > unit.low:
+                cards = tuple(c for c in reversed(piece) for _ in range(n))
+                return Unit(TRACTOR, length, pos[piece[-1]], pos[piece[0]], cards)
+    return None
+
+
+# ---------------------------------------------------------------- winning (§13.4)
+
+
+def _has_units(cards: Sequence[Card], kinds: Sequence[tuple[int, int]], t: Trump) -> bool:
+    """Can ``cards`` hold the lead's units kind by kind (a set of a higher n standing for a lower one)? Each
+    lead unit, highest first, takes the lowest fitting piece of a run long enough."""
+    counts = card_counts(cards)
+    for n, length in kinds:
+        if n < 2:
+            continue
+        found = _place(counts, n, length, t)
+        if not found:
+            return False
+        placed = min(found, key=lambda p: t.pos[p[-1]])
+        for c in placed:
+            counts[c] -= n
+    return True
+
+
+def _top(cards: Sequence[Card], n: int, length: int, t: Trump) -> int:
+    """The highest top position of a unit of the kind (n, length) that ``cards`` can form (−1: none)."""
+    if n == 1:
+        return max(t.pos[c] for c in cards)
+    found = _place(card_counts(cards), n, length, t)
+    return max((t.pos[p[-1]] for p in found), default=-1)
+
+
+def _bomb(cards: Sequence[Card], shape: Shape, t: Trump) -> tuple[int, int]:
+    """(n, length) when the play is a bomb against the lead (a single tractor), else (0, 0): a quad on a
+    tractor of 2 pairs, or a chain of triples or quads of the tractor's card count (seed 001: 四张胜拖拉机，
+    推土机胜拖拉机)."""
+    units = read(cards, t)
+    if len(units) != 1:
+        return (0, 0)
+    n, length = units[0].rank_key
+    if n == 4 or (n == 3 and length >= 2):
+        return (n, length)
+    return (0, 0)
+
+
+def winner_index(plays: Sequence[Sequence[Card]], t: Trump, shape: Shape) -> int:
+    """Index of the winning play (§7 with §13.4): the lead's units kind by kind, the deciding unit the
+    largest of the lead's highest kind; with bombs, on a lead of one tractor a bomb beats any tractor, and a
+    trump play of the lead's shape still beats a plain-suit bomb."""
+    eff = t.eff
+    lead = plays[0]
+    suit = eff[lead[0]]
+    kinds = shape.kinds
+    n0, len0 = kinds[0]
+    bombs = shape.bombs and len(kinds) == 1 and n0 == 2 and len0 >= 2
+    best = 0
+    best_key = (suit == TRUMP, (0, 0), _top(lead, n0, len0, t))
+    for i in range(1, len(plays)):
+        p = plays[i]
+        if len(p) != len(lead):
+            continue
+        suits = {eff[c] for c in p}
+        if len(suits) != 1:
+            continue
+        s = suits.pop()
+        if s != suit and s != TRUMP:
+            continue
+        bomb = _bomb(p, shape, t) if bombs else (0, 0)
+        if bomb == (0, 0):
+            if not _has_units(p, kinds, t):
+                continue
+            key = (s == TRUMP, bomb, _top(p, n0, len0, t))
+        else:
+            key = (s == TRUMP, bomb, max(t.pos[c] for c in p))
+        if key > best_key:
+            best, best_key = i, key
+    return best

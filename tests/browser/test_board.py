@@ -1,0 +1,128 @@
+"""The director watches the table board while a judge, in another browser, starts a deal and records a play: the
+board's row changes state without a reload. Screenshots of the board, the queue and the printables at tablet
+(820 px) and desktop width, in Chinese and English."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from rules.simulate import simulate_deal
+from tests.browser.helpers import login, wait_for_version
+from tests.desk.helpers import deal
+from tournaments.demo import create_demo
+from tournaments.models import Deal, Match, Ruling
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDTHS = {"tablet": 820, "desktop": 1280}
+
+
+def busy_round(demo) -> Match:
+    """Tables 2–4 of the demo's round 1 waiting, flagged and finished; table 1 (judge1's) not started."""
+    matches = {m.table: m for m in demo.tournament.rounds.get(number=1).matches.all()}
+    for m in matches.values():
+        m.started_at = timezone.now() - timezone.timedelta(minutes=20)
+        m.state = Match.State.IN_PROGRESS
+    matches[1].state, matches[1].started_at = Match.State.SCHEDULED, None
+    matches[4].state = Match.State.FINISHED
+    for m in matches.values():
+        m.save()
+    deal(matches[2], 1, "N", 40, "banker_holds", state=Deal.State.SUBMITTED)
+    flagged = Deal.objects.create(match=matches[3], number=1, banker="N", level="2", trump="H")
+    Ruling.objects.create(
+        deal=flagged,
+        violation="2:W:revoke_suit",
+        kind=Ruling.Kind.PLAYED,
+        trick=2,
+        seat="W",
+        code="revoke_suit",
+    )
+    return matches[1]
+
+
+def shots(page, screenshot, label: str) -> None:
+    for name, width in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": 900})
+        screenshot(page, f"{label}-{name}")
+
+
+def test_the_board_follows_a_judges_play_without_a_reload(browser, page, live_server, screenshot):
+    demo = create_demo()
+    table1 = busy_round(demo)
+    slug = demo.tournament.slug
+
+    page.clock.install()
+    login(page, "director", "demo-director-2026")
+    page.goto_path(f"/t/{slug}/desk/")
+    assert page.get_by_test_id("waiting-count").inner_text() == "1 副牌待确认"
+    page.get_by_role("link", name="牌桌看板").click()
+    row = page.locator("tr[data-table='1']")
+    assert row.get_attribute("data-state") == "not_started"
+    assert page.locator("tr[data-table='2'] [data-testid=table-state]").inner_text() == "1 副牌待确认"
+    assert page.locator("tr[data-table='3'] [data-testid=table-state]").inner_text() == "违例未处理"
+    assert page.locator("tr[data-table='4'] [data-testid=table-state]").inner_text() == "已结束"
+    shots(page, screenshot, "board-zh")
+    loads = []
+    page.on("load", lambda _page: loads.append(1))
+
+    judge = browser.new_context(viewport={"width": 820, "height": 1000}, locale="zh-CN")
+    judge.set_default_timeout(10_000)
+    table = judge.new_page()
+    table.goto_path = lambda path: table.goto(live_server.url + path)
+    login(table, "judge1", "demo-judge1-2026")
+    table.goto_path(f"/match/{table1.pk}/deal/new/")
+    table.locator("input[name=declarer][value=N]").check()
+    table.locator("label.trump-S").click()
+    table.get_by_role("button", name="开始本局").click()
+    table.wait_for_selector("#deal-app")
+    lead = simulate_deal("standard", banker="N", level="2", trump="S", seed=1)["tricks"][0]["plays"][0][1]
+    table.fill("#cards-input", lead)
+    table.press("#cards-input", "Enter")
+    wait_for_version(table, 1)
+    judge.close()
+
+    with page.expect_response(lambda r: "/desk/board/rows/" in r.url):
+        page.clock.run_for(6_000)
+    page.locator("tr[data-table='1'][data-state='playing']").wait_for()
+    assert row.locator("[data-testid=table-state]").inner_text() == "第1副进行中"
+    assert loads == []  # the rows were swapped in: no reload
+    shots(page, screenshot, "board-live-zh")
+
+    row.locator("td").nth(1).click()  # a click on the row opens its match
+    page.wait_for_url(f"**/match/{table1.pk}/")
+
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto_path(f"/t/{slug}/desk/board/")
+    assert row.locator("[data-testid=table-state]").inner_text() == "deal 1 in progress"
+    shots(page, screenshot, "board-en")
+    page.get_by_role("link", name="waiting for confirmation (1)").click()
+    assert page.locator("tbody tr[data-state]").count() == 1
+    page.get_by_test_id("waiting-count").click()
+    assert page.locator("tr[data-deal]").count() == 1
+    shots(page, screenshot, "queue-en")
+    page.goto_path(f"/t/{slug}/desk/rounds/1/table-cards/")
+    assert page.locator("section.table-card").count() == 4
+    shots(page, screenshot, "table-cards-en")
+    page.goto_path(f"/t/{slug}/desk/rounds/1/score-sheets/?table=1")
+    shots(page, screenshot, "score-sheet-en")
+
+    page.context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": live_server.url}])
+    page.emulate_media(media="print")  # as printed: no header, no buttons, one table to a page
+    page.goto_path(f"/t/{slug}/desk/rounds/1/table-cards/?table=2")
+    assert page.get_by_text("南北方").first.is_visible() and not page.locator(".site-header").is_visible()
+    shots(page, screenshot, "table-card-print-zh")
+    page.goto_path(f"/t/{slug}/desk/rounds/1/score-sheets/?table=2")
+    assert page.get_by_text("东西方签名").is_visible()
+    shots(page, screenshot, "score-sheet-print-zh")
+
+
+def test_a_judge_at_the_desk_sees_the_styled_refusal(page, live_server, screenshot):
+    demo = create_demo()
+    login(page, "judge1", "demo-judge1-2026")
+    page.goto_path(f"/t/{demo.tournament.slug}/desk/board/")
+    assert page.get_by_role("heading", name="无权操作").is_visible()
+    shots(page, screenshot, "refusal-zh")
+    page.goto_path(f"/t/{demo.tournament.slug}/no-such-page/")
+    assert page.get_by_role("link", name=demo.tournament.name).is_visible()
+    shots(page, screenshot, "not-found-zh")

@@ -1,0 +1,113 @@
+"""The desk's people pages in a real browser, in Chinese, on a tablet and a phone: the director adds a pair,
+creates a judge (the password shown once), puts the judge at a table of the published round, and withdraws a
+pair, recording the forfeit of its open match."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.browser.helpers import login
+from tournaments.access import JUDGE_GROUP
+from tournaments.models import Match, Pair, Player, Tournament
+from tournaments.pairing import pair_round, publish_round
+from tournaments.services import create_director
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDTHS = {"tablet": (820, 1180), "phone": (390, 844)}
+
+
+def spring_with_round_one() -> Match:
+    """Four pairs, round 1 published: two matches not started."""
+    t = Tournament.objects.create(name="春季赛", slug="spring", num_rounds=3)
+    for n, name in enumerate(["东风队", "长城队", "黄河队", "梅花队"], start=1):
+        Pair.objects.create(
+            tournament=t,
+            name=name,
+            player1=Player.objects.create(name=f"{name}甲"),
+            player2=Player.objects.create(name=f"{name}乙"),
+            seed=n,
+        )
+    rnd = pair_round(t)
+    publish_round(rnd)
+    return rnd.matches.get(table=1)
+
+
+@pytest.mark.parametrize("device", list(WIDTHS))
+def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pair(
+    page, live_server, tmp_path, device
+):
+    width, height = WIDTHS[device]
+    page.set_viewport_size({"width": width, "height": height})
+
+    def shot(label: str) -> None:
+        page.screenshot(path=str(tmp_path / f"{device}-{label}.png"), full_page=True)
+
+    create_director("td", "director-pass-1")
+    table1 = spring_with_round_one()
+    login(page, "td", "director-pass-1")
+
+    # A pair, entered late: the page says it plays from round 2.
+    page.goto_path("/t/spring/desk/")
+    page.locator(".actions").get_by_role("link", name="搭档与选手").click()
+    page.get_by_role("link", name="添加搭档").click()
+    assert page.get_by_text("迟到报名：该搭档将参加第2轮的编排。").is_visible()
+    page.fill("input[name=name]", "红桃队")
+    page.fill("input[name=player1]", "徐海涛")
+    page.fill("input[name=player2]", "孙玉梅")
+    page.fill("input[name=club]", "西城桥牌升级协会")
+    shot("add-pair")
+    page.get_by_role("button", name="添加该搭档").click()
+    page.wait_for_url("**/desk/pairs/")
+    assert page.locator("table.pairs tr", has_text="红桃队").is_visible()
+    shot("pairs")
+
+    # A judge: the password is on the page once, and logs in.
+    page.locator("nav.tnav").get_by_role("link", name="裁判", exact=True).click()
+    page.get_by_role("link", name="创建裁判账号").click()
+    page.fill("input[name=username]", "li")
+    page.fill("input[name=name]", "李裁判")
+    page.get_by_role("button", name="创建账号").click()
+    password = page.locator("#password").inner_text().strip()
+    assert len(password) == 12
+    assert get_user_model().objects.get(username="li").check_password(password)
+    assert page.get_by_text("此密码只显示这一次").is_visible()
+    shot("judge-password")
+    page.get_by_role("link", name="返回裁判列表").click()
+    assert password not in page.content()
+    assert page.locator("table.judges tr", has_text="李裁判").is_visible()
+    shot("judges")
+
+    # The judge at table 1 of the published round 1.
+    page.get_by_role("link", name="第1轮").click()
+    page.select_option(f"select[name=m{table1.pk}-judge]", label="李裁判")
+    page.locator("form.judge-pick", has=page.locator(f"select[name=m{table1.pk}-judge]")).get_by_role(
+        "button", name="保存"
+    ).click()
+    assert page.get_by_text("第1桌已保存。").is_visible()
+    shot("table-judges")
+    table1.refresh_from_db()
+    assert table1.judge.username == "li" and table1.judge.groups.filter(name=JUDGE_GROUP).exists()
+    assert table1.history.first().history_user.username == "td"
+
+    # Withdraw a pair of table 1: confirm, then record its forfeit.
+    quitter = table1.pair_ns.name
+    page.goto_path("/t/spring/desk/pairs/")
+    page.locator("table.pairs tr", has_text=quitter).get_by_role("link", name="退赛").click()
+    assert page.get_by_role("heading", name=f"让{quitter}退赛？").is_visible()
+    shot("withdraw-confirm")
+    page.get_by_role("button", name="确认退赛").click()
+    assert page.get_by_role("heading", name=f"{quitter} 已退赛").is_visible()
+    shot("withdrawn")
+    page.get_by_role("button", name=f"记录{quitter}弃权").click()
+    page.wait_for_url(f"**/match/{table1.pk}/")
+    table1.refresh_from_db()
+    assert (table1.state, table1.forfeited_by, table1.winner_id) == (
+        Match.State.FINISHED,
+        "NS",
+        table1.pair_ew_id,
+    )
+    shot("forfeit-recorded")
+    for png in tmp_path.glob("*.png"):
+        assert png.stat().st_size > 0

@@ -1,0 +1,75 @@
+"""Setting up in a real browser: the director creates a tournament from the home page with the JJ competition
+preset and one setting changed, on a tablet and a desktop, in Chinese and in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.helpers import login
+from tournaments.models import Tournament
+from tournaments.services import create_director
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORDS = {
+    "zh-hans": {
+        "new": "新建赛事",
+        "create": "创建赛事",
+        "settings": "设置与规则",
+        "strikes": "累计几次犯规判负",
+    },
+    "en": {
+        "new": "New tournament",
+        "create": "Create the tournament",
+        "settings": "Settings and rules",
+        "strikes": "Strikes that lose the match",
+    },
+}
+
+
+@pytest.mark.parametrize("width", [820, 1280])
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed(
+    page, live_server, tmp_path, language, width
+):
+    words = WORDS[language]
+    create_director("td", "director-pass-1")
+    page.set_viewport_size({"width": width, "height": 900})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, "td", "director-pass-1")
+
+    page.goto_path("/")
+    page.get_by_role("link", name=words["new"]).click()
+    page.wait_for_url("**/tournaments/new/")
+    page.fill("input[name=name]", "Spring Cup 2026")
+    page.fill("input[name=venue]", "朝阳棋牌俱乐部")
+    page.select_option("select[name=format]", "swiss")
+    page.fill("input[name=num_rounds]", "7")
+    with page.expect_navigation():  # choosing a preset takes its settings (the script sends the form)
+        page.check("input[name=rules-preset][value=jj-competition]")
+    assert page.locator("input[name=rules-preset][value=jj-competition]").is_checked()
+    assert page.input_value("input[name=name]") == "Spring Cup 2026"
+    assert page.input_value("select[name=rules-target_level]") == "T"
+    assert page.locator(".setting.override").count() == 0
+
+    page.fill("input[name=rules-strikes_to_forfeit]", "2")
+    page.locator("[data-move=up]").nth(1).click()  # Buchholz above level difference, in place
+    first = page.locator("ol.tie-breaks li input[type=hidden]").first
+    assert first.get_attribute("value") == "buchholz"
+    page.screenshot(path=str(tmp_path / f"new-{language}-{width}.png"), full_page=True)
+
+    page.get_by_role("button", name=words["create"]).click()
+    page.wait_for_url("**/desk/")
+    t = Tournament.objects.get(name="Spring Cup 2026")
+    assert t.ruleset == {"preset": "jj-competition", "strikes_to_forfeit": 2}
+    assert (t.format, t.num_rounds, t.tie_breaks[:2]) == ("swiss", 7, ["buchholz", "level_diff"])
+    page.screenshot(path=str(tmp_path / f"desk-{language}-{width}.png"), full_page=True)
+
+    page.get_by_role("link", name=words["settings"]).click()
+    page.wait_for_url("**/desk/settings/")
+    changed = page.locator(".setting.override")
+    assert changed.count() == 1
+    assert words["strikes"] in changed.inner_text()
+    changed.scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / f"settings-{language}-{width}.png"), full_page=True)
+    print(f"screenshots: {tmp_path}")

@@ -1,0 +1,441 @@
+"""Pairs and players, judges at the desk: the forms, who may open each page, withdrawal with its forfeits, late
+entries, judges' accounts and passwords, a table's judge changed after publishing, the public withdrawn column."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from tests.desk.helpers import finish
+from tournaments.models import Match, Pair, Round, Tournament
+from tournaments.pairing import pair_round, publish_round
+from tournaments.people import (
+    PairEntry,
+    PeopleError,
+    assign_judge,
+    create_judge,
+    late_entry_note,
+    late_entry_round,
+    reset_password,
+    save_pair,
+    set_active,
+    set_withdrawn,
+)
+from tournaments.people_forms import JudgeForm, PairForm, TableJudgeForm
+
+
+def en(client):
+    client.cookies["django_language"] = "en"
+    return client
+
+
+PAIR = {"name": "新队", "player1": "王一", "player2": "李二", "club": "朝阳", "seed": "9"}
+
+
+# --- the forms ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_pair_form_takes_a_new_pair(tournament, make_pair):
+    make_pair()
+    form = PairForm(PAIR, tournament=tournament)
+    assert form.is_valid(), form.errors
+    assert form.entry() == PairEntry(name="新队", player1="王一", player2="李二", club="朝阳", seed=9)
+
+
+@pytest.mark.django_db
+def test_the_pair_form_keeps_an_edited_pairs_own_name_and_seed(tournament, make_pair):
+    pair = make_pair("老队")
+    form = PairForm({**PAIR, "name": "老队", "seed": str(pair.seed)}, tournament=tournament, pair=pair)
+    assert form.is_valid(), form.errors
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("name", ""),
+        ("name", "队" * 101),
+        ("name", "队1"),  # another pair's name
+        ("name", "a\x00b"),
+        ("player1", ""),
+        ("player1", "王" * 101),
+        ("player2", ""),
+        ("player2", "王一"),  # the same as player 1
+        ("club", "会" * 101),
+        ("seed", "0"),
+        ("seed", "-3"),
+        ("seed", "40000"),
+        ("seed", "first"),
+        ("seed", "1"),  # another pair's seed
+    ],
+)
+@pytest.mark.django_db
+def test_the_pair_form_refuses_each_bad_field(tournament, make_pair, field, value):
+    make_pair()  # 队1, seed 1
+    form = PairForm({**PAIR, field: value}, tournament=tournament)
+    assert not form.is_valid()
+    assert list(form.errors) == [field]
+
+
+@pytest.mark.django_db
+def test_the_judge_form_takes_a_new_account(db):
+    form = JudgeForm({"username": "zhang.wei", "name": "张伟"})
+    assert form.is_valid(), form.errors
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("username", ""),
+        ("username", "has space"),
+        ("username", "x" * 151),
+        ("username", "JUDGE"),  # taken, whatever the case
+        ("name", "名" * 151),
+    ],
+)
+@pytest.mark.django_db
+def test_the_judge_form_refuses_each_bad_field(judge, field, value):
+    form = JudgeForm({"username": "new-judge", "name": "新裁判", field: value})
+    assert not form.is_valid()
+    assert list(form.errors) == [field]
+
+
+@pytest.mark.django_db
+def test_the_table_judge_form_offers_active_judges_only(judge, make_judge, director):
+    retired = make_judge("retired")
+    set_active(retired, False)
+    assert TableJudgeForm({"judge": judge.pk}).is_valid()
+    assert TableJudgeForm({"judge": ""}).is_valid()  # no judge
+    for bad in (retired.pk, director.pk, "x", "99999"):
+        form = TableJudgeForm({"judge": bad})
+        assert not form.is_valid() and list(form.errors) == ["judge"]
+
+
+# --- who may open each page --------------------------------------------------------------------------------
+
+# Directors are site-wide (a superuser in the director group): there is no director of another tournament.
+PAGES = [
+    ("get", "desk-pairs", lambda t, p, m, j: []),
+    ("get", "desk-pair-add", lambda t, p, m, j: []),
+    ("post", "desk-pair-add", lambda t, p, m, j: []),
+    ("get", "desk-pair-edit", lambda t, p, m, j: [p.pk]),
+    ("get", "desk-pair-withdraw", lambda t, p, m, j: [p.pk]),
+    ("post", "desk-pair-withdraw", lambda t, p, m, j: [p.pk]),
+    ("post", "desk-pair-reinstate", lambda t, p, m, j: [p.pk]),
+    ("get", "desk-judges", lambda t, p, m, j: []),
+    ("get", "desk-judge-add", lambda t, p, m, j: []),
+    ("get", "desk-judge-password", lambda t, p, m, j: [j.pk]),
+    ("post", "desk-judge-password", lambda t, p, m, j: [j.pk]),
+    ("post", "desk-judge-active", lambda t, p, m, j: [j.pk]),
+    ("get", "desk-round-judges", lambda t, p, m, j: [1]),
+    ("post", "desk-table-judge", lambda t, p, m, j: [m.pk]),
+]
+
+
+@pytest.fixture
+def captain(match):
+    user = get_user_model().objects.create_user(username="captain", password="captain-pass-1")
+    Pair.objects.filter(pk=match.pair_ns_id).update(captain=user)
+    return user
+
+
+@pytest.mark.parametrize(("method", "name", "args"), PAGES, ids=[f"{m} {n}" for m, n, _a in PAGES])
+@pytest.mark.parametrize("who", ["anonymous", "judge", "captain", "director"])
+@pytest.mark.django_db
+def test_only_the_director_opens_the_people_pages(
+    client, match, judge, captain, director, make_judge, method, name, args, who
+):
+    other_judge = make_judge("other")
+    t = match.round.tournament
+    url = reverse(name, args=[t.slug, *args(t, match.pair_ns, match, other_judge)])
+    users = {"anonymous": None, "judge": judge, "captain": captain, "director": director}
+    if users[who]:
+        client.force_login(users[who])
+    response = getattr(client, method)(url)
+    if who == "anonymous":
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    elif who == "director":
+        assert response.status_code in (200, 302)
+    else:
+        assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_desk_links_the_people_pages(client, director, tournament):
+    client.force_login(director)
+    html = client.get(reverse("desk", args=[tournament.slug])).content.decode()
+    assert reverse("desk-pairs", args=[tournament.slug]) in html
+    assert reverse("desk-judges", args=[tournament.slug]) in html
+
+
+# --- pairs -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_director_adds_and_edits_a_pair(client, director, tournament):
+    client.force_login(director)
+    response = client.post(reverse("desk-pair-add", args=[tournament.slug]), PAIR)
+    assert response.status_code == 302
+    pair = tournament.pairs.get(name="新队")
+    assert (pair.player1.name, pair.player2.name, pair.club, pair.seed) == ("王一", "李二", "朝阳", 9)
+    edit = {**PAIR, "name": "更名队", "player2": "赵三", "seed": ""}
+    client.post(reverse("desk-pair-edit", args=[tournament.slug, pair.pk]), edit)
+    pair = Pair.objects.select_related("player2").get(pk=pair.pk)
+    assert (pair.name, pair.player2.name, pair.seed) == ("更名队", "赵三", None)
+
+
+@pytest.mark.django_db
+def test_a_bad_pair_is_shown_again_with_the_error_next_to_its_field(client, director, tournament, make_pair):
+    make_pair()
+    en(client).force_login(director)
+    response = client.post(reverse("desk-pair-add", args=[tournament.slug]), {**PAIR, "seed": "1"})
+    assert response.status_code == 200
+    assert "Another pair has this seed." in response.content.decode()
+    assert not tournament.pairs.filter(name="新队").exists()
+
+
+@pytest.mark.django_db
+def test_the_service_checks_a_clash_again(tournament, make_pair):
+    make_pair("队1")
+    with pytest.raises(PeopleError):
+        save_pair(tournament, PairEntry(name="队1", player1="甲", player2="乙"))
+    with pytest.raises(PeopleError):
+        save_pair(tournament, PairEntry(name="新", player1="甲", player2="甲"))
+
+
+@pytest.mark.django_db
+def test_a_pair_of_another_tournament_is_not_found(client, director, make_pair):
+    other = Tournament.objects.create(name="秋季赛", slug="autumn")
+    pair = make_pair(t=other)
+    client.force_login(director)
+    assert client.get(reverse("desk-pair-edit", args=["spring", pair.pk])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_late_entry_plays_the_next_swiss_round(tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    assert late_entry_round(tournament) is None and late_entry_note(tournament) == ""
+    r1 = pair_round(tournament)
+    assert late_entry_round(tournament) == 1  # the draft: the TD places it, else round 2
+    publish_round(r1)
+    for m in r1.matches.all():
+        finish(m, m.pair_ns)
+    late = save_pair(tournament, PairEntry(name="迟到队", player1="迟一", player2="迟二"))
+    assert late_entry_round(tournament) == 2
+    r2 = pair_round(tournament)
+    placed = {p for m in r2.matches.all() for p in (m.pair_ns_id, m.pair_ew_id)}
+    assert late.pk in placed | set(r2.byes.values_list("pair_id", flat=True))
+
+
+@pytest.mark.django_db
+def test_the_add_page_says_when_a_late_entry_plays(client, director, tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    publish_round(pair_round(tournament))
+    en(client).force_login(director)
+    html = client.get(reverse("desk-pair-add", args=[tournament.slug])).content.decode()
+    assert "this pair enters the pairing of round 2" in html
+
+
+@pytest.mark.django_db
+def test_a_round_robin_says_a_late_entry_is_not_scheduled(make_pair):
+    t = Tournament.objects.create(name="RR", slug="rr", format=Tournament.Format.ROUND_ROBIN, num_rounds=3)
+    for _ in range(4):
+        make_pair(t=t)
+    pair_round(t)
+    assert late_entry_round(t) == 0 and "not scheduled" in str(late_entry_note(t))
+
+
+@pytest.mark.django_db
+def test_withdrawing_asks_first_then_offers_the_forfeit_of_each_open_match(client, director, match):
+    pair, t = match.pair_ns, match.round.tournament
+    en(client).force_login(director)
+    url = reverse("desk-pair-withdraw", args=[t.slug, pair.pk])
+    asked = client.get(url).content.decode()
+    assert "Withdraw the pair" in asked and "1 published match not finished" in asked
+    pair.refresh_from_db()
+    assert not pair.withdrawn
+    done = client.post(url, follow=True).content.decode()
+    pair.refresh_from_db()
+    assert pair.withdrawn
+    forfeit = reverse("match_action", args=[match.pk, "forfeit"])
+    assert forfeit in done and 'name="side" value="NS"' in done
+    assert "Record the forfeit of" in done
+
+
+@pytest.mark.django_db
+def test_the_forfeit_offered_after_a_withdrawal_finishes_the_match(client, director, match):
+    pair, t = match.pair_ew, match.round.tournament
+    client.force_login(director)
+    client.post(reverse("desk-pair-withdraw", args=[t.slug, pair.pk]))
+    client.post(
+        reverse("match_action", args=[match.pk, "forfeit"]),
+        {"side": "EW", "idempotency_key": "withdraw-forfeit-1"},
+    )
+    match.refresh_from_db()
+    assert (match.state, match.forfeited_by, match.winner_id) == (
+        Match.State.FINISHED,
+        "EW",
+        match.pair_ns_id,
+    )
+    en(client)
+    html = client.get(reverse("desk-pair-withdraw", args=[t.slug, pair.pk])).content.decode()
+    assert "no published match left to play" in html
+
+
+@pytest.mark.django_db
+def test_a_draft_round_is_not_offered_for_forfeit_but_named(client, director, tournament, make_pair):
+    pairs = [make_pair() for _ in range(4)]
+    pair_round(tournament)
+    set_withdrawn(pairs[0], True)
+    en(client).force_login(director)
+    html = client.get(reverse("desk-pair-withdraw", args=[tournament.slug, pairs[0].pk])).content.decode()
+    assert "It is still placed in the draft of round" in html
+    assert reverse("desk-round", args=[tournament.slug, 1]) in html
+    assert "/forfeit/" not in html  # a draft's table is no match to forfeit
+
+
+@pytest.mark.django_db
+def test_withdrawing_twice_is_refused_in_words(client, director, match):
+    t, pair = match.round.tournament, match.pair_ns
+    set_withdrawn(pair, True)
+    en(client).force_login(director)
+    response = client.post(reverse("desk-pair-withdraw", args=[t.slug, pair.pk]), follow=True)
+    assert "has already withdrawn" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_reinstated_pair_is_paired_again(tournament, make_pair):
+    pairs = [make_pair() for _ in range(4)]
+    set_withdrawn(pairs[0], True)
+    set_withdrawn(pairs[0], False)
+    rnd = pair_round(tournament)
+    assert rnd.matches.filter(pair_ns=pairs[0]).exists() or rnd.matches.filter(pair_ew=pairs[0]).exists()
+    with pytest.raises(PeopleError):
+        set_withdrawn(pairs[0], False)
+
+
+@pytest.mark.django_db
+def test_the_public_withdrawn_column_marks_withdrawn_pairs_only(client, tournament, make_pair):
+    active, quitter = make_pair("在赛队"), make_pair("退赛队")
+    set_withdrawn(quitter, True)
+    html = en(client).get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "✘" not in html and "✔" not in html
+    rows = {name: html.split(name, 1)[1].split("</tr>", 1)[0] for name in (active.name, quitter.name)}
+    assert "withdrawn" not in rows[active.name]
+    assert "withdrawn" in rows[quitter.name]
+
+
+# --- judges ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_new_judges_password_is_shown_once_and_logs_in(client, director, tournament):
+    client.force_login(director)
+    response = client.post(
+        reverse("desk-judge-add", args=[tournament.slug]), {"username": "li", "name": "李裁判"}
+    )
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    password = response.context["password"]
+    html = response.content.decode()
+    assert password in html and "data-print" in html
+    account = get_user_model().objects.get(username="li")
+    assert account.first_name == "李裁判" and account.check_password(password)
+    assert password not in account.password  # stored hashed
+    assert password not in client.get(reverse("desk-judges", args=[tournament.slug])).content.decode()
+    assert Client().login(username="li", password=password)
+
+
+@pytest.mark.django_db
+def test_a_reset_password_replaces_the_old_one(client, director, tournament, judge):
+    client.force_login(director)
+    assert client.get(reverse("desk-judge-password", args=[tournament.slug, judge.pk])).status_code == 200
+    judge.refresh_from_db()
+    assert judge.check_password("judge-pass-1")  # asking is not resetting
+    response = client.post(reverse("desk-judge-password", args=[tournament.slug, judge.pk]))
+    password = response.context["password"]
+    judge.refresh_from_db()
+    assert judge.check_password(password) and not judge.check_password("judge-pass-1")
+
+
+@pytest.mark.django_db
+def test_a_deactivated_judge_cannot_log_in_until_reactivated(client, director, tournament, judge):
+    client.force_login(director)
+    url = reverse("desk-judge-active", args=[tournament.slug, judge.pk])
+    client.post(url, {"active": "0"})
+    assert not Client().login(username="judge", password="judge-pass-1")
+    client.post(url, {"active": "1"})
+    assert Client().login(username="judge", password="judge-pass-1")
+
+
+@pytest.mark.django_db
+def test_a_directors_account_is_not_managed_from_the_judges_page(client, director, tournament, make_judge):
+    from tournaments.access import JUDGE_GROUP, add_to_group
+
+    add_to_group(director, JUDGE_GROUP)
+    client.force_login(director)
+    assert client.post(reverse("desk-judge-password", args=[tournament.slug, director.pk])).status_code == 404
+    assert client.post(reverse("desk-judge-active", args=[tournament.slug, director.pk])).status_code == 404
+    with pytest.raises(PeopleError):
+        reset_password(director)
+
+
+@pytest.mark.django_db
+def test_the_service_refuses_a_taken_user_name(judge):
+    with pytest.raises(PeopleError):
+        create_judge("Judge")
+
+
+@pytest.mark.django_db
+def test_a_judge_change_after_publishing_is_kept_in_the_history(client, director, match, make_judge):
+    assert match.round.state == Round.State.PUBLISHED
+    second = make_judge("second")
+    client.force_login(director)
+    url = reverse("desk-table-judge", args=[match.round.tournament.slug, match.pk])
+    client.post(url, {f"m{match.pk}-judge": second.pk})
+    match.refresh_from_db()
+    assert match.judge == second
+    latest = match.history.first()
+    assert latest.judge_id == second.pk and latest.history_user == director
+    assert match.history.filter(judge_id=second.pk).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_judge_is_assigned_to_a_draft_table_and_can_be_removed(director, tournament, make_pair, judge):
+    for _ in range(2):
+        make_pair()
+    match = pair_round(tournament).matches.get()
+    assign_judge(match, judge, director)
+    match.refresh_from_db()
+    assert match.judge == judge
+    assign_judge(match, None, director)
+    match.refresh_from_db()
+    assert match.judge is None
+
+
+@pytest.mark.django_db
+def test_a_bad_judge_choice_is_refused_in_words_not_a_500(client, director, match):
+    en(client).force_login(director)
+    url = reverse("desk-table-judge", args=[match.round.tournament.slug, match.pk])
+    response = client.post(url, {f"m{match.pk}-judge": "nobody\x00"}, follow=True)
+    assert response.status_code == 200 and "Choose an active judge." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_judge_is_named_by_display_name_on_the_tables_pairing_and_match_pages(
+    client, director, match, judge
+):
+    judge.first_name = "王裁判"
+    judge.save()
+    client.force_login(director)
+    html = client.get(reverse("desk-round-judges", args=[match.round.tournament.slug, 1])).content.decode()
+    assert "王裁判" in html and match.pair_ns.name in html
+    assert ">NS<" not in html and ">EW<" not in html
+    for public in (
+        reverse("round", args=[match.round.tournament.slug, 1]),
+        reverse("match", args=[match.pk]),
+    ):
+        assert "王裁判" in client.get(public).content.decode(), public

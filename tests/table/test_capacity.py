@@ -1,0 +1,112 @@
+"""A play's cheap path keeps every safety property: history with who and when, stale checks, one write per key,
+a bounded number of queries, and prepared reads that read what the ORM reads."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from referee import actions, views
+from referee.recording import deal_entry, errors, receipts
+from referee.recording.snapshot import PENALTIES, TRICKS_WITH_PLAYS
+from tests.table.helpers import simulated
+from tournaments.models import Deal, Play, Trick, WriteReceipt
+
+pytestmark = pytest.mark.django_db
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture
+def deal(match, judge):
+    return deal_entry.start_deal(match, judge, trump="S", declarer="N")
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def post(client: Client, deal: Deal, action: str, key: str, **fields):
+    url = reverse("deal_action", args=[deal.pk, action])
+    return client.post(url, {**fields, receipts.KEY_FIELD: key}, **JSON)
+
+
+def test_every_play_and_undo_leaves_history_rows_with_the_user_and_the_time(deal, judge):
+    client = signed_in(judge)
+    plays = simulated(deal)["tricks"][0]["plays"]
+    for n, (seat, cards) in enumerate(plays[:3]):
+        assert (
+            post(client, deal, "play", f"play-key-{n}", cards=cards, seat=seat, version=n).status_code == 200
+        )
+    assert post(client, deal, "undo", "undo-key-0", version=3).status_code == 200
+
+    play_rows = Play.history.order_by("history_id")
+    assert [row.history_type for row in play_rows] == ["+", "+", "+", "-"]
+    assert all(row.history_user == judge and row.history_date is not None for row in play_rows)
+    trick_rows = Trick.history.all()
+    assert [row.history_type for row in trick_rows] == ["+"]
+    assert trick_rows[0].history_user == judge
+    deal_rows = list(Deal.history.filter(id=deal.pk).order_by("history_id"))
+    assert [row.version for row in deal_rows] == [0, 1, 2, 3, 4]  # started, three plays, the undo
+    assert all(row.history_user == judge and row.history_date is not None for row in deal_rows)
+    deal.refresh_from_db()
+    assert (deal.version, deal.changed_by) == (4, judge)
+
+
+def test_a_keyed_play_costs_a_bounded_number_of_queries(deal, judge, django_assert_max_num_queries):
+    """Session, user, the deal, the receipt, its tricks and penalties; then the deal's claim, the trick and the
+    play with their history rows, the receipt; and the answer drawn from that one read."""
+    client = signed_in(judge)
+    post(client, deal, "play", "first-play", cards="SA", version=0)
+    with django_assert_max_num_queries(14):
+        response = post(client, deal, "play", "second-play", cards="S2", version=1)
+    assert response.status_code == 200 and response.json()["state"]["deal"]["version"] == 2
+
+
+def test_a_play_checked_on_a_version_changed_before_it_is_saved_is_refused_as_stale(deal, judge):
+    planned = deal_entry.plan_play(deal, judge, cards="SA", version=0)
+    deal_entry.record_play(Deal.objects.get(pk=deal.pk), judge, cards="SK", version=0)  # another phone, first
+    with pytest.raises(errors.StaleEdit):
+        deal_entry.save_play(planned)
+    assert list(Play.objects.values_list("cards", flat=True)) == ["SK"]
+    assert Deal.objects.get(pk=deal.pk).version == 1
+
+
+def test_a_retry_whose_first_try_saved_meanwhile_gets_the_first_answer(deal, judge):
+    """The retry passes the receipt look-up and the engine's check while its first try is still being saved; the
+    first commits, and the retry is answered with the first's outcome, never a conflict nor a second play."""
+    first: list = []
+    key, fields = "retried-key", {"cards": "SA", "version": "0"}
+    answer = actions.DealAnswer(deal, judge)
+    actions.check_play(answer, 0, fields)  # the retry's check passed before the first try was saved
+    outcome = receipts.once(
+        judge,
+        key,
+        f"deal {deal.pk} play",
+        lambda: actions.refusing(lambda: actions.play(answer, 0, fields))() or receipts.Outcome(),
+        lambda: first.append(actions.act_on_deal(Deal.objects.get(pk=deal.pk), judge, "play", fields, key)),
+    )
+    assert first[0].ok and outcome.ok and outcome.body == first[0].outcome.body
+    assert Play.objects.count() == 1 and WriteReceipt.objects.filter(key=key).count() == 1
+
+
+def test_prepared_reads_read_what_the_orm_reads(deal, judge):
+    deal_entry.record_play(deal, judge, cards="SA", version=0)
+    deal_entry.add_penalty(deal, judge, seat="E", code="misplay", version=1, note="signal")
+    read = views.DEAL_WITH_MATCH.first(deal.pk)
+    orm = Deal.objects.select_related("match__round__tournament", "match__pair_ns__player1").get(pk=deal.pk)
+    assert [getattr(read, f.attname) for f in Deal._meta.concrete_fields] == [
+        getattr(orm, f.attname) for f in Deal._meta.concrete_fields
+    ]
+    assert read.match.round.tournament.ruleset == orm.match.round.tournament.ruleset
+    assert read.match.pair_ns.player1.name == orm.match.pair_ns.player1.name
+    assert TRICKS_WITH_PLAYS.rows(deal.pk) == [(deal.tricks.get().pk, deal.pk, 0, "", "", "", "N", "SA")]
+    assert PENALTIES.rows(deal.pk) == [("E", "misplay", None, "signal", "")]
+    assert views.DEAL_WITH_MATCH.first(deal.pk + 1000) is None
+
+
+@pytest.mark.parametrize("deal_id", [2**63, 10**30])
+def test_a_deal_number_too_large_for_the_database_is_not_found(judge, deal_id):
+    assert signed_in(judge).get(f"/deal/{deal_id}/state/").status_code == 404

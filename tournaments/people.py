@@ -1,0 +1,212 @@
+"""The people of a tournament at the desk: pairs and their players (add, edit, withdraw, reinstate, late
+entries) and the judges' accounts (create, reset a password, deactivate, put at a table).
+
+One function per write, each in one transaction, shared by the desk's pages, commands and tests. A refusal is a
+``PeopleError`` carrying the TD's message and an HTTP status. Passwords are made by ``secrets`` (through
+Django's ``get_random_string``) and stored by ``set_password``: the clear text is returned once, to be shown
+once, and never kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.crypto import get_random_string
+from django.utils.translation import gettext as _
+
+from tournaments import access
+from tournaments.models import Match, Pair, Player, Round, Tournament
+
+# No 0/O, 1/l/I: the password is read off paper at the table.
+PASSWORD_CHARS = "abcdefghijkmnpqrstuvwxyz23456789"
+PASSWORD_LENGTH = 12
+
+
+class PeopleError(Exception):
+    """A write the desk refuses; ``message`` is for the TD (translated), ``status`` for the page."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+# --- pairs and players -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairEntry:
+    """What the TD types for one pair (the form's cleaned data)."""
+
+    name: str
+    player1: str
+    player2: str
+    club: str = ""
+    seed: int | None = None
+
+
+def _check_entry(tournament: Tournament, entry: PairEntry, pair: Pair | None) -> None:
+    """Checked again inside the transaction: the form's checks may be stale by the time it is saved."""
+    others = tournament.pairs.exclude(pk=pair.pk) if pair else tournament.pairs.all()
+    if others.filter(name=entry.name).exists():
+        raise PeopleError(_("Another pair of this tournament is called %(name)s.") % {"name": entry.name})
+    if entry.seed is not None and others.filter(seed=entry.seed).exists():
+        raise PeopleError(_("Another pair has seed %(seed)s.") % {"seed": entry.seed})
+    if entry.player1 == entry.player2:
+        raise PeopleError(_("The two players must be different."))
+
+
+@transaction.atomic
+def save_pair(tournament: Tournament, entry: PairEntry, pair: Pair | None = None) -> Pair:
+    """Add a pair (a late entry once rounds are paired) or change one: its name, club, seed and both players.
+
+    Each pair has its own two players (the import makes them so); editing a player's name edits that player."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_entry(tournament, entry, pair)
+    if pair is None:
+        pair = Pair(
+            tournament=tournament,
+            player1=Player.objects.create(name=entry.player1, club=entry.club),
+            player2=Player.objects.create(name=entry.player2, club=entry.club),
+        )
+    else:
+        for player, name in ((pair.player1, entry.player1), (pair.player2, entry.player2)):
+            player.name, player.club = name, entry.club
+            player.save(update_fields=["name", "club"])
+    pair.name, pair.club, pair.seed = entry.name, entry.club, entry.seed
+    pair.save()
+    return pair
+
+
+def late_entry_round(tournament: Tournament) -> int | None:
+    """The round a pair added now first plays, or None before round 1 (it simply plays from the start).
+
+    Swiss and manual rounds pair the active pairs of the moment, so a late entry enters the next round to be
+    paired; a draft round already made leaves it out until the TD places it. A round robin's schedule is fixed
+    at round 1, so a late entry there is never scheduled (0)."""
+    last = tournament.rounds.order_by("-number").first()
+    if last is None:
+        return None
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        return 0
+    return last.number if last.state == Round.State.DRAFT else last.number + 1
+
+
+def late_entry_note(tournament: Tournament) -> str:
+    """One sentence for the add-a-pair page: when the new pair plays."""
+    number = late_entry_round(tournament)
+    if number is None:
+        return ""
+    if number == 0:
+        return _("The round robin's schedule was fixed at round 1: a pair added now is not scheduled.")
+    if number > tournament.num_rounds:
+        return _("Every round is paired: a pair added now plays no more rounds.")
+    last = tournament.rounds.order_by("-number").first()
+    if last.state == Round.State.DRAFT:
+        return _(
+            "Round %(n)s is a draft: place the new pair on its page, or it plays from round %(next)s."
+        ) % {
+            "n": number,
+            "next": number + 1,
+        }
+    return _("A late entry: this pair enters the pairing of round %(n)s.") % {"n": number}
+
+
+def open_matches(pair: Pair):
+    """The pair's published matches not finished yet: what its withdrawal leaves to forfeit."""
+    return (
+        access.published(Match.objects.filter(pair_ns=pair) | Match.objects.filter(pair_ew=pair))
+        .exclude(state=Match.State.FINISHED)
+        .select_related("round", "pair_ns", "pair_ew")
+        .order_by("round__number", "table")
+    )
+
+
+def draft_rounds_with(pair: Pair) -> list[int]:
+    """Numbers of the draft rounds that seat the pair (or give it a bye): the TD changes those pairings."""
+    drafts = Round.objects.filter(tournament=pair.tournament_id, state=Round.State.DRAFT)
+    seated = set(drafts.filter(matches__seatings__pair=pair).values_list("number", flat=True))
+    return sorted(seated | set(drafts.filter(byes__pair=pair).values_list("number", flat=True)))
+
+
+def set_withdrawn(pair: Pair, withdrawn: bool) -> Pair:
+    """Withdraw a pair (it keeps its results and is not paired again) or reinstate it (it is paired from the
+    next round). Its open matches are not touched: the TD records each forfeit (``open_matches``)."""
+    if pair.withdrawn == withdrawn:
+        if withdrawn:
+            raise PeopleError(_("%(pair)s has already withdrawn.") % {"pair": pair.name}, status=409)
+        raise PeopleError(_("%(pair)s has not withdrawn.") % {"pair": pair.name}, status=409)
+    pair.withdrawn = withdrawn
+    pair.save(update_fields=["withdrawn"])
+    return pair
+
+
+# --- judges ------------------------------------------------------------------------------------------------
+
+
+def new_password() -> str:
+    """A fresh password for a judge, easy to copy from paper (``secrets`` underneath)."""
+    return get_random_string(PASSWORD_LENGTH, PASSWORD_CHARS)
+
+
+def display_name(account) -> str:
+    """How a judge is named on the desk's pages: the display name, else the user name."""
+    return account.get_full_name() or account.get_username()
+
+
+@transaction.atomic
+def create_judge(username: str, name: str = "") -> tuple[object, str]:
+    """A new judge account; returns it and its password (shown once, never stored in clear)."""
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise PeopleError(_("The user name %(name)s is taken.") % {"name": username}, status=409)
+    password = new_password()
+    account = User(username=username, first_name=name)
+    account.set_password(password)
+    account.save()
+    access.add_to_group(account, access.JUDGE_GROUP)
+    return account, password
+
+
+def _judge(account):
+    if not access.is_judge_account(account):
+        raise PeopleError(_("Only a judge's account is managed here."), status=403)
+    return account
+
+
+@transaction.atomic
+def reset_password(account) -> str:
+    """A new password for a judge who lost theirs; the old one stops working at once."""
+    _judge(account)
+    password = new_password()
+    account.set_password(password)
+    account.save(update_fields=["password"])
+    return password
+
+
+def set_active(account, active: bool) -> None:
+    """Deactivate a judge (they can no longer log in, and are not offered for a table) or bring them back."""
+    _judge(account)
+    account.is_active = active
+    account.save(update_fields=["is_active"])
+
+
+@transaction.atomic
+def assign_judge(match: Match, judge, by) -> Match:
+    """Put a judge at a table (or none), before or after its round is published. The match's history records
+    who changed it and when."""
+    if judge is not None and not access.judge_accounts().filter(pk=judge.pk).exists():
+        raise PeopleError(_("Choose an active judge."))
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.judge_id == getattr(judge, "pk", None):
+        return match
+    match.judge = judge
+    match.version += 1
+    match._history_user = by
+    match.save(update_fields=["judge", "version"])
+    return match

@@ -1,0 +1,245 @@
+"""The desk's pages for people: pairs and players (list, add, edit, withdraw with a prompt to forfeit, reinstate)
+and judges (accounts, passwords shown once, the judge at each table). Thin: read the request, one service call
+(``tournaments.people``), render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.db.models import F
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import access, people
+from tournaments.desk_views import director_required
+from tournaments.models import Match, Tournament
+from tournaments.people_forms import JudgeForm, PairForm, TableJudgeForm
+
+MATCH_PAIRS = ("pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge")
+
+
+def _refused(request: HttpRequest, exc: people.PeopleError, target: str) -> HttpResponse:
+    messages.error(request, exc.message)
+    return redirect(target)
+
+
+def _pair(tournament: Tournament, pair_id: int):
+    return get_object_or_404(tournament.pairs.select_related("player1", "player2"), pk=pair_id)
+
+
+# --- pairs -------------------------------------------------------------------------------------------------
+
+
+@director_required
+def pairs(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rows = tournament.pairs.select_related("player1", "player2").order_by(
+        F("seed").asc(nulls_last=True), "name"
+    )
+    return render(
+        request,
+        "tournaments/people/pairs.html",
+        {"tournament": tournament, "pairs": rows, "active_count": sum(1 for p in rows if not p.withdrawn)},
+    )
+
+
+def _pair_form(request: HttpRequest, tournament: Tournament, pair=None) -> HttpResponse:
+    form = PairForm(request.POST or None, tournament=tournament, pair=pair)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = people.save_pair(tournament, form.entry(), pair)
+        except people.PeopleError as exc:
+            form.add_error(None, exc.message)
+        else:
+            done = _("%(pair)s is entered.") if pair is None else _("%(pair)s is saved.")
+            messages.success(request, done % {"pair": saved.name})
+            return redirect("desk-pairs", slug=tournament.slug)
+    return render(
+        request,
+        "tournaments/people/pair_form.html",
+        {
+            "tournament": tournament,
+            "pair": pair,
+            "form": form,
+            "late_note": people.late_entry_note(tournament) if pair is None else "",
+        },
+    )
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def pair_add(request: HttpRequest, slug: str) -> HttpResponse:
+    return _pair_form(request, get_object_or_404(Tournament, slug=slug))
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def pair_edit(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return _pair_form(request, tournament, _pair(tournament, pair_id))
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def pair_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    """Before: the confirmation. After (the pair has withdrawn): its open published matches, each with the
+    button that records its forfeit (the match page's own forfeit action, the one way to record one)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    pair = _pair(tournament, pair_id)
+    if request.method == "POST":
+        try:
+            people.set_withdrawn(pair, True)
+        except people.PeopleError as exc:
+            return _refused(request, exc, request.path)
+        messages.success(request, _("%(pair)s has withdrawn.") % {"pair": pair.name})
+        return redirect("desk-pair-withdraw", slug=slug, pair_id=pair.pk)
+    return render(
+        request,
+        "tournaments/people/pair_withdraw.html",
+        {
+            "tournament": tournament,
+            "pair": pair,
+            "open_matches": [
+                (m, "NS" if m.pair_ns_id == pair.pk else "EW") for m in people.open_matches(pair)
+            ],
+            "drafts": people.draft_rounds_with(pair),
+        },
+    )
+
+
+@director_required
+@require_POST
+def pair_reinstate(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    pair = _pair(tournament, pair_id)
+    try:
+        people.set_withdrawn(pair, False)
+    except people.PeopleError as exc:
+        return _refused(request, exc, reverse("desk-pairs", args=[slug]))
+    messages.success(request, _("%(pair)s plays again from the next round.") % {"pair": pair.name})
+    return redirect("desk-pairs", slug=slug)
+
+
+# --- judges ------------------------------------------------------------------------------------------------
+
+
+def _judge(user_id: int):
+    account = get_object_or_404(get_user_model(), pk=user_id)
+    if not access.is_judge_account(account):  # a TD's account is never managed from here
+        raise Http404
+    return account
+
+
+@director_required
+def judges(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournaments/people/judges.html",
+        {
+            "tournament": tournament,
+            "judges": [(j, access.is_judge_account(j)) for j in access.judge_accounts(include_inactive=True)],
+            "rounds": tournament.rounds.order_by("number"),
+        },
+    )
+
+
+def _password_page(request: HttpRequest, tournament: Tournament, account, password: str, new: bool):
+    """The password, shown this once (never stored in clear, never cached), ready to print for the judge."""
+    response = render(
+        request,
+        "tournaments/people/judge_password.html",
+        {
+            "tournament": tournament,
+            "account": account,
+            "name": people.display_name(account),
+            "password": password,
+            "new": new,
+            "login_url": request.build_absolute_uri(reverse("login")),
+        },
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@director_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def judge_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = JudgeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account, password = people.create_judge(form.cleaned_data["username"], form.cleaned_data["name"])
+        except people.PeopleError as exc:
+            form.add_error("username", exc.message)
+        else:
+            return _password_page(request, tournament, account, password, new=True)
+    return render(request, "tournaments/people/judge_form.html", {"tournament": tournament, "form": form})
+
+
+@director_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def judge_password(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    """A new password for a judge: the confirmation, then the password shown once."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    account = _judge(user_id)
+    if request.method == "POST":
+        password = people.reset_password(account)
+        return _password_page(request, tournament, account, password, new=False)
+    return render(
+        request,
+        "tournaments/people/judge_reset.html",
+        {"tournament": tournament, "account": account, "name": people.display_name(account)},
+    )
+
+
+@director_required
+@require_POST
+def judge_active(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    get_object_or_404(Tournament, slug=slug)
+    account = _judge(user_id)
+    active = request.POST.get("active") == "1"
+    people.set_active(account, active)
+    done = _("%(name)s may log in again.") if active else _("%(name)s can no longer log in.")
+    messages.success(request, done % {"name": people.display_name(account)})
+    return redirect("desk-judges", slug=slug)
+
+
+@director_required
+def round_judges(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The judge at each table of a round, to assign or change, drafted or published."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    matches = rnd.matches.select_related(*MATCH_PAIRS).order_by("table")
+    rows = [(m, TableJudgeForm(initial={"judge": m.judge_id}, prefix=f"m{m.pk}")) for m in matches]
+    return render(
+        request,
+        "tournaments/people/round_judges.html",
+        {"tournament": tournament, "round": rnd, "rows": rows},
+    )
+
+
+@director_required
+@require_POST
+def table_judge(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    match = get_object_or_404(
+        Match.objects.select_related("round"), pk=match_id, round__tournament=tournament
+    )
+    back = reverse("desk-round-judges", args=[slug, match.round.number])
+    form = TableJudgeForm(request.POST, prefix=f"m{match.pk}")
+    if not form.is_valid():
+        messages.error(request, _("Choose an active judge."))
+        return redirect(back)
+    try:
+        people.assign_judge(match, form.cleaned_data["judge"], request.user)
+    except people.PeopleError as exc:
+        return _refused(request, exc, back)
+    messages.success(request, _("Table %(table)s is saved.") % {"table": match.table})
+    return redirect(back)

@@ -1,0 +1,147 @@
+"""Setting a tournament up: a new tournament's address (slug), saving its settings and ruleset, and the engine's
+ruleset refusals in the director's language.
+
+A change to the ruleset of a tournament whose deals are recorded changes how each of those deals scores. The
+deals' verdicts belong to the table side (``referee``), which this app must not import, so saving announces the
+change with the ``ruleset_changed`` signal inside the save's transaction; the table side's receiver
+(``referee.recording.rescoring``) scores every deal again and recomputes every match, or refuses with
+``SettingsError`` and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from rules.ruleset import Ruleset, RulesetError
+from tournaments.models import Deal, Tournament
+
+# Sent with ``tournament`` (saved, with its new ruleset) and ``user`` when the ruleset or time limit changed.
+ruleset_changed = Signal()
+
+
+class SettingsError(Exception):
+    """Settings that cannot be saved; ``message`` is for the director (translated)."""
+
+    status = 409
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def unique_slug(name: str) -> str:
+    """The tournament's address from its name (``Spring Cup`` → ``spring-cup``), numbered when taken; a name
+    with no Latin letters (a Chinese name) gives ``tournament``, ``tournament-2`` …"""
+    base = slugify(name)[:70].strip("-") or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def effective_rules(tournament: Tournament) -> tuple[str, int | None]:
+    """What decides how a deal scores: the ruleset (as JSON) and the tournament's time limit."""
+    return json.dumps(
+        Ruleset.from_spec(tournament.ruleset).to_spec(), sort_keys=True
+    ), tournament.match_time_limit
+
+
+def recorded_deals(tournament: Tournament) -> tuple[int, int]:
+    """How many deals are recorded, and in how many matches: what a change of the ruleset scores again."""
+    deals = Deal.objects.filter(match__round__tournament=tournament)
+    return deals.count(), deals.values("match").distinct().count()
+
+
+def rules_change(tournament: Tournament, spec: Any) -> bool:
+    """Would saving ``spec`` (and the form's time limit, already on the instance) change how deals score?"""
+    if tournament.pk is None:
+        return False
+    stored = Tournament.objects.get(pk=tournament.pk)
+    return effective_rules(stored) != (
+        json.dumps(Ruleset.from_spec(spec).to_spec(), sort_keys=True),
+        tournament.match_time_limit,
+    )
+
+
+@transaction.atomic
+def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
+    """Save a new or edited tournament (its form already applied to the instance) with the ruleset ``spec``.
+
+    An edited ruleset re-scores the recorded deals through ``ruleset_changed`` in this transaction: a refusal
+    (``SettingsError``) leaves the tournament as it was."""
+    changed = rules_change(tournament, spec)
+    if tournament.pk is None:
+        tournament.slug = unique_slug(tournament.name)
+    tournament.ruleset = spec
+    tournament._history_user = user
+    tournament.save()
+    if changed:
+        ruleset_changed.send(sender=Tournament, tournament=tournament, user=user)
+    return tournament
+
+
+# ---------------------------------------------------------------- the engine's refusals, translated
+
+SETTING_NAMED = re.compile(r"setting '(\w+)'")
+
+# The engine's ruleset messages (English, rules.ruleset) by pattern, and what the director reads instead.
+PROBLEMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (r"'decks' must be at least 1", lambda: _("Play with at least one deck.")),
+        (r"'ladder' needs two or more", lambda: _("Choose at least two levels.")),
+        (r"'ladder' must climb", lambda: _("The levels must climb in rank order.")),
+        (
+            r"'(start|target)_level': .* is not on the ladder",
+            lambda: _("This level is not one of the levels played."),
+        ),
+        (r"'target_level' .* must be above", lambda: _("The target level must be above the first level.")),
+        (
+            r"'must_play': .* is not on the ladder",
+            lambda: _("Every must-play level must be one of the levels played."),
+        ),
+        (
+            r"'permanent_twos' needs",
+            lambda: _(
+                "With twos always trump, level 2 is not played: start from 3 and leave 2 out of the levels."
+            ),
+        ),
+        (
+            r"'kitty_table' lacks kind",
+            lambda: _("The table needs a multiplier for a single, a pair and a tractor."),
+        ),
+        (r"'kitty_table': multipliers", lambda: _("Every multiplier must be 1 or more.")),
+        (r"'kitty_table': unknown kind", lambda: _("Name each kind as single, pair of cards or tractor.")),
+        (r"'level_bands': the first band", lambda: _("The first band has no lowest points: write “below”.")),
+        (
+            r"'level_bands': bands must rise",
+            lambda: _("Each band must start at more points than the one before."),
+        ),
+        (r"'level_bands': levels must be", lambda: _("Levels must be 0 or more, and “every” 1 or more.")),
+        (
+            r"'level_bands': only the last band",
+            lambda: _("Only the last band may add one more level every so many points."),
+        ),
+        (r"'level_bands': more points", lambda: _("More points must never be better for the banker side.")),
+        (r"must be positive or null", lambda: _("Enter a number of 1 or more, or leave it empty.")),
+        (r"must be positive", lambda: _("Enter a number of 1 or more.")),
+        (r"must not be negative", lambda: _("Enter 0 or more.")),
+        (r"unknown preset", lambda: _("Choose one of the presets.")),
+    )
+)
+
+
+def ruleset_problem(exc: RulesetError) -> tuple[str | None, str]:
+    """The setting the engine's refusal names (None: the whole ruleset) and the refusal in the active language."""
+    text = str(exc)
+    named = SETTING_NAMED.search(text)
+    message = next((say() for pattern, say in PROBLEMS if pattern.search(text)), None)
+    return (named[1] if named else None), message or _("The rules engine does not accept this value.")
