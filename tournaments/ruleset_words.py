@@ -118,6 +118,28 @@ SETTING_WORDS: dict[str, tuple[Any, Any]] = {
         gettext_lazy("mercy rule (levels ahead)"),
         gettext_lazy("A side this many levels ahead wins the match at once; empty: never."),
     ),
+    "kitty_cards": (
+        gettext_lazy("cards in the kitty"),
+        gettext_lazy(
+            "Empty: what is left after an even deal (8 with two decks, 6 with one or three); 0: no kitty."
+        ),
+    ),
+    "chain_skips_level": (
+        gettext_lazy("chains run over the level rank"),
+        gettext_lazy("Off: only truly consecutive ranks make a tractor (four decks)."),
+    ),
+    "bombs": (
+        gettext_lazy("bombs"),
+        gettext_lazy(
+            "On a lead of one tractor, a set of four or a chain of sets of as many cards beats any tractor."
+        ),
+    ),
+    "follow_tables": (
+        gettext_lazy("follow orders"),
+        gettext_lazy(
+            "For a lead of one set or chain: what the follower plays, the first line they can form."
+        ),
+    ),
 }
 
 # A choice setting's values (rules.ruleset's enums, by value) in words.
@@ -253,3 +275,32 @@ def read_level_bands(text: str) -> list[dict[str, Any]] | None:
 
 def _says(text: str, words: set[str]) -> bool:
     return any(word and word in text for word in words)
+
+
+# ---- the follow orders: one lead a line, "3x2: 3x2 / 2x2 / 3x1 3x1 / … / —"
+
+FOLLOW_LINE = re.compile(r"^(?P<lead>[^:：]+)[:：](?P<lines>.*)$")
+NO_UNIT = "—"
+
+
+def follow_tables_text(tables: Mapping[str, Any] | None) -> str:
+    """The follow orders as the form shows them: a lead a line, its follow lines separated by “/”."""
+    return "\n".join(
+        f"{lead}: " + " / ".join(" ".join(units) or NO_UNIT for units in lines)
+        for lead, lines in (tables or {}).items()
+    )
+
+
+def read_follow_tables(text: str) -> dict[str, list[list[str]]]:
+    """The typed follow orders as the engine's ``follow_tables`` (the engine checks each unit); TextFormatError
+    names a line without its lead."""
+    out: dict[str, list[list[str]]] = {}
+    for row in filter(None, (line.strip() for line in (text or "").splitlines())):
+        match = FOLLOW_LINE.match(row)
+        if match is None:
+            raise TextFormatError(
+                _("“%(item)s” is not a lead, a colon and its follow lines.") % {"item": row}
+            )
+        lines = [part.strip() for part in match["lines"].split("/")]
+        out[match["lead"].strip()] = [[] if line in (NO_UNIT, "-", "") else line.split() for line in lines]
+    return out

@@ -105,6 +105,17 @@ TEXT_SETTINGS = {
         rows=2,
         **kw,
     ),
+    "follow_tables": lambda **kw: TextSettingField(
+        words.follow_tables_text,
+        words.read_follow_tables,
+        _(
+            "One lead a line, a colon, then its follow lines from the first, separated by “/”: 3x1 a set of three, "
+            "2x2 a tractor of two pairs, 3x* a chain of threes of any length, 2x+ the longest tractor that fits, "
+            "2+ as many pairs as fit, — single cards."
+        ),
+        rows=5,
+        **kw,
+    ),
     "level_bands": lambda **kw: TextSettingField(
         words.level_bands_text,
         words.read_level_bands,

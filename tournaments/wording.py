@@ -69,16 +69,16 @@ PRESET_DESCRIPTIONS = {
         "club competition rules (source document 004)."
     ),
     "one-deck": gettext_lazy(
-        "One deck: 12 cards each, a kitty of 6, singles only, one level per 20 points — the one-deck game "
-        "(source documents 002 and 003)."
+        "One deck: 12 cards each, a kitty of 6, singles only, one level per 20 points — the game with one "
+        "deck (source documents 002 and 003)."
     ),
     "three-deck": gettext_lazy(
         "Three decks: 39 cards each, a kitty of 6, triples and Titanic chains, one level per 60 points — "
-        "the three-deck rules (source documents 002 and 000)."
+        "the rules for three decks (source documents 002 and 000)."
     ),
     "four-deck": gettext_lazy(
         "Four decks: 54 cards each and no kitty, twos always trump, quads, bombs and bulldozers, one level "
-        "per 80 points, at most 3 a deal — the four-deck competition rules (source document 001)."
+        "per 80 points, at most 3 a deal — the competition rules for four decks (source document 001)."
     ),
 }
 

@@ -444,3 +444,15 @@ def test_a_quick_deal_scores_the_kitty_by_the_last_leads_sets(table, judge, lead
     assert english(judge).post(reverse("quick_entry", args=[table.pk]), fields).status_code == 302
     points = table.deals.get().verdict["attackers_points"]
     assert (points["multiplier"], points["kitty_bonus"]) == (multiplier, 20 * multiplier)
+
+
+@pytest.mark.parametrize("preset", ["three-deck", "four-deck"])
+def test_the_settings_form_writes_and_reads_back_a_presets_follow_orders(preset):
+    from tournaments.ruleset_words import follow_tables_text, read_follow_tables
+
+    tables = Ruleset.from_spec(preset).as_dict()["follow_tables"]
+    text = follow_tables_text(tables)
+    assert "—" in text and "3x1:" in text
+    assert read_follow_tables(text) == tables
+    spec = {"preset": "standard", "decks": 3, "follow_tables": read_follow_tables(text)}
+    assert Ruleset.from_spec(spec).follow_tables == Ruleset.from_spec(preset).follow_tables
