@@ -11,6 +11,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -55,6 +57,13 @@ def forbidden(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "referee/forbidden.html", {"message": message}, status=403)
 
 
+def same_site_next(request: HttpRequest) -> str:
+    """The posted ``next`` page when it is a path of this site (the desk's withdraw page sends one), else ""."""
+    target = request.POST.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
+    return target if safe and target.startswith("/") else ""
+
+
 def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -79,7 +88,7 @@ def match_action(request: HttpRequest, match_id: int, action: str) -> HttpRespon
         messages.success(request, _("Saved."))
     else:
         messages.error(request, outcome.message)
-    return redirect("match", match.pk)
+    return redirect(same_site_next(request) or reverse("match", args=[match.pk]))
 
 
 @login_required
