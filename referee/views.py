@@ -64,6 +64,15 @@ def same_site_next(request: HttpRequest) -> str:
     return target if safe and target.startswith("/") else ""
 
 
+def saved_message(match: Match, action: str) -> str:
+    """What the page says after a match action: a forfeit names the pair that wins by it."""
+    if action == "forfeit":
+        match.refresh_from_db(fields=["winner"])
+        if match.winner is not None:
+            return _("Forfeit recorded: %(pair)s wins the match.") % {"pair": match.winner.name}
+    return _("Saved.")
+
+
 def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -85,7 +94,7 @@ def match_action(request: HttpRequest, match_id: int, action: str) -> HttpRespon
     if outcome.status == PermissionRefused.status:
         return forbidden(request, outcome.message)
     if outcome.ok:
-        messages.success(request, _("Saved."))
+        messages.success(request, saved_message(match, action))
     else:
         messages.error(request, outcome.message)
     return redirect(same_site_next(request) or reverse("match", args=[match.pk]))

@@ -159,7 +159,6 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     phone.wait_for_url(f"**/match/{tables[1].pk}/")
     assert phone.locator("tr[data-deal='1'] .badge").inner_text() == "已提交"
     phone.screenshot(path=str(tmp_path / f"judge-submitted-{PHONE}.png"), full_page=True)
-    phone.context.close()
 
     with page.expect_response(lambda r: "/desk/board/rows/" in r.url):
         page.clock.run_for(6_000)
@@ -180,6 +179,18 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     deal = Deal.objects.get(match=tables[1])
     assert deal.state == Deal.State.CONFIRMED and deal.confirmed_by.username == "td"
 
+    # The judge sees deal 1 confirmed and starts deal 2 on the trick-entry page (the banker from the rotation).
+    phone.reload()
+    assert phone.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"
+    phone.get_by_role("link", name="新的一局").click()
+    assert phone.locator("input[name=declarer]").count() == 0
+    phone.locator("label.trump-H").click()
+    phone.screenshot(path=str(tmp_path / f"judge-new-deal-{PHONE}.png"), full_page=True)
+    phone.get_by_role("button", name="开始本局").click()
+    phone.wait_for_selector("#deal-app")
+    phone.screenshot(path=str(tmp_path / f"judge-trick-entry-{PHONE}.png"), full_page=True)
+    phone.context.close()
+
     # A pair of table 2 withdraws; its forfeit recorded from the withdraw page, which the director lands back on.
     quitter, winner = tables[2].pair_ns, tables[2].pair_ew
     page.goto(desk)
@@ -190,6 +201,7 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     page.get_by_role("button", name=f"记录{quitter.name}弃权").click()
     page.wait_for_url(f"**/desk/pairs/{quitter.pk}/withdraw/")
     assert page.get_by_text("该搭档已没有待进行的已发布对局。").is_visible()
+    assert page.get_by_text(f"已记录弃权：{winner.name} 赢得本场。").is_visible()
     shot(page, "forfeit-recorded")
     tables[2].refresh_from_db()
     assert (tables[2].state, tables[2].forfeited_by, tables[2].winner_id) == (

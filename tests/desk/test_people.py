@@ -300,7 +300,7 @@ def test_after_the_forfeit_the_director_lands_back_on_the_withdraw_page_and_nowh
     client, director, match, target, kept
 ):
     pair, t = match.pair_ns, match.round.tournament
-    client.force_login(director)
+    en(client).force_login(director)
     back = reverse("desk-pair-withdraw", args=[t.slug, pair.pk])
     page = client.post(back, follow=True).content.decode()
     assert f'name="next" value="{back}"' in page
@@ -312,6 +312,8 @@ def test_after_the_forfeit_the_director_lands_back_on_the_withdraw_page_and_nowh
     assert response.url == (back if kept else reverse("match", args=[match.pk]))
     match.refresh_from_db()
     assert match.forfeited_by == "NS"
+    landed = client.get(response.url).content.decode()
+    assert f"Forfeit recorded: {match.pair_ew.name} wins the match." in landed
 
 
 @pytest.mark.django_db
