@@ -11,6 +11,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -66,6 +68,22 @@ def forbidden(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "referee/forbidden.html", {"message": message}, status=403)
 
 
+def same_site_next(request: HttpRequest) -> str:
+    """The posted ``next`` page when it is a path of this site (the desk's withdraw page sends one), else ""."""
+    target = request.POST.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
+    return target if safe and target.startswith("/") else ""
+
+
+def saved_message(match: Match, action: str) -> str:
+    """What the page says after a match action: a forfeit names the pair that wins by it."""
+    if action == "forfeit":
+        match.refresh_from_db(fields=["winner"])
+        if match.winner is not None:
+            return _("Forfeit recorded: %(pair)s wins the match.") % {"pair": match.winner.name}
+    return _("Saved.")
+
+
 def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -87,10 +105,10 @@ def match_action(request: HttpRequest, match_id: int, action: str) -> HttpRespon
     if outcome.status == PermissionRefused.status:
         return forbidden(request, outcome.message)
     if outcome.ok:
-        messages.success(request, _("Saved."))
+        messages.success(request, saved_message(match, action))
     else:
         messages.error(request, outcome.message)
-    return redirect("match", match.pk)
+    return redirect(same_site_next(request) or reverse("match", args=[match.pk]))
 
 
 @login_required

@@ -103,9 +103,9 @@ def test_a_match_or_round_with_deals_cannot_be_deleted_here(admin_client, record
 
 
 @pytest.mark.django_db
-def test_the_history_cannot_revert_a_deal_or_a_match(admin_client, recorded):
+def test_the_history_cannot_revert_a_deal_a_match_or_a_pair(admin_client, recorded):
     match, d, _trick = recorded
-    for obj in (d, match):
+    for obj in (d, match, match.pair_ns):
         record = obj.history.earliest()
         url = reverse(
             f"admin:tournaments_{obj._meta.model_name}_simple_history", args=[obj.pk, record.history_id]

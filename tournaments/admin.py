@@ -85,7 +85,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Pair)
-class PairAdmin(admin.ModelAdmin):
+class PairAdmin(HistoryForReading):
     list_display = ("name", "tournament", "player1", "player2", "club", "seed", "withdrawn")
     list_filter = ("tournament", "withdrawn", "club")
     search_fields = ("name", "club", "player1__name", "player2__name")

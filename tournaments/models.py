@@ -156,6 +156,9 @@ class Pair(models.Model):
         help_text=_("may confirm deals of this pair's matches"),
     )
 
+    # Who withdrew or reinstated the pair, or changed its entry, and when.
+    history = HistoricalRecords()
+
     class Meta:
         verbose_name = _("pair")
         verbose_name_plural = _("pairs")

@@ -134,14 +134,17 @@ def draft_rounds_with(pair: Pair) -> list[int]:
     return sorted(seated | set(drafts.filter(byes__pair=pair).values_list("number", flat=True)))
 
 
-def set_withdrawn(pair: Pair, withdrawn: bool) -> Pair:
+def set_withdrawn(pair: Pair, withdrawn: bool, by=None) -> Pair:
     """Withdraw a pair (it keeps its results and is not paired again) or reinstate it (it is paired from the
-    next round). Its open matches are not touched: the TD records each forfeit (``open_matches``)."""
+    next round). Its open matches are not touched: the TD records each forfeit (``open_matches``). The pair's
+    history keeps who (``by``) did it and when."""
     if pair.withdrawn == withdrawn:
         if withdrawn:
             raise PeopleError(_("%(pair)s has already withdrawn.") % {"pair": pair.name}, status=409)
         raise PeopleError(_("%(pair)s has not withdrawn.") % {"pair": pair.name}, status=409)
     pair.withdrawn = withdrawn
+    if by is not None:
+        pair._history_user = by
     pair.save(update_fields=["withdrawn"])
     return pair
 

@@ -92,7 +92,7 @@ def pair_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse
     pair = _pair(tournament, pair_id)
     if request.method == "POST":
         try:
-            people.set_withdrawn(pair, True)
+            people.set_withdrawn(pair, True, by=request.user)
         except people.PeopleError as exc:
             return _refused(request, exc, request.path)
         messages.success(request, _("%(pair)s has withdrawn.") % {"pair": pair.name})
@@ -117,7 +117,7 @@ def pair_reinstate(request: HttpRequest, slug: str, pair_id: int) -> HttpRespons
     tournament = get_object_or_404(Tournament, slug=slug)
     pair = _pair(tournament, pair_id)
     try:
-        people.set_withdrawn(pair, False)
+        people.set_withdrawn(pair, False, by=request.user)
     except people.PeopleError as exc:
         return _refused(request, exc, reverse("desk-pairs", args=[slug]))
     messages.success(request, _("%(pair)s plays again from the next round.") % {"pair": pair.name})

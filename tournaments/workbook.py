@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
+from django.db.models import Value
+from django.db.models.functions import Coalesce, Concat, NullIf, Trim
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -150,19 +152,26 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
 
 
 def _match_rows(tournament: Tournament) -> dict[int, tuple]:
-    rows = Match.objects.filter(round__tournament=tournament).values_list(
-        "pk",
-        "round__number",
-        "table",
-        "pair_ns__name",
-        "pair_ew__name",
-        "level_ns",
-        "level_ew",
-        "winner__name",
-        "winner_id",
-        "ended_by",
-        "state",
-        "judge__username",
+    """Each match's row, its judge named as on the desk (``people.display_name``, worked out by the database)."""
+    full_name = Trim(Concat("judge__first_name", Value(" "), "judge__last_name"))
+    judge = Coalesce(NullIf(full_name, Value("")), "judge__username")
+    rows = (
+        Match.objects.filter(round__tournament=tournament)
+        .annotate(judge_name=judge)
+        .values_list(
+            "pk",
+            "round__number",
+            "table",
+            "pair_ns__name",
+            "pair_ew__name",
+            "level_ns",
+            "level_ew",
+            "winner__name",
+            "winner_id",
+            "ended_by",
+            "state",
+            "judge_name",
+        )
     )
     return {r[0]: r[1:] for r in rows.order_by("round__number", "table")}
 

@@ -1,6 +1,6 @@
 """The desk's people pages in a real browser, in Chinese, on a tablet and a phone: the director adds a pair,
 creates a judge (the password shown once), puts the judge at a table of the published round, and withdraws a
-pair, recording the forfeit of its open match."""
+pair, recording the forfeit of its open match (back on the withdraw page)."""
 
 from __future__ import annotations
 
@@ -101,7 +101,8 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     assert page.get_by_role("heading", name=f"{quitter} 已退赛").is_visible()
     shot("withdrawn")
     page.get_by_role("button", name=f"记录{quitter}弃权").click()
-    page.wait_for_url(f"**/match/{table1.pk}/")
+    page.wait_for_url("**/desk/pairs/*/withdraw/")  # back on the withdraw page, for the next forfeit
+    assert page.get_by_text(f"已记录弃权：{table1.pair_ew.name} 赢得本场。").is_visible()
     table1.refresh_from_db()
     assert (table1.state, table1.forfeited_by, table1.winner_id) == (
         Match.State.FINISHED,

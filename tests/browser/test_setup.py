@@ -73,3 +73,17 @@ def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed
     changed.scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / f"settings-{language}-{width}.png"), full_page=True)
     print(f"screenshots: {tmp_path}")
+
+
+def test_a_tie_break_dragged_to_the_top_is_saved_first(page):
+    create_director("td", "director-pass-1")
+    login(page, "td", "director-pass-1")
+    page.goto_path("/tournaments/new/")
+    page.fill("input[name=name]", "Drag Cup")
+    order = page.locator("ol.tie-breaks li input[type=hidden]")
+    last = order.nth(order.count() - 1).get_attribute("value")
+    page.locator("ol.tie-breaks li").last.drag_to(page.locator("ol.tie-breaks li").first)
+    assert order.first.get_attribute("value") == last
+    page.get_by_role("button", name="创建赛事").click()
+    page.wait_for_url("**/desk/")
+    assert Tournament.objects.get(name="Drag Cup").tie_breaks[0] == last

@@ -3,8 +3,10 @@ round's printables, and the styled refusals (403, 404, an out-of-date form) in b
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
+import openpyxl
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -278,6 +280,33 @@ def test_confirming_from_the_queue_comes_back_to_the_queue(client, director, day
     )
     d.refresh_from_db()
     assert d.state == Deal.State.CONFIRMED
+
+
+@pytest.mark.django_db
+def test_a_judge_is_named_by_display_name_on_the_board_cards_queue_review_and_workbook(
+    client, director, day
+):
+    rnd = day(1)
+    m = at(rnd, 1)
+    m.judge.first_name = "王裁判"
+    m.judge.save()
+    d = deal(m, 1, "N", 40, "banker_holds", state=Deal.State.SUBMITTED)
+    d.submitted_by = m.judge
+    d.save()
+    client.force_login(director)
+    slug = rnd.tournament.slug
+    for url in (
+        reverse("desk-board", args=[slug]),
+        reverse("desk-board-rows", args=[slug]),
+        reverse("desk-table-cards", args=[slug, 1]),
+        reverse("desk-queue", args=[slug]),
+        reverse("review", args=[d.pk]),
+    ):
+        html = client.get(url).content.decode()
+        assert "王裁判" in html and ">j1<" not in html and "j1 " not in html, url
+    book = openpyxl.load_workbook(io.BytesIO(client.get(reverse("desk-export", args=[slug])).content))
+    rounds = book["轮次"]  # the rounds sheet, its judge last
+    assert [row[-1] for row in rounds.iter_rows(min_row=2, values_only=True)] == ["王裁判"]
 
 
 @pytest.mark.django_db

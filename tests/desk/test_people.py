@@ -286,6 +286,49 @@ def test_the_forfeit_offered_after_a_withdrawal_finishes_the_match(client, direc
     assert "no published match left to play" in html
 
 
+WITHDRAW_NEXT = [
+    ("withdraw page", True),
+    ("https://evil.example/t/spring/", False),
+    ("//evil.example/", False),
+    ("javascript:alert(1)", False),
+]
+
+
+@pytest.mark.parametrize(("target", "kept"), WITHDRAW_NEXT, ids=[t for t, _k in WITHDRAW_NEXT])
+@pytest.mark.django_db
+def test_after_the_forfeit_the_director_lands_back_on_the_withdraw_page_and_nowhere_off_site(
+    client, director, match, target, kept
+):
+    pair, t = match.pair_ns, match.round.tournament
+    en(client).force_login(director)
+    back = reverse("desk-pair-withdraw", args=[t.slug, pair.pk])
+    page = client.post(back, follow=True).content.decode()
+    assert f'name="next" value="{back}"' in page
+    response = client.post(
+        reverse("match_action", args=[match.pk, "forfeit"]),
+        {"side": "NS", "idempotency_key": f"forfeit-{kept}", "next": back if kept else target},
+    )
+    assert response.status_code == 302
+    assert response.url == (back if kept else reverse("match", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.forfeited_by == "NS"
+    landed = client.get(response.url).content.decode()
+    assert f"Forfeit recorded: {match.pair_ew.name} wins the match." in landed
+
+
+@pytest.mark.django_db
+def test_withdrawing_and_reinstating_a_pair_are_kept_in_its_history_with_who_and_when(
+    client, director, match
+):
+    pair, t = match.pair_ns, match.round.tournament
+    client.force_login(director)
+    client.post(reverse("desk-pair-withdraw", args=[t.slug, pair.pk]))
+    client.post(reverse("desk-pair-reinstate", args=[t.slug, pair.pk]))
+    changes = list(pair.history.order_by("history_date").values_list("withdrawn", "history_user__username"))
+    assert changes[-2:] == [(True, "td"), (False, "td")]
+    assert all(h.history_date for h in pair.history.all())
+
+
 @pytest.mark.django_db
 def test_a_draft_round_is_not_offered_for_forfeit_but_named(client, director, tournament, make_pair):
     pairs = [make_pair() for _ in range(4)]

@@ -1,8 +1,11 @@
-"""The desk's count of deals waiting for confirmation, for any desk page (the desk, the board)."""
+"""The desk's count of deals waiting for confirmation, for any desk page (the desk, the board), and a judge
+named as on every desk page (the display name, else the user name)."""
 
 from django import template
 
 from tournaments.board import waiting_count
+from tournaments.people import display_name
 
 register = template.Library()
 register.simple_tag(waiting_count)
+register.filter("display_name", display_name)

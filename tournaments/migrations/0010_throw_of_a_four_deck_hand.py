@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_tournament_history'),
+        ('tournaments', '0009_pair_history'),
     ]
 
     operations = [
