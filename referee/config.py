@@ -105,6 +105,8 @@ def database(base_dir: Path) -> dict:
         # Each server thread keeps its connection (as for PostgreSQL): opening one and running the PRAGMAs cost
         # about a millisecond, on every request before. A file has nothing to check.
         config.pop("CONN_HEALTH_CHECKS", None)
+        config["ENGINE"] = "referee.sqlite"  # Django's, with a write gate (referee/sqlite/base.py)
+        config.setdefault("TEST", {}).setdefault("NAME", ":memory:")  # as Django's own: tests run in memory
         config["OPTIONS"] = {**sqlite_options(), **config.get("OPTIONS", {})}
     return config
 

@@ -24,7 +24,7 @@ def test_sqlite_default_has_wal_immediate_full_sync_and_busy_timeout(monkeypatch
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("SQLITE_SYNCHRONOUS", raising=False)
     config = database(tmp_path)
-    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["ENGINE"] == "referee.sqlite"  # Django's, with the write gate
     assert config["NAME"] == str(tmp_path / "db.sqlite3")
     options = config["OPTIONS"]
     assert options["transaction_mode"] == "IMMEDIATE"

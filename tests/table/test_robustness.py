@@ -7,20 +7,17 @@ database shares one cache between threads and refuses them with table locks inst
 
 from __future__ import annotations
 
-import shutil
 import threading
 import uuid
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from referee.config import sqlite_options
 from referee.recording import deal_entry, quick, receipts, records
 from referee.recording.errors import DraftRound, RecordingError
 from referee.screens import deal_state
@@ -448,50 +445,6 @@ def test_a_trick_without_plays_reads_without_error(deal, judge):
 
 
 # ------------------------------------------------------------------ concurrent clients on a production-like database
-
-
-@pytest.fixture(scope="module")
-def migrated_file(tmp_path_factory, django_db_blocker):
-    """A migrated SQLite file (copied for each test), made once per module."""
-    path = tmp_path_factory.mktemp("robust") / "template.sqlite3"
-    with django_db_blocker.unblock(), file_connection(path):
-        call_command("migrate", verbosity=0, interactive=False)
-    return path
-
-
-class file_connection:
-    """Point the default database at ``path`` for this thread and every new one, then put it back."""
-
-    def __init__(self, path) -> None:
-        self.path = path
-
-    def __enter__(self):
-        self.saved_settings = connections.settings["default"]
-        self.saved_connection = connections["default"]
-        # SQLite with the production options, whichever database the suite itself runs on.
-        connections.settings["default"] = {
-            **self.saved_settings,
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(self.path),
-            "OPTIONS": sqlite_options(),
-            "CONN_MAX_AGE": 0,
-            "TEST": {},
-        }
-        connections["default"] = connections.create_connection("default")
-        return self
-
-    def __exit__(self, *exc) -> None:
-        connections["default"].close()
-        connections.settings["default"] = self.saved_settings
-        connections["default"] = self.saved_connection
-
-
-@pytest.fixture
-def file_db(migrated_file, tmp_path, django_db_blocker):
-    path = tmp_path / "db.sqlite3"
-    shutil.copy(migrated_file, path)
-    with django_db_blocker.unblock(), file_connection(path):
-        yield path
 
 
 def table(quick_entry: bool = False):

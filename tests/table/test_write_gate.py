@@ -1,0 +1,145 @@
+"""The SQLite write gate (``referee/sqlite``): writers queue at it — the server's threads and its other processes —
+readers pass it by, and it is given back however a write transaction ends."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+
+import pytest
+from django.db import connection, connections, transaction
+
+from referee.recording.snapshot import consistent_read
+from referee.sqlite.base import gate_for
+from tournaments.models import Tournament
+
+WAIT = 5.0  # seconds an event may take to come; only reached when the gate is broken
+
+
+def gate_file() -> str:
+    return gate_for(connection.settings_dict["NAME"]).path
+
+
+class OtherProcess:
+    """The gate held as another server process holds it: an ``flock`` through a file description of its own."""
+
+    def __enter__(self):
+        self.fd = os.open(gate_file(), os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+def gate_is_free() -> bool:
+    """Whether another process could take the gate now (without waiting)."""
+    fd = os.open(gate_file(), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)  # closing the description gives back a lock it took
+    return True
+
+
+def in_thread(work) -> tuple[threading.Thread, list]:
+    done: list = []
+
+    def run():
+        try:
+            done.append(work())
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, done
+
+
+def write(slug: str) -> str:
+    with transaction.atomic():
+        Tournament.objects.create(name=slug, slug=slug)
+    return slug
+
+
+def test_a_second_writer_waits_at_the_gate_until_the_first_commits(file_db):
+    inside, proceed, order = threading.Event(), threading.Event(), []
+
+    def first():
+        with transaction.atomic():
+            Tournament.objects.create(name="first", slug="first")
+            inside.set()
+            proceed.wait(WAIT)
+            order.append("first commits")
+        return "first"
+
+    a, _ = in_thread(first)
+    assert inside.wait(WAIT)
+    b, done = in_thread(lambda: order.append(write("second")) or "second")
+    b.join(0.3)
+    assert b.is_alive() and order == []  # queued at the gate, not failing nor writing
+    proceed.set()
+    a.join(WAIT), b.join(WAIT)
+    assert order == ["first commits", "second"] and done == ["second"]
+    assert set(Tournament.objects.values_list("slug", flat=True)) == {"first", "second"}
+
+
+def test_a_writer_waits_while_another_process_holds_the_gate_and_goes_on_when_it_is_free(file_db):
+    with OtherProcess():
+        writer, done = in_thread(lambda: write("after"))
+        writer.join(0.3)
+        assert writer.is_alive() and not Tournament.objects.filter(slug="after").exists()
+    writer.join(WAIT)
+    assert done == ["after"] and Tournament.objects.filter(slug="after").exists()
+
+
+def test_readers_pass_by_the_gate_while_a_writer_holds_it(file_db):
+    write("seen")
+    with OtherProcess():
+        reader, done = in_thread(lambda: list(Tournament.objects.values_list("slug", flat=True)))
+        reader.join(WAIT)
+        assert done == [["seen"]]
+
+        def consistent():
+            with consistent_read():
+                return Tournament.objects.count()
+
+        reader, done = in_thread(consistent)
+        reader.join(WAIT)
+        assert done == [1]
+
+
+def test_the_gate_is_held_for_a_write_transaction_and_given_back_at_commit_and_rollback(file_db):
+    with transaction.atomic():
+        Tournament.objects.create(name="a", slug="a")
+        assert not gate_is_free()
+    assert gate_is_free()
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        Tournament.objects.create(name="b", slug="b")
+        1 / 0  # noqa: B018 - a write that fails half-way
+    assert gate_is_free()
+    assert list(Tournament.objects.values_list("slug", flat=True)) == ["a"]
+
+
+def test_a_transaction_that_fails_at_begin_gives_the_gate_back(file_db, monkeypatch):
+    def broken_begin(self):
+        raise RuntimeError("BEGIN failed")
+
+    monkeypatch.setattr(
+        "django.db.backends.sqlite3.base.DatabaseWrapper._start_transaction_under_autocommit", broken_begin
+    )
+    connection.ensure_connection()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        pass
+    assert connection.holding is None and gate_is_free()
+
+
+@pytest.mark.django_db
+def test_an_in_memory_database_has_no_gate():
+    if connection.vendor != "sqlite":
+        pytest.skip("the suite runs on PostgreSQL: no SQLite gate to look at")
+    assert connection.is_in_memory_db() and connection.gate() is None
