@@ -5,21 +5,28 @@ players takes about 3 ms of CPU to build and 0.3 ms to run on SQLite, on every p
 written as an ordinary QuerySet whose arguments are stand-ins (``MARKS``); the first use compiles it to SQL
 (per database), and every later one runs that SQL with the real arguments and reads the rows back as the
 QuerySet would (model instances with their ``select_related`` objects, or value tuples).
+
+A prepared insert does the same for the rows a play writes (the play, its history rows, the write's receipt):
+the INSERT is compiled once, and each row's values are prepared as ``bulk_create`` prepares them.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from django.db.models.sql import InsertQuery
+from django.utils import timezone
 
-# Stand-ins for the arguments while the query is built: numbers no row has, so each is found in the SQL's
-# parameters (as a number, or as its text for a text column).
-MARKS = (7_654_321_987_001, 7_654_321_987_002, 7_654_321_987_003)
+# Stand-ins for the arguments while the query is built: numbers no other parameter of a hot-path query takes, so
+# each is found in the SQL's parameters (as a number, or as its text for a text column). They fit a 32-bit key
+# (the user table's on PostgreSQL): Django compiles a lookup out of a column's range to no SQL at all.
+MARKS = (2_147_480_001, 2_147_480_002, 2_147_480_003)
 
 
 class Compiled:
@@ -84,3 +91,59 @@ class Prepared:
                 populator.populate(row, obj)
             return obj
         return None
+
+
+class PreparedInsert:
+    """An INSERT of one ``model`` row built once per process and database: ``insert(row)`` prepares the row's
+    values as ``bulk_create`` does (defaults, ``auto_now_add``, JSON) and sets the key the database gave it."""
+
+    def __init__(self, model: type[Model]) -> None:
+        self.model = model
+        opts = model._meta
+        self.returning = opts.db_returning_fields
+        self.fields = [f for f in opts.concrete_fields if not f.generated and f not in self.returning]
+        self.compiled: dict[tuple[str, str], tuple[Any, str]] = {}
+
+    def compiled_for(self, using: str) -> tuple[Any, str]:
+        key = (using, connections[using].vendor)
+        found = self.compiled.get(key)
+        if found is None:
+            query = InsertQuery(self.model)
+            query.insert_values(self.fields, [self.model()])
+            compiler = query.get_compiler(using=using)
+            compiler.returning_fields = self.returning
+            [(sql, _params)] = compiler.as_sql()
+            found = self.compiled.setdefault(key, (compiler, sql))
+        return found
+
+    def insert(self, row: Model, using: str = DEFAULT_DB_ALIAS) -> Model:
+        if not connections[using].features.can_return_columns_from_insert:  # pragma: no cover - old SQLite
+            return type(row)._default_manager.using(using).bulk_create([row])[0]
+        compiler, sql = self.compiled_for(using)
+        params = [compiler.prepare_value(f, compiler.pre_save_val(f, row)) for f in self.fields]
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, params)
+            returned = cursor.fetchone()
+        for field, value in zip(self.returning, returned, strict=True):
+            setattr(row, field.attname, value)
+        row._state.adding, row._state.db = False, using
+        return row
+
+
+@cache
+def inserter(model: type[Model]) -> PreparedInsert:
+    """The process's one prepared insert of ``model``."""
+    return PreparedInsert(model)
+
+
+def history_row(history: Any, row: Model, user, history_type: str = "+", when=None) -> Model:
+    """The history row simple-history's ``bulk_history_create`` makes for ``row`` (who, when, what kind of
+    change, every tracked field), unsaved: a play's writes insert it with a ``PreparedInsert``."""
+    model = history.model
+    return model(
+        history_date=when or timezone.now(),
+        history_user=user,
+        history_change_reason="",
+        history_type=history_type,
+        **{field.attname: getattr(row, field.attname) for field in model.tracked_fields},
+    )

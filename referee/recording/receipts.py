@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import RecordingError
-from referee.recording.prepared import Prepared
+from referee.recording.prepared import Prepared, inserter
 from tournaments.models import WriteReceipt
 
 KEY_FIELD = "idempotency_key"
@@ -88,8 +88,8 @@ def once(
             outcome = refused or write()
             if not key:
                 return outcome
-            receipt = WriteReceipt.objects.create(
-                user=user, key=key, target=target, status=outcome.status, answer=outcome.body
+            receipt = inserter(WriteReceipt).insert(
+                WriteReceipt(user=user, key=key, target=target, status=outcome.status, answer=outcome.body)
             )
     except IntegrityError:  # a twin of this request committed first: its answer stands
         stored = WriteReceipt.objects.filter(user=user, key=key).first() if key else None

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import DraftRound, PermissionRefused, RecordingError, StaleEdit
-from referee.recording.prepared import Prepared
+from referee.recording.prepared import Prepared, history_row, inserter
 from rules.cards import CardError, format_cards, parse_cards
 from rules.judge import Verdict, judge
 from rules.record import FORMAT, RecordError
@@ -143,13 +143,25 @@ def claim(deal: Deal, user, version: int) -> None:
     """
     now = timezone.now()
     changed_by = user if getattr(user, "is_authenticated", False) else None
-    if not Deal.objects.filter(pk=deal.pk, version=version).update(
-        version=version + 1, changed_by=changed_by, changed_at=now
-    ):
+    if not claim_version(deal.pk, version, changed_by, now):
         raise stale(Deal.objects.select_related("changed_by").get(pk=deal.pk))
     deal.version, deal.changed_by, deal.changed_at = version + 1, changed_by, now
     deal._history_user = changed_by
-    history_of(Deal).bulk_history_create([deal], update=True, default_user=changed_by, default_date=now)
+    history = history_of(Deal)
+    inserter(history.model).insert(history_row(history, deal, changed_by, "~", now))
+
+
+def claim_version(pk: int, version: int, changed_by, now) -> bool:
+    """``UPDATE deal SET version = version + 1, changed_by, changed_at WHERE id = pk AND version = version``, its
+    SQL written once here (the ORM would build it again on every play); whether the deal was at ``version``."""
+    fields = [Deal._meta.get_field(name) for name in ("version", "changed_by", "changed_at", "id")]
+    quote = connection.ops.quote_name
+    table, (v, by, at, pk_column) = quote(Deal._meta.db_table), (quote(f.column) for f in fields)
+    values = (version + 1, changed_by.pk if changed_by else None, now, pk, version)
+    params = [f.get_db_prep_save(value, connection) for f, value in zip((*fields, fields[0]), values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {v} = %s, {by} = %s, {at} = %s WHERE {pk_column} = %s AND {v} = %s", params)
+        return cursor.rowcount == 1
 
 
 @cache
@@ -160,10 +172,11 @@ def history_of(model: type[Model]) -> Any:
 
 
 def insert_with_history(row: Model, user) -> None:
-    """Insert ``row`` with its history row ('+', who and when), as saving it would, without building the history
-    manager again."""
-    type(row)._default_manager.bulk_create([row])
-    history_of(type(row)).bulk_history_create([row], default_user=user, default_date=timezone.now())
+    """Insert ``row`` with its history row ('+', who and when), as saving it would: both with a prepared insert,
+    and without building the history manager again."""
+    inserter(type(row)).insert(row)
+    history = history_of(type(row))
+    inserter(history.model).insert(history_row(history, row, user))
 
 
 def touch(deal: Deal, user) -> None:

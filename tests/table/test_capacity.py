@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from referee import actions, views
 from referee.recording import deal_entry, errors, receipts
-from referee.recording.snapshot import PENALTIES, TRICKS_WITH_PLAYS
+from referee.recording.prepared import history_row, inserter
+from referee.recording.snapshot import PENALTIES, TRICKS_WITH_PLAYS, claim_version
 from tests.table.helpers import simulated
 from tournaments.models import Deal, Play, Trick, WriteReceipt
 
@@ -105,6 +107,39 @@ def test_prepared_reads_read_what_the_orm_reads(deal, judge):
     assert TRICKS_WITH_PLAYS.rows(deal.pk) == [(deal.tricks.get().pk, deal.pk, 0, "", "", "", "N", "SA")]
     assert PENALTIES.rows(deal.pk) == [("E", "misplay", None, "signal", "")]
     assert views.DEAL_WITH_MATCH.first(deal.pk + 1000) is None
+
+
+def stored(model, pk, *leave_out: str) -> dict:
+    return {k: v for k, v in model.objects.filter(pk=pk).values().get().items() if k not in leave_out}
+
+
+def test_a_prepared_insert_stores_what_bulk_create_stores(judge):
+    def receipt(key):
+        return WriteReceipt(user=judge, key=key, target="deal 1 play", status=409, answer={"ok": False, "n": [1]})
+
+    orm = WriteReceipt.objects.bulk_create([receipt("orm-key")])[0]
+    fast = inserter(WriteReceipt).insert(receipt("fast-key"))
+    assert fast.pk is not None and fast.pk != orm.pk and not fast._state.adding
+    assert stored(WriteReceipt, fast.pk, "id", "key", "created") == stored(WriteReceipt, orm.pk, "id", "key", "created")
+    assert fast.created is not None and stored(WriteReceipt, fast.pk)["created"] == fast.created  # auto_now_add
+
+
+def test_a_prepared_history_row_is_the_row_simple_history_makes(deal, judge):
+    when = timezone.now()
+    history = Deal.history
+    [orm] = history.bulk_history_create([deal], update=True, default_user=judge, default_date=when)
+    fast = inserter(history.model).insert(history_row(history, deal, judge, "~", when))
+    assert stored(history.model, fast.pk, "history_id") == stored(history.model, orm.pk, "history_id")
+    assert (fast.history_user_id, fast.history_type, fast.history_date) == (judge.pk, "~", when)
+
+
+def test_the_version_claim_takes_only_the_version_it_names(deal, judge):
+    when = timezone.now()
+    assert claim_version(deal.pk, deal.version, judge, when)
+    assert not claim_version(deal.pk, deal.version, judge, when)  # taken: the deal is one version on
+    deal.refresh_from_db()
+    assert (deal.version, deal.changed_by, deal.changed_at) == (1, judge, when)
+    assert claim_version(deal.pk, 1, None, when) and Deal.objects.get(pk=deal.pk).changed_by is None
 
 
 @pytest.mark.parametrize("deal_id", [2**63, 10**30])
