@@ -84,8 +84,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # django-axes counts failed log-ins first, then Django checks the password.
 AUTHENTICATION_BACKENDS = [
     "referee.security.LoginThrottleBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "referee.auth.ModelBackend",  # Django's, the user read with a prepared read
 ]
+SESSION_ENGINE = "referee.auth"  # Django's database sessions, the session read with a prepared read
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},

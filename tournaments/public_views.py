@@ -5,6 +5,7 @@ Who may see what is asked of ``tournaments.access``; these views only pick the t
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -60,7 +61,7 @@ def setup(request: HttpRequest) -> HttpResponse:
     form = DirectorSetupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = create_director(form.cleaned_data["username"], form.cleaned_data["password1"])
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[-1])  # the password backend
         return redirect("home")
     return render(request, "tournaments/setup.html", {"form": form})
 
