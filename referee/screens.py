@@ -9,10 +9,11 @@ would, anyone who may not make it (``PermissionRefused``).
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from referee.consequences import failed_throws, penalty_label, penalty_text, seat_label, why_result_changed
 from referee.forms import kitty_hint
@@ -47,7 +48,14 @@ FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: th
 
 
 def card_label(text: str) -> dict:
-    """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}``."""
+    """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}`` (a fresh copy of the
+    language's label, worked out once)."""
+    return dict(language_card_label(text, get_language()))
+
+
+@lru_cache(maxsize=256)
+def language_card_label(text: str, language: str | None) -> dict:
+    """``card_label`` in ``language`` (the active one when it is worked out)."""
     if text == "BJ":
         return {"code": text, "face": card_face(text), "suit": "J", "short": _("BJ")}
     if text == "LJ":
@@ -71,22 +79,30 @@ def throw_info(trick, plays, rs) -> dict:
 
 def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -> list[dict]:
     """The card picker: the trump group first, then each plain suit, high to low, with the copies left."""
-    t = trump_from_text(deal.level, deal.trump, permanent_twos)
+    return [
+        {
+            "suit": suit,
+            "name": name,
+            "cards": [{**card_label(text), "left": max(decks - played[text], 0)} for text in texts],
+        }
+        for suit, name, texts in picker_layout(deal.level, deal.trump, permanent_twos, get_language())
+    ]
+
+
+@lru_cache(maxsize=256)
+def picker_layout(level: str, trump: str, permanent_twos: bool, language: str | None) -> tuple:
+    """The picker's groups for a level and trump, in ``language``: (suit, its name, the cards high to low);
+    worked out once, as the judges' pages ask for it on every play."""
+    t = trump_from_text(level, trump, permanent_twos)
     groups: dict[int, list[int]] = {}
     for card in t.sort(ALL_CARDS):
         groups.setdefault(t.suit_of(card), []).append(card)
     names = {TRUMP: _("Trumps"), 0: _("Spades"), 1: _("Hearts"), 2: _("Clubs"), 3: _("Diamonds")}
-    rows = []
-    for suit in [TRUMP, 0, 1, 2, 3]:
-        if suit not in groups:
-            continue
-        cards = []
-        for card in groups[suit]:
-            text = CARD_TEXT[card]
-            left = decks - played[text]
-            cards.append({**card_label(text), "left": max(left, 0)})
-        rows.append({"suit": "T" if suit == TRUMP else "SHCD"[suit], "name": names[suit], "cards": cards})
-    return rows
+    return tuple(
+        ("T" if suit == TRUMP else "SHCD"[suit], names[suit], tuple(CARD_TEXT[card] for card in groups[suit]))
+        for suit in [TRUMP, 0, 1, 2, 3]
+        if suit in groups
+    )
 
 
 def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:

@@ -6,6 +6,7 @@ import json
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import Client
@@ -169,6 +170,21 @@ def test_play_answers_with_the_new_state(deal, judge):
     assert [c["code"] for c in state["tricks"][0]["plays"][0]["cards"]] == ["SA", "SA"]
     spade_ace = next(c for row in state["picker"] for c in row["cards"] if c["code"] == "SA")
     assert spade_ace["left"] == 0
+
+
+def test_the_picker_and_card_names_follow_the_language_each_time(deal, judge):
+    """The picker's groups and the jokers' names are worked out once per language: asking in one language never
+    answers another in it."""
+    c = as_user(judge)
+    url = reverse("deal_state", args=[deal.pk])
+    names = {}
+    for language in ("zh-hans", "en", "zh-hans", "en"):
+        c.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        state = c.get(url, **JSON).json()
+        jokers = [card["short"] for row in state["picker"] for card in row["cards"] if card["suit"] == "J"]
+        names.setdefault(language, []).append(([row["name"] for row in state["picker"]], jokers))
+    assert names["zh-hans"][0] == names["zh-hans"][1] == (["主牌", "红桃", "梅花", "方块"], ["大王", "小王"])
+    assert names["en"][0] == names["en"][1] == (["Trumps", "Hearts", "Clubs", "Diamonds"], ["BJ", "LJ"])
 
 
 def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, judge):
