@@ -47,45 +47,47 @@ from tournaments.wording import card_face, match_result
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
 
 
-def card_label(text: str) -> dict:
-    """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}`` (a fresh copy of the
-    language's label, worked out once)."""
-    return dict(language_card_label(text, get_language()))
+def card_label(text: str, labels: dict[str, dict] | None = None) -> dict:
+    """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}``, a fresh copy of its label in
+    ``labels`` (``card_labels``; the active language's when not given)."""
+    return dict((labels or card_labels(get_language()))[text])
 
 
-@lru_cache(maxsize=256)
-def language_card_label(text: str, language: str | None) -> dict:
-    """``card_label`` in ``language`` (the active one when it is worked out)."""
-    if text == "BJ":
-        return {"code": text, "face": card_face(text), "suit": "J", "short": _("BJ")}
-    if text == "LJ":
-        return {"code": text, "face": card_face(text), "suit": "J", "short": _("LJ")}
-    face = FACES[text]
-    return {"code": text, "face": face, "suit": text[0], "short": face}
+@lru_cache(maxsize=16)
+def card_labels(language: str | None) -> dict[str, dict]:
+    """Every card's label in ``language`` (the active one when it is worked out), worked out once: a screen asks
+    for the language once, not once per card (asking costs more than the label)."""
+    labels = {"BJ": {"code": "BJ", "face": card_face("BJ"), "suit": "J", "short": _("BJ")}}
+    labels["LJ"] = {"code": "LJ", "face": card_face("LJ"), "suit": "J", "short": _("LJ")}
+    for text, face in FACES.items():
+        labels[text] = {"code": text, "face": face, "suit": text[0], "short": face}
+    return labels
 
 
-def throw_info(trick, plays, rs) -> dict:
+def throw_info(trick, plays, rs, labels: dict[str, dict] | None = None) -> dict:
     """A challenged throw as the judge saw it, with the unit played and the penalty it costs."""
     played = len(plays[0].cards.split()) if plays else 0
     taken_back = max(len(trick.throw_attempted.split()) - played, 0)
     return {
-        "attempted": [card_label(c) for c in trick.throw_attempted.split()],
+        "attempted": [card_label(c, labels) for c in trick.throw_attempted.split()],
         "challenger": trick.throw_challenger,
-        "shown": [card_label(c) for c in trick.throw_shown.split()],
-        "forced": [card_label(c) for c in plays[0].cards.split()] if plays else [],
+        "shown": [card_label(c, labels) for c in trick.throw_shown.split()],
+        "forced": [card_label(c, labels) for c in plays[0].cards.split()] if plays else [],
         "penalty": failed_throw_points(rs, taken_back),
     }
 
 
 def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -> list[dict]:
     """The card picker: the trump group first, then each plain suit, high to low, with the copies left."""
+    language = get_language()
+    labels = card_labels(language)
     return [
         {
             "suit": suit,
             "name": name,
-            "cards": [{**card_label(text), "left": max(decks - played[text], 0)} for text in texts],
+            "cards": [{**labels[text], "left": max(decks - played[text], 0)} for text in texts],
         }
-        for suit, name, texts in picker_layout(deal.level, deal.trump, permanent_twos, get_language())
+        for suit, name, texts in picker_layout(deal.level, deal.trump, permanent_twos, language)
     ]
 
 
@@ -109,6 +111,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     """Everything the trick-entry page shows, for one deal (or for ``snap``'s: the deal as a write just saved it)."""
     snap = snap if snap is not None else snapshot(deal, start_levels(deal))
     deal, match, rs = snap.deal, snap.deal.match, snap.rs
+    labels = card_labels(get_language())
     verdict = snap.judged()
     summaries = verdict.tricks
     tricks = []
@@ -121,10 +124,10 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
             {
                 "number": trick.number,
                 "leader": plays[0].seat if plays else None,
-                "plays": [{"seat": p.seat, "cards": [card_label(c) for c in p.cards.split()]} for p in plays],
+                "plays": [{"seat": p.seat, "cards": [card_label(c, labels) for c in p.cards.split()]} for p in plays],
                 "winner": summary.winner if summary and len(plays) == 4 else None,
                 "points": summary.points if summary and len(plays) == 4 else None,
-                "throw": throw_info(trick, plays, rs) if trick.throw_attempted else None,
+                "throw": throw_info(trick, plays, rs, labels) if trick.throw_attempted else None,
             }
         )
     players = seat_players(match)
@@ -148,7 +151,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
             "level": rank_text(deal.level),
             "trump": deal.trump,
             "trump_label": deal.get_trump_display(),
-            "kitty": [card_label(c) for c in deal.kitty.split()] if deal.kitty else [],
+            "kitty": [card_label(c, labels) for c in deal.kitty.split()] if deal.kitty else [],
             "kitty_text": deal.kitty,
         },
         "seats": {s: {"name": seat_name(s), "player": players[s], "side": side_of(s)} for s in SEATS},

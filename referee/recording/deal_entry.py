@@ -256,7 +256,7 @@ def check_play(
 ) -> PlannedPlay:
     """The engine's checks of one play on ``snap`` (``plan_play``)."""
     probe = snap.record()
-    before = judge_probe(probe)
+    before = judge_probe(probe, snap.rs)
     due = snap.due(before)
     if due is None:
         raise RecordingError(_("All tricks are played: submit the deal."))
@@ -291,7 +291,7 @@ def check_play(
             "challenger": throw.challenger,
             "shown": parse_card_text(throw.shown, _("cards shown")),
         }
-    verdict = judge_probe(probe)
+    verdict = judge_probe(probe, snap.rs)
     index = len(probe["tricks"]) - 1
     known = {(v.trick, v.seat, v.code) for v in before.violations}
     fresh = [v for v in verdict.violations if (v.trick, v.seat, v.code) not in known]

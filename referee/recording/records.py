@@ -37,7 +37,8 @@ def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial:
 
 def judge_deal(deal: Deal) -> Verdict:
     """The engine's verdict on the deal so far (the whole-deal audit once every trick is in)."""
-    return judge_probe(snapshot(deal, levels_before(deal)).record())
+    snap = snapshot(deal, levels_before(deal))
+    return judge_probe(snap.record(), snap.rs)
 
 
 def export_deals(match: Match) -> list[dict]:

@@ -275,7 +275,7 @@ class Snapshot:
     def judged(self) -> Verdict:
         """The engine's verdict on the snapshot's record (judged once)."""
         if self.verdict is None:
-            self.verdict = judge_probe(self.record())
+            self.verdict = judge_probe(self.record(), self.rs)
         return self.verdict
 
     def add(self, trick: Trick, play: Play, verdict: Verdict) -> None:
@@ -381,8 +381,11 @@ def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
     return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalties, penalty_keys=keys)
 
 
-def judge_probe(record: dict) -> Verdict:
-    """The engine's verdict on a DEAL-RECORD document; a record it cannot read is the service's refusal."""
+def judge_probe(record: dict, rs: Ruleset | None = None) -> Verdict:
+    """The engine's verdict on a DEAL-RECORD document; a record it cannot read is the service's refusal. ``rs``,
+    the tournament's ruleset already built, stands in for the record's spec (not read again on every play)."""
+    if rs is not None:
+        record = {**record, "ruleset": rs}
     try:
         return judge(record, live=True)
     except (RecordError, RulesetError) as exc:
