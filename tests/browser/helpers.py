@@ -14,3 +14,17 @@ def login(page, username: str, password: str) -> None:
 def wait_for_version(page, version: int) -> None:
     """Wait until the deal page shows ``version`` (a selector: the Content-Security-Policy forbids eval)."""
     page.locator(f"#deal-app[data-version='{version}']").wait_for(state="attached")
+
+
+def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -> None:
+    """Another judge (the demo's judge2) confirms deal 1 of the match; the match page then shows the levels the
+    engine worked out (``levels_after``, 10 shown as "10") and the deal as confirmed."""
+    page.context.clear_cookies()
+    login(page, "judge2", "demo-judge2-2026")
+    page.goto_path(f"/match/{match_id}/")
+    page.locator("tr[data-deal='1']").get_by_role("button", name="确认").click()
+    page.wait_for_url(f"**/match/{match_id}/")
+    shown = {"T": "10"}
+    for side in ("NS", "EW"):
+        assert page.get_by_test_id(f"level-{side}").inner_text() == shown.get(levels_after[side], levels_after[side])
+    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"

@@ -13,7 +13,7 @@ from django.utils import translation
 from rules.judge import judge as engine_judge
 from rules.ruleset import Ruleset
 from rules.simulate import simulate_deal
-from tests.browser.helpers import login, wait_for_version
+from tests.browser.helpers import confirm_as_second_judge, login, wait_for_version
 from tests.table.helpers import deck_ruleset
 from tournaments.demo import create_demo
 from tournaments.wording import card_faces
@@ -109,14 +109,5 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
     page.wait_for_url(f"**/match/{match.pk}/")
     assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已提交"
 
-    page.context.clear_cookies()
-    login(page, "judge2", "demo-judge2-2026")
-    page.goto_path(f"/match/{match.pk}/")
-    page.locator("tr[data-deal='1']").get_by_role("button", name="确认").click()
-    page.wait_for_url(f"**/match/{match.pk}/")
-    after = expected["result"]["levels_after"]
-    shown = {"T": "10"}
-    assert page.get_by_test_id("level-NS").inner_text() == shown.get(after["NS"], after["NS"])
-    assert page.get_by_test_id("level-EW").inner_text() == shown.get(after["EW"], after["EW"])
-    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"
+    confirm_as_second_judge(page, match.pk, expected["result"]["levels_after"])
     screenshot(page, "5-confirmed")
