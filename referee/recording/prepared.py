@@ -42,6 +42,8 @@ class Compiled:
             if len(places) != 1:
                 raise ValueError(f"each argument must appear once in the query: {self.sql}")
             self.slots.append(places[0])
+        compiler = self.compiler
+        self.converters = compiler.get_converters([s[0] for s in compiler.select[: compiler.col_count]])
         info = self.compiler.klass_info
         if info is not None:  # model instances (with select_related): what ModelIterable works out per query
             fields = info["select_fields"]
@@ -57,7 +59,9 @@ class Compiled:
         with connections[using].cursor() as cursor:
             cursor.execute(self.sql, params)
             fetched = cursor.fetchall()
-        return [tuple(row) for row in self.compiler.results_iter([fetched])]
+        if self.converters:  # as ``results_iter`` converts them, with the converters looked up once
+            fetched = self.compiler.apply_converters(fetched, self.converters)
+        return [tuple(row) for row in fetched]
 
 
 class Prepared:
