@@ -40,12 +40,14 @@ from referee.recording.snapshot import (
     lock_deal,
     parse_card_text,
     read_deal,
+    remember_turn,
     require_open,
     require_record,
     ruleset_for,
     seat_name,
     snapshot,
     touch,
+    turn_before,
 )
 from rules.judge import Verdict
 from rules.ruleset import Ruleset
@@ -256,8 +258,8 @@ def check_play(
 ) -> PlannedPlay:
     """The engine's checks of one play on ``snap`` (``plan_play``)."""
     probe = snap.record()
-    before = judge_probe(probe, snap.rs)
-    due = snap.due(before)
+    before = turn_before(snap, probe)
+    due = before.due
     if due is None:
         raise RecordingError(_("All tricks are played: submit the deal."))
     if seat and seat != due:
@@ -293,7 +295,7 @@ def check_play(
         }
     verdict = judge_probe(probe, snap.rs)
     index = len(probe["tricks"]) - 1
-    known = {(v.trick, v.seat, v.code) for v in before.violations}
+    known = before.known
     fresh = [v for v in verdict.violations if (v.trick, v.seat, v.code) not in known]
     refused = [
         v.as_dict() for v in fresh if (v.trick == index and v.seat in (due, None)) or v.code in ENTRY_FAULTS
@@ -329,6 +331,7 @@ def save_play(plan: PlannedPlay) -> Snapshot:
     insert_with_history(play, user)
     snap.add(trick, play, plan.verdict)
     snap.proven = tuple(settling.key_of(v) for v in plan.fresh)
+    remember_turn(snap)
     return snap
 
 

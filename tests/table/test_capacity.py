@@ -4,12 +4,14 @@ a bounded number of queries, and prepared reads that read what the ORM reads."""
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from referee import actions, views
 from referee.recording import deal_entry, errors, receipts
+from referee.recording import snapshot as snapshot_module
 from referee.recording.prepared import history_row, inserter
 from referee.recording.snapshot import PENALTIES, TRICKS_WITH_PLAYS, claim_version
 from tests.table.helpers import simulated
@@ -145,3 +147,71 @@ def test_the_version_claim_takes_only_the_version_it_names(deal, judge):
 @pytest.mark.parametrize("deal_id", [2**63, 10**30])
 def test_a_deal_number_too_large_for_the_database_is_not_found(judge, deal_id):
     assert signed_in(judge).get(f"/deal/{deal_id}/state/").status_code == 404
+
+
+# ------------------------------------------------------------------ the turn kept from one play for the next
+
+
+@pytest.fixture
+def judge_calls(monkeypatch):
+    """Every whole-deal judging the service asks of the engine, counted."""
+    calls = []
+    real = snapshot_module.judge
+
+    def counted(record, **kwargs):
+        calls.append(record)
+        return real(record, **kwargs)
+
+    monkeypatch.setattr(snapshot_module, "judge", counted)
+    snapshot_module.TURNS.clear()
+    return calls
+
+
+def test_a_play_after_a_committed_play_is_judged_once_not_twice(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+    plays = simulated(deal)["tricks"][0]["plays"]
+    for n, (seat, cards) in enumerate(plays[:3]):
+        before = len(judge_calls)
+        with django_capture_on_commit_callbacks(execute=True):
+            deal_entry.record_play(deal, judge, cards=cards, seat=seat, version=n)
+        deal.refresh_from_db()
+        assert len(judge_calls) - before == (2 if n == 0 else 1)  # the first play's "before" is judged
+
+
+def test_a_play_that_is_rolled_back_leaves_no_turn_behind(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+    seat, cards = simulated(deal)["tricks"][0]["plays"][0]
+    with pytest.raises(ZeroDivisionError), django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            deal_entry.record_play(deal, judge, cards=cards, seat=seat, version=0)
+            1 / 0  # noqa: B018 - the write fails after the play was saved in its transaction
+    assert snapshot_module.TURNS == {} and not Play.objects.exists()
+
+
+def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+    """Undo moves the deal to a new version: the turn kept for the old one is never asked for again, and the
+    check after the undo judges the deal and finds the same seat due."""
+    (s1, c1), (s2, c2) = simulated(deal)["tricks"][0]["plays"][:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        deal_entry.record_play(deal, judge, cards=c1, seat=s1, version=0)
+    deal.refresh_from_db()
+    deal_entry.undo_last_play(deal, judge, version=1)
+    deal.refresh_from_db()
+    before = len(judge_calls)
+    with django_capture_on_commit_callbacks(execute=True):
+        deal_entry.record_play(deal, judge, cards=c1, seat=s1, version=2)
+    assert len(judge_calls) - before == 2
+    deal.refresh_from_db()
+    with pytest.raises(errors.RecordingError, match="轮到"):
+        deal_entry.record_play(deal, judge, cards=c2, seat=s1, version=3)  # the kept turn: s2 is due
+
+
+def test_a_kept_turn_is_not_used_under_another_ruleset(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+    (s1, c1), (s2, c2) = simulated(deal)["tricks"][0]["plays"][:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        deal_entry.record_play(deal, judge, cards=c1, seat=s1, version=0)
+    tournament = deal.match.round.tournament
+    tournament.ruleset = {"preset": "standard", "misplay_points": 20}
+    tournament.save()
+    deal = Deal.objects.select_related("match__round__tournament").get(pk=deal.pk)
+    before = len(judge_calls)
+    deal_entry.record_play(deal, judge, cards=c2, seat=s2, version=1)
+    assert len(judge_calls) - before == 2
