@@ -9,10 +9,14 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.http import JsonResponse
 from django.test import Client
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from referee.recording import deal_entry, errors, match_fold, records
+from referee.screens import current_deal_state
+from referee.views import json_response
 from tests.table.helpers import posted_plays, quick_fields, simulated
 from tournaments.models import Deal, Match
 
@@ -520,3 +524,12 @@ def test_a_round_finishes_with_its_last_match_and_reopens_with_it(round1, make_p
     deal_entry.reopen_deal(last, director, version=last.version)
     round1.refresh_from_db()
     assert round1.state == Round.State.PUBLISHED
+
+
+def test_the_state_is_encoded_as_djangos_json_response_would(deal, judge):
+    """orjson on the hot path: the same document as ``JsonResponse``, lazy translations and all."""
+    state = {**current_deal_state(deal, judge), "lazy": gettext_lazy("Trumps"), "when": deal.changed_at, 3: "n"}
+    fast, django = json_response(state, status=409), JsonResponse(state, status=409)
+    assert fast.status_code == django.status_code == 409
+    assert fast["Content-Type"] == django["Content-Type"] == "application/json"
+    assert json.loads(fast.content) == json.loads(django.content)
