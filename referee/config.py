@@ -76,7 +76,8 @@ SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 
 def sqlite_options() -> dict:
     """WAL lets the public pages read while a judge writes; IMMEDIATE takes the write lock at BEGIN so two
-    writers queue on the busy timeout instead of failing half-way through a transaction.
+    writers never fail half-way through a transaction. Writers queue at the engine's gate (``referee.sqlite``)
+    before BEGIN; the busy timeout is left for writers outside the server (a management command).
 
     ``synchronous=FULL`` (the default, ``SQLITE_SYNCHRONOUS``) syncs the WAL at every commit, so a play the
     judge was told is saved survives a power cut; NORMAL is faster but may lose the last commits then.
