@@ -54,6 +54,25 @@ def test_postgres_url_gives_the_postgresql_settings(monkeypatch, tmp_path):
         5432,
     )
     assert "transaction_mode" not in config.get("OPTIONS", {})
+    # repeated queries (the deal's ten-table read on every play) are prepared: planned once per connection
+    assert config["OPTIONS"]["server_side_binding"] is True and config["OPTIONS"]["prepare_threshold"] == 5
+
+
+@pytest.mark.django_db
+def test_on_postgresql_the_deal_read_of_every_play_is_prepared_after_five_runs(match, judge):
+    from django.db import connection
+
+    from referee.recording.deal_entry import start_deal
+    from referee.views import DEAL_WITH_MATCH
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no server-side prepared statements")
+    deal = start_deal(match, judge, trump="S", declarer="N")
+    for _ in range(6):
+        assert DEAL_WITH_MATCH.first(deal.pk).pk == deal.pk
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ['%tournaments_deal%'])
+        assert cursor.fetchone()[0] >= 1
 
 
 @pytest.mark.parametrize("url", ["nonsense://x", "postgres://user@host:notaport/db", "::::"])
