@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
@@ -110,6 +112,17 @@ class Tournament(models.Model):
             raise ValidationError(
                 {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}
             )
+
+    @cached_property
+    def has_kitty(self) -> bool:
+        """Whether this tournament's game buries a kitty (not with four decks): the pages show a kitty bonus only
+        then."""
+        from rules.ruleset import Ruleset, RulesetError
+
+        try:
+            return Ruleset.from_spec(self.ruleset).kitty_size > 0
+        except RulesetError:  # a spec the director must still fix: show the column, as the presets do
+            return True
 
     @property
     def preset_name(self) -> str:

@@ -456,3 +456,17 @@ def test_the_settings_form_writes_and_reads_back_a_presets_follow_orders(preset)
     assert read_follow_tables(text) == tables
     spec = {"preset": "standard", "decks": 3, "follow_tables": read_follow_tables(text)}
     assert Ruleset.from_spec(spec).follow_tables == Ruleset.from_spec(preset).follow_tables
+
+
+def test_the_kitty_bonus_column_is_shown_only_when_the_game_buries_a_kitty(table, judge, director, decks):
+    """Four decks bury no kitty (RULES §13): the match page and the public deal log then have no kitty-bonus
+    column instead of one full of zeros."""
+    kitty = Ruleset.from_spec(table.round.tournament.ruleset).kitty_size > 0
+    assert kitty == (decks != 4)
+    deal_entry.start_deal(table, judge, trump="S", declarer="N")  # the match page lists its deals
+    match_page = english(judge).get(reverse("match", args=[table.pk])).content.decode()
+    deal_log = english(director).get(
+        reverse("deal-log", args=[table.round.tournament.slug, table.pk])
+    ).content.decode()
+    assert ("kitty bonus" in match_page) == kitty
+    assert ("kitty bonus" in deal_log) == kitty
