@@ -13,12 +13,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
 from tournaments import access
 from tournaments.forms import DirectorSetupForm
 from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.ruleset_words import setting_label
 from tournaments.services import create_director, site_is_new
 from tournaments.standings import compute_standings, standings_title, tie_break_columns
 from tournaments.tables import (
@@ -93,8 +95,22 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/tournament_detail.html",
-        {"tournament": tournament, "pairs": pairs, "matches": matches, **links},
+        {
+            "tournament": tournament,
+            "pairs": pairs,
+            "matches": matches,
+            "changed_settings": changed_settings(tournament),
+            "changed_names": pgettext("list separator", ", ").join(changed_settings(tournament)),
+            **links,
+        },
     )
+
+
+def changed_settings(tournament: Tournament) -> list[str]:
+    """The settings the tournament plays otherwise than its preset, by name in the active language (its spec
+    is stored shortest: every key but the preset is a change)."""
+    spec = tournament.ruleset
+    return [setting_label(name) for name in spec if name != "preset"] if isinstance(spec, dict) else []
 
 
 # --- who may see what ---------------------------------------------------------------------------------------

@@ -259,3 +259,21 @@ def test_overview_hides_a_draft_pairing_from_the_public(client, director, tourna
     assert html.count(pairs[0].name) == 1  # but not the draft match
     client.force_login(director)
     assert client.get(tournament.get_absolute_url()).content.decode().count(pairs[0].name) > 1
+
+
+@pytest.mark.django_db
+def test_the_tournament_page_names_the_settings_played_otherwise_than_the_preset(client, tournament):
+    from tournaments.ruleset_words import setting_label
+
+    tournament.ruleset = {"preset": "standard", "misplay_points": 20, "kitty_cap": 32}
+    tournament.save()
+    en(client)
+    html = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "with 2 settings changed:" in html
+    assert setting_label("misplay_points") in html and setting_label("kitty_cap") in html
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "改动 2 项：" in html and "、" in html
+    tournament.ruleset = "standard"
+    tournament.save()
+    assert 'data-testid="changed-settings"' not in client.get(reverse("tournament", args=[tournament.slug])).content.decode()
