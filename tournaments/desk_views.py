@@ -39,6 +39,7 @@ from tournaments.pairing import (
     publish_round,
     set_round_matches,
     swap_pairs,
+    why_not_pair,
 )
 from tournaments.tables import PairingTable
 from tournaments.workbook import workbook_filename, write_workbook
@@ -77,8 +78,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "rounds": rounds,
             "next_number": (last.number + 1) if last else 1,
-            "can_pair": (last is None or last.state != Round.State.DRAFT)
-            and ((last.number if last else 0) < tournament.num_rounds),
+            "pair_blocker": why_not_pair(tournament),
             "pairs": pairs,
             "active_count": sum(1 for p in pairs if not p.withdrawn),
         },

@@ -47,21 +47,31 @@ def seat_balance(tournament: Tournament) -> Counter:
     return out
 
 
-def _check_can_pair(tournament: Tournament, number: int) -> None:
+def why_not_pair(tournament: Tournament, number: int | None = None) -> str | None:
+    """Why round ``number`` (default: the next one) cannot be paired now, in words; None when it can. The desk
+    offers the next round only when this says nothing, and shows its reason instead."""
     last = tournament.rounds.order_by("-number").first()
     expected = (last.number + 1) if last else 1
+    number = expected if number is None else number
     if number != expected:
-        raise PairingError(_("The next round to pair is round %(n)s.") % {"n": expected})
+        return _("The next round to pair is round %(n)s.") % {"n": expected}
     if number > tournament.num_rounds:
-        raise PairingError(_("This tournament has %(n)s rounds.") % {"n": tournament.num_rounds})
+        return _("This tournament has %(n)s rounds.") % {"n": tournament.num_rounds}
     if last and last.state == Round.State.DRAFT:
-        raise PairingError(_("Publish round %(n)s before pairing the next one.") % {"n": last.number})
+        return _("Publish round %(n)s before pairing the next one.") % {"n": last.number}
     if (
         last
         and tournament.format == Tournament.Format.SWISS
         and last.matches.exclude(state=Match.State.FINISHED).exists()
     ):
-        raise PairingError(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
+        return _("Round %(n)s still has unfinished matches.") % {"n": last.number}
+    return None
+
+
+def _check_can_pair(tournament: Tournament, number: int) -> None:
+    reason = why_not_pair(tournament, number)
+    if reason is not None:
+        raise PairingError(reason)
 
 
 def _swiss_games(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]], int | None]:

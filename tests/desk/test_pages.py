@@ -277,3 +277,24 @@ def test_the_tournament_page_names_the_settings_played_otherwise_than_the_preset
     tournament.ruleset = "standard"
     tournament.save()
     assert 'data-testid="changed-settings"' not in client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_desk_offers_the_next_round_only_when_it_can_be_paired_and_says_why_not(client, director, tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    client.force_login(director)
+    en(client)
+    desk = reverse("desk", args=[tournament.slug])
+    page = client.get(desk).content.decode()
+    assert "Pair round 1" in page and 'data-testid="pair-blocker"' not in page
+    rnd = pair_round(tournament)
+    page = client.get(desk).content.decode()
+    assert "Pair round 2" not in page and "Publish round 1 before pairing the next one." in page
+    publish_round(rnd)
+    page = client.get(desk).content.decode()
+    assert "Pair round 2" not in page and "Round 1 still has unfinished matches." in page
+    for m in rnd.matches.all():
+        finish(m, m.pair_ns, "6", "3")
+    page = client.get(desk).content.decode()
+    assert "Pair round 2" in page and 'data-testid="pair-blocker"' not in page
