@@ -92,6 +92,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             exclude=() if links["show_results"] else ("levels",),
         )
         config.configure(matches)
+    changed = changed_settings(tournament)
     return render(
         request,
         "tournaments/tournament_detail.html",
@@ -99,8 +100,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "pairs": pairs,
             "matches": matches,
-            "changed_settings": changed_settings(tournament),
-            "changed_names": pgettext("list separator", ", ").join(changed_settings(tournament)),
+            "changed_settings": changed,
+            "changed_names": pgettext("list separator", ", ").join(changed),
             **links,
         },
     )

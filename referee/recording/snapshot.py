@@ -154,15 +154,27 @@ def claim(deal: Deal, user, version: int) -> None:
 
 def claim_version(pk: int, version: int, changed_by, now) -> bool:
     """``UPDATE deal SET version = version + 1, changed_by, changed_at WHERE id = pk AND version = version``, its
-    SQL written once here (the ORM would build it again on every play); whether the deal was at ``version``."""
-    fields = [Deal._meta.get_field(name) for name in ("version", "changed_by", "changed_at", "id")]
-    quote = connection.ops.quote_name
-    table, (v, by, at, pk_column) = quote(Deal._meta.db_table), (quote(f.column) for f in fields)
+    SQL written once per database (the ORM would build it again on every play); whether the deal was at
+    ``version``."""
+    sql, fields = claim_statement(connection.vendor)
     values = (version + 1, changed_by.pk if changed_by else None, now, pk, version)
-    params = [f.get_db_prep_save(value, connection) for f, value in zip((*fields, fields[0]), values, strict=True)]
+    params = [f.get_db_prep_save(value, connection) for f, value in zip(fields, values, strict=True)]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET {v} = %s, {by} = %s, {at} = %s WHERE {pk_column} = %s AND {v} = %s", params)
+        cursor.execute(sql, params)
         return cursor.rowcount == 1
+
+
+@cache
+def claim_statement(vendor: str) -> tuple[str, tuple]:
+    """``claim_version``'s UPDATE for the database ``vendor``, with the field of each parameter."""
+    version, by, at, pk = (Deal._meta.get_field(name) for name in ("version", "changed_by", "changed_at", "id"))
+    quote = connection.ops.quote_name
+    v = quote(version.column)
+    sql = (
+        f"UPDATE {quote(Deal._meta.db_table)} SET {v} = %s, {quote(by.column)} = %s, {quote(at.column)} = %s "
+        f"WHERE {quote(pk.column)} = %s AND {v} = %s"
+    )
+    return sql, (version, by, at, pk, version)
 
 
 @cache
