@@ -273,10 +273,11 @@ def test_the_tournament_page_names_the_settings_played_otherwise_than_the_preset
     assert setting_label("misplay_points") in html and setting_label("kitty_cap") in html
     client.cookies["django_language"] = "zh-hans"
     html = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
-    assert "改动 2 项：" in html and "、" in html
+    assert "改动 2 项：" in html and "、" in html and "标准规则，改动" in html  # no space before the comma
     tournament.ruleset = "standard"
     tournament.save()
-    assert 'data-testid="changed-settings"' not in client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    html = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert '<span data-testid="preset">标准规则</span>' in html and "改动" not in html
 
 
 @pytest.mark.django_db
