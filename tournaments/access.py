@@ -56,6 +56,14 @@ def is_judge_account(account) -> bool:
     return is_judge(account) and not account.is_superuser and DIRECTOR_GROUP not in group_names(account)
 
 
+def is_captain_account(account) -> bool:
+    """An account the desk's pairs pages give a pair's captain (link, new password, remove): none of a TD, a
+    judge or the admin's staff, whose powers are wider than confirming a pair's deals and are managed elsewhere."""
+    if account.is_superuser or account.is_staff:
+        return False
+    return not group_names(account) & {DIRECTOR_GROUP, JUDGE_GROUP}
+
+
 # --- tournaments and their pages ---------------------------------------------------------------------------
 
 
