@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db.models import Q
 
 from tournaments.models import Round
 
@@ -107,6 +108,12 @@ def in_draft(match) -> bool:
 def is_captain(user, match) -> bool:
     """The account of a captain (first player) of either pair of the match."""
     return user.pk in {match.pair_ns.captain_id, match.pair_ew.captain_id} - {None}
+
+
+def own_matches(user, matches):
+    """The matches that are the user's by name: the tables they judge, and their pairs' as captain (what their
+    home page lists, to record or confirm)."""
+    return matches.filter(Q(judge=user) | Q(pair_ns__captain=user) | Q(pair_ew__captain=user))
 
 
 def is_official(user, match) -> bool:
