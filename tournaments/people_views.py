@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import access, people
 from tournaments.desk_views import director_required
-from tournaments.models import Match, Tournament
+from tournaments.models import Match, Pair, Tournament
 from tournaments.people_forms import CaptainForm, JudgeForm, PairForm, TableJudgeForm
 
 MATCH_PAIRS = ("pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge")
@@ -27,8 +27,11 @@ def _refused(request: HttpRequest, exc: people.PeopleError, target: str) -> Http
     return redirect(target)
 
 
-def _pair(tournament: Tournament, pair_id: int):
-    return get_object_or_404(tournament.pairs.select_related("player1", "player2", "captain"), pk=pair_id)
+def _pair(slug: str, pair_id: int) -> tuple[Tournament, Pair]:
+    """The tournament and its pair (404 for another tournament's pair), the players and captain read with it."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    pairs = tournament.pairs.select_related("player1", "player2", "captain")
+    return tournament, get_object_or_404(pairs, pk=pair_id)
 
 
 # --- pairs -------------------------------------------------------------------------------------------------
@@ -79,8 +82,7 @@ def pair_add(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def pair_edit(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return _pair_form(request, tournament, _pair(tournament, pair_id))
+    return _pair_form(request, *_pair(slug, pair_id))
 
 
 @director_required
@@ -88,8 +90,7 @@ def pair_edit(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
 def pair_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     """Before: the confirmation. After (the pair has withdrawn): its open published matches, each with the
     button that records its forfeit (the match page's own forfeit action, the one way to record one)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = _pair(tournament, pair_id)
+    tournament, pair = _pair(slug, pair_id)
     if request.method == "POST":
         try:
             people.set_withdrawn(pair, True, by=request.user)
@@ -114,8 +115,7 @@ def pair_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse
 @director_required
 @require_POST
 def pair_reinstate(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = _pair(tournament, pair_id)
+    _tournament, pair = _pair(slug, pair_id)
     try:
         people.set_withdrawn(pair, False, by=request.user)
     except people.PeopleError as exc:
@@ -130,8 +130,7 @@ def pair_reinstate(request: HttpRequest, slug: str, pair_id: int) -> HttpRespons
 def pair_captain(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     """The pair's captain's account: the form that gives one (a new account's password shown once), or the
     account with its new-password and remove buttons."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = _pair(tournament, pair_id)
+    tournament, pair = _pair(slug, pair_id)
     form = CaptainForm(request.POST or None, pair=pair)
     if request.method == "POST" and form.is_valid():
         try:
@@ -158,8 +157,7 @@ def pair_captain(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
 @require_POST
 def pair_captain_password(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     """A new password for the captain's account, shown once (the captain's page asked first)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = _pair(tournament, pair_id)
+    tournament, pair = _pair(slug, pair_id)
     try:
         account, password = people.reset_captain_password(pair)
     except people.PeopleError as exc:
@@ -170,8 +168,7 @@ def pair_captain_password(request: HttpRequest, slug: str, pair_id: int) -> Http
 @director_required
 @require_POST
 def pair_captain_remove(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = _pair(tournament, pair_id)
+    _tournament, pair = _pair(slug, pair_id)
     back = reverse("desk-pair-captain", args=[slug, pair.pk])
     try:
         account = people.remove_captain_account(pair, by=request.user)
