@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db.models import Q
 
 from tournaments.models import Round
 
@@ -56,6 +57,14 @@ def is_judge_account(account) -> bool:
     return is_judge(account) and not account.is_superuser and DIRECTOR_GROUP not in group_names(account)
 
 
+def is_captain_account(account) -> bool:
+    """An account the desk's pairs pages give a pair's captain (link, new password, remove): none of a TD, a
+    judge or the admin's staff, whose powers are wider than confirming a pair's deals and are managed elsewhere."""
+    if account.is_superuser or account.is_staff:
+        return False
+    return not group_names(account) & {DIRECTOR_GROUP, JUDGE_GROUP}
+
+
 # --- tournaments and their pages ---------------------------------------------------------------------------
 
 
@@ -99,6 +108,12 @@ def in_draft(match) -> bool:
 def is_captain(user, match) -> bool:
     """The account of a captain (first player) of either pair of the match."""
     return user.pk in {match.pair_ns.captain_id, match.pair_ew.captain_id} - {None}
+
+
+def own_matches(user, matches):
+    """The matches that are the user's by name: the tables they judge, and their pairs' as captain (what their
+    home page lists, to record or confirm)."""
+    return matches.filter(Q(judge=user) | Q(pair_ns__captain=user) | Q(pair_ew__captain=user))
 
 
 def is_official(user, match) -> bool:

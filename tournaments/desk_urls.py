@@ -33,6 +33,13 @@ urlpatterns += [
     path("pairs/<int:pair_id>/", people_views.pair_edit, name="desk-pair-edit"),
     path("pairs/<int:pair_id>/withdraw/", people_views.pair_withdraw, name="desk-pair-withdraw"),
     path("pairs/<int:pair_id>/reinstate/", people_views.pair_reinstate, name="desk-pair-reinstate"),
+    path("pairs/<int:pair_id>/captain/", people_views.pair_captain, name="desk-pair-captain"),
+    path(
+        "pairs/<int:pair_id>/captain/password/",
+        people_views.pair_captain_password,
+        name="desk-pair-captain-password",
+    ),
+    path("pairs/<int:pair_id>/captain/remove/", people_views.pair_captain_remove, name="desk-pair-captain-remove"),
     path("judges/", people_views.judges, name="desk-judges"),
     path("judges/add/", people_views.judge_add, name="desk-judge-add"),
     path("judges/<int:user_id>/password/", people_views.judge_password, name="desk-judge-password"),

@@ -1,5 +1,6 @@
 """The people of a tournament at the desk: pairs and their players (add, edit, withdraw, reinstate, late
-entries) and the judges' accounts (create, reset a password, deactivate, put at a table).
+entries), their captains' accounts (give, new password, remove) and the judges' accounts (create, reset a
+password, deactivate, put at a table).
 
 One function per write, each in one transaction, shared by the desk's pages, commands and tests. A refusal is a
 ``PeopleError`` carrying the TD's message and an HTTP status. Passwords are made by ``secrets`` (through
@@ -149,29 +150,127 @@ def set_withdrawn(pair: Pair, withdrawn: bool, by=None) -> Pair:
     return pair
 
 
-# --- judges ------------------------------------------------------------------------------------------------
+# --- accounts ----------------------------------------------------------------------------------------------
 
 
 def new_password() -> str:
-    """A fresh password for a judge, easy to copy from paper (``secrets`` underneath)."""
+    """A fresh password for a judge or a captain, easy to copy from paper (``secrets`` underneath)."""
     return get_random_string(PASSWORD_LENGTH, PASSWORD_CHARS)
 
 
 def display_name(account) -> str:
-    """How a judge is named on the desk's pages: the display name, else the user name."""
+    """How an account is named on the desk's pages: the display name, else the user name."""
     return account.get_full_name() or account.get_username()
+
+
+def account_named(username: str):
+    """The account with this user name, whatever its case (user names are unique that way here), or None."""
+    return get_user_model().objects.filter(username__iexact=username).first()
+
+
+def new_account(username: str, name: str) -> tuple[object, str]:
+    """A new account and its password (to be shown once: only its hash is stored)."""
+    password = new_password()
+    account = get_user_model()(username=username, first_name=name)
+    account.set_password(password)
+    account.save()
+    return account, password
+
+
+def replace_password(account) -> str:
+    """A new password for the account (returned to be shown once); the old one stops working at once, and
+    Django ends the account's other sessions since its hash changed."""
+    password = new_password()
+    account.set_password(password)
+    account.save(update_fields=["password"])
+    return password
+
+
+# --- captains' accounts ------------------------------------------------------------------------------------
+
+
+def captain_problem(pair: Pair, account) -> str:
+    """Why ``account`` cannot be the pair's captain's account ('' when it can): a TD's or a judge's account
+    has wider powers and is managed elsewhere, and one account captains one pair of a tournament."""
+    if not access.is_captain_account(account):
+        return _("The user name %(name)s belongs to a judge or a director.") % {"name": account.get_username()}
+    other = account.captained_pairs.filter(tournament=pair.tournament_id).exclude(pk=pair.pk).first()
+    if other is not None:
+        return _("%(name)s is already the captain's account of %(pair)s.") % {
+            "name": account.get_username(),
+            "pair": other.name,
+        }
+    return ""
+
+
+def _locked_pair(pair: Pair) -> Pair:
+    return Pair.objects.select_for_update().select_related("captain").get(pk=pair.pk)
+
+
+def _save_captain(pair: Pair, account, by) -> None:
+    """The pair's history keeps who (``by``) changed its captain's account and when."""
+    pair.captain = account
+    if by is not None:
+        pair._history_user = by
+    pair.save(update_fields=["captain"])
+
+
+@transaction.atomic
+def give_captain_account(pair: Pair, username: str, name: str = "", by=None) -> tuple[object, str | None]:
+    """The pair's captain gets an account to log in with and confirm the pair's deals: a new one, returned with
+    its password (shown once), or, when the user name is a captain's existing account (another tournament's),
+    that account linked, its password unchanged (None)."""
+    pair = _locked_pair(pair)
+    if pair.captain_id is not None:
+        raise PeopleError(
+            _("%(pair)s's captain already has an account: remove it first.") % {"pair": pair.name}, status=409
+        )
+    account, password = account_named(username), None
+    if account is None:
+        account, password = new_account(username, name)
+    elif problem := captain_problem(pair, account):
+        raise PeopleError(problem, status=409)
+    _save_captain(pair, account, by)
+    return account, password
+
+
+def _captain(pair: Pair):
+    """The pair's captain's account, which the desk may manage."""
+    if pair.captain is None:
+        raise PeopleError(_("%(pair)s's captain has no account.") % {"pair": pair.name}, status=409)
+    if not access.is_captain_account(pair.captain):
+        raise PeopleError(_("Only a captain's account is managed here."), status=403)
+    return pair.captain
+
+
+@transaction.atomic
+def reset_captain_password(pair: Pair) -> tuple[object, str]:
+    """A new password for the pair's captain (the old one stops working at once): the account and it."""
+    account = _captain(_locked_pair(pair))
+    return account, replace_password(account)
+
+
+@transaction.atomic
+def remove_captain_account(pair: Pair, by=None) -> object:
+    """The pair has no captain's account any more: it no longer confirms the pair's deals. The account itself
+    stays (it may captain pairs of other tournaments, and can be given back by its user name)."""
+    pair = _locked_pair(pair)
+    account = pair.captain
+    if account is None:
+        raise PeopleError(_("%(pair)s's captain has no account.") % {"pair": pair.name}, status=409)
+    _save_captain(pair, None, by)
+    return account
+
+
+# --- judges ------------------------------------------------------------------------------------------------
 
 
 @transaction.atomic
 def create_judge(username: str, name: str = "") -> tuple[object, str]:
     """A new judge account; returns it and its password (shown once, never stored in clear)."""
-    User = get_user_model()
-    if User.objects.filter(username__iexact=username).exists():
+    if account_named(username) is not None:
         raise PeopleError(_("The user name %(name)s is taken.") % {"name": username}, status=409)
-    password = new_password()
-    account = User(username=username, first_name=name)
-    account.set_password(password)
-    account.save()
+    account, password = new_account(username, name)
     access.add_to_group(account, access.JUDGE_GROUP)
     return account, password
 
@@ -185,11 +284,7 @@ def _judge(account):
 @transaction.atomic
 def reset_password(account) -> str:
     """A new password for a judge who lost theirs; the old one stops working at once."""
-    _judge(account)
-    password = new_password()
-    account.set_password(password)
-    account.save(update_fields=["password"])
-    return password
+    return replace_password(_judge(account))
 
 
 def set_active(account, active: bool) -> None:

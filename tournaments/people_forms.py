@@ -1,4 +1,5 @@
-"""The desk's forms for pairs and judges: each checks what the TD typed and hands the service plain values."""
+"""The desk's forms for pairs, captains' accounts and judges: each checks what the TD typed and hands the
+service plain values."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import access
+from tournaments import access, people
 from tournaments.forms import JudgeChoiceField
 from tournaments.models import Pair, Tournament
 from tournaments.people import PairEntry
@@ -65,21 +66,52 @@ class PairForm(forms.Form):
         return PairEntry(**self.cleaned_data)
 
 
+def username_field(help_text: str) -> forms.CharField:
+    """A user name to log in with, as Django's accounts take it."""
+    return forms.CharField(
+        label=_("user name"), max_length=150, validators=[UnicodeUsernameValidator()], help_text=help_text
+    )
+
+
+def display_name_field() -> forms.CharField:
+    return forms.CharField(label=_("display name"), max_length=150, required=False)
+
+
 class JudgeForm(forms.Form):
     """A new judge's account: a user name to log in with and the name the desk shows."""
 
-    username = forms.CharField(
-        label=_("user name"),
-        max_length=150,
-        validators=[UnicodeUsernameValidator()],
-        help_text=_("letters, digits and @ . + - _ only; the judge logs in with it"),
-    )
-    name = forms.CharField(label=_("display name"), max_length=150, required=False)
+    username = username_field(_("letters, digits and @ . + - _ only; the judge logs in with it"))
+    name = display_name_field()
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username__iexact=username).exists():
+        if people.account_named(username) is not None:
             raise forms.ValidationError(_("This user name is taken."))
+        return username
+
+
+class CaptainForm(forms.Form):
+    """The account a pair's captain (its first player) logs in with to confirm the pair's deals: a new user name
+    makes one; a captain's existing account (another tournament's) is linked by its user name."""
+
+    username = username_field(
+        _(
+            "letters, digits and @ . + - _ only; a new user name creates the account, the user name of a "
+            "captain's existing account links it"
+        )
+    )
+    name = display_name_field()
+
+    def __init__(self, *args, pair: Pair, **kwargs):
+        kwargs.setdefault("initial", {"name": pair.player1.name})
+        super().__init__(*args, **kwargs)
+        self.pair = pair
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        account = people.account_named(username)
+        if account is not None and (problem := people.captain_problem(self.pair, account)):
+            raise forms.ValidationError(problem)
         return username
 
 

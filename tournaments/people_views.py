@@ -1,5 +1,5 @@
-"""The desk's pages for people: pairs and players (list, add, edit, withdraw with a prompt to forfeit, reinstate)
-and judges (accounts, passwords shown once, the judge at each table). Thin: read the request, one service call
+"""The desk's pages for people: pairs and players (list, add, edit, withdraw with a prompt to forfeit, reinstate,
+the captain's account) and judges (accounts, passwords shown once, the judge at each table). Thin: read the request, one service call
 (``tournaments.people``), render."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import access, people
 from tournaments.desk_views import director_required
-from tournaments.models import Match, Tournament
-from tournaments.people_forms import JudgeForm, PairForm, TableJudgeForm
+from tournaments.models import Match, Pair, Tournament
+from tournaments.people_forms import CaptainForm, JudgeForm, PairForm, TableJudgeForm
 
 MATCH_PAIRS = ("pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge")
 
@@ -27,8 +27,11 @@ def _refused(request: HttpRequest, exc: people.PeopleError, target: str) -> Http
     return redirect(target)
 
 
-def _pair(tournament: Tournament, pair_id: int):
-    return get_object_or_404(tournament.pairs.select_related("player1", "player2"), pk=pair_id)
+def _pair(slug: str, pair_id: int) -> tuple[Tournament, Pair]:
+    """The tournament and its pair (404 for another tournament's pair), the players and captain read with it."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    pairs = tournament.pairs.select_related("player1", "player2", "captain")
+    return tournament, get_object_or_404(pairs, pk=pair_id)
 
 
 # --- pairs -------------------------------------------------------------------------------------------------
@@ -37,7 +40,7 @@ def _pair(tournament: Tournament, pair_id: int):
 @director_required
 def pairs(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    rows = tournament.pairs.select_related("player1", "player2").order_by(
+    rows = tournament.pairs.select_related("player1", "player2", "captain").order_by(
         F("seed").asc(nulls_last=True), "name"
     )
     return render(
@@ -79,8 +82,7 @@ def pair_add(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def pair_edit(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return _pair_form(request, tournament, _pair(tournament, pair_id))
+    return _pair_form(request, *_pair(slug, pair_id))
 
 
 @director_required
@@ -88,8 +90,7 @@ def pair_edit(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
 def pair_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     """Before: the confirmation. After (the pair has withdrawn): its open published matches, each with the
     button that records its forfeit (the match page's own forfeit action, the one way to record one)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = _pair(tournament, pair_id)
+    tournament, pair = _pair(slug, pair_id)
     if request.method == "POST":
         try:
             people.set_withdrawn(pair, True, by=request.user)
@@ -114,14 +115,71 @@ def pair_withdraw(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse
 @director_required
 @require_POST
 def pair_reinstate(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pair = _pair(tournament, pair_id)
+    _tournament, pair = _pair(slug, pair_id)
     try:
         people.set_withdrawn(pair, False, by=request.user)
     except people.PeopleError as exc:
         return _refused(request, exc, reverse("desk-pairs", args=[slug]))
     messages.success(request, _("%(pair)s plays again from the next round.") % {"pair": pair.name})
     return redirect("desk-pairs", slug=slug)
+
+
+@director_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def pair_captain(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    """The pair's captain's account: the form that gives one (a new account's password shown once), or the
+    account with its new-password and remove buttons."""
+    tournament, pair = _pair(slug, pair_id)
+    form = CaptainForm(request.POST or None, pair=pair)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account, password = people.give_captain_account(
+                pair, form.cleaned_data["username"], form.cleaned_data["name"], by=request.user
+            )
+        except people.PeopleError as exc:
+            return _refused(request, exc, request.path)
+        if password is not None:
+            return _password_page(request, tournament, account, password, _("A captain's log-in"), pair)
+        messages.success(
+            request,
+            _("%(name)s is now the captain's account of %(pair)s; its password is unchanged.")
+            % {"name": account.get_username(), "pair": pair.name},
+        )
+        return redirect(request.path)
+    return render(
+        request, "tournaments/people/pair_captain.html", {"tournament": tournament, "pair": pair, "form": form}
+    )
+
+
+@director_required
+@never_cache
+@require_POST
+def pair_captain_password(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    """A new password for the captain's account, shown once (the captain's page asked first)."""
+    tournament, pair = _pair(slug, pair_id)
+    try:
+        account, password = people.reset_captain_password(pair)
+    except people.PeopleError as exc:
+        return _refused(request, exc, reverse("desk-pair-captain", args=[slug, pair.pk]))
+    return _password_page(request, tournament, account, password, _("A captain's new password"), pair)
+
+
+@director_required
+@require_POST
+def pair_captain_remove(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    _tournament, pair = _pair(slug, pair_id)
+    back = reverse("desk-pair-captain", args=[slug, pair.pk])
+    try:
+        account = people.remove_captain_account(pair, by=request.user)
+    except people.PeopleError as exc:
+        return _refused(request, exc, back)
+    messages.success(
+        request,
+        _("%(name)s is no longer the captain's account of %(pair)s: it confirms none of its deals.")
+        % {"name": account.get_username(), "pair": pair.name},
+    )
+    return redirect(back)
 
 
 # --- judges ------------------------------------------------------------------------------------------------
@@ -148,17 +206,27 @@ def judges(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _password_page(request: HttpRequest, tournament: Tournament, account, password: str, new: bool):
-    """The password, shown this once (never stored in clear, never cached), ready to print for the judge."""
+def _password_page(
+    request: HttpRequest, tournament: Tournament, account, password: str, heading: str, pair=None
+) -> HttpResponse:
+    """The password, shown this once (never stored in clear, never cached), ready to print for the judge or the
+    captain; back to the judges, or to the captain's pair."""
+    back = (
+        (reverse("desk-pair-captain", args=[tournament.slug, pair.pk]), _("Back to the pair"))
+        if pair is not None
+        else (reverse("desk-judges", args=[tournament.slug]), _("Back to the judges"))
+    )
     response = render(
         request,
-        "tournaments/people/judge_password.html",
+        "tournaments/people/password.html",
         {
             "tournament": tournament,
             "account": account,
             "name": people.display_name(account),
             "password": password,
-            "new": new,
+            "heading": heading,
+            "pair": pair,
+            "back": back,
             "login_url": request.build_absolute_uri(reverse("login")),
         },
     )
@@ -178,7 +246,7 @@ def judge_add(request: HttpRequest, slug: str) -> HttpResponse:
         except people.PeopleError as exc:
             form.add_error("username", exc.message)
         else:
-            return _password_page(request, tournament, account, password, new=True)
+            return _password_page(request, tournament, account, password, _("A new judge's log-in"))
     return render(request, "tournaments/people/judge_form.html", {"tournament": tournament, "form": form})
 
 
@@ -191,7 +259,7 @@ def judge_password(request: HttpRequest, slug: str, user_id: int) -> HttpRespons
     account = _judge(user_id)
     if request.method == "POST":
         password = people.reset_password(account)
-        return _password_page(request, tournament, account, password, new=False)
+        return _password_page(request, tournament, account, password, _("A judge's new password"))
     return render(
         request,
         "tournaments/people/judge_reset.html",

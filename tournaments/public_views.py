@@ -40,7 +40,7 @@ def home(request: HttpRequest) -> HttpResponse:
     my_matches = []
     if request.user.is_authenticated:
         my_matches = (
-            access.published(Match.objects.filter(judge=request.user))
+            access.published(access.own_matches(request.user, Match.objects.all()))
             .exclude(state=Match.State.FINISHED)
             .select_related("round__tournament", "pair_ns", "pair_ew")
             .order_by("round__tournament", "round__number", "table")

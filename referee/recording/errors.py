@@ -5,7 +5,7 @@ and the engine's own messages (it gives each violation in English and Chinese) i
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import get_language
@@ -72,5 +72,10 @@ def violation_message(violation: Mapping[str, Any]) -> str:
 
 def verdict_message(violations: Sequence[Mapping[str, Any]]) -> str:
     """One line for the judge, in the active language."""
+    return joined(violation_message(v) for v in violations)
+
+
+def joined(texts: Iterable[str]) -> str:
+    """Several messages on one line, separated as the active language writes it."""
     separator = "；" if (get_language() or "").startswith("zh") else "; "
-    return separator.join(violation_message(v) for v in violations)
+    return separator.join(texts)

@@ -1,8 +1,8 @@
 """DEAL-RECORD documents in and out: a stored deal as a record, whole records recorded into a match (the
 ``record_deal`` command, the simulator, the demo) and a match's deals exported.
 
-A record recorded here is judged by the same engine as a deal entered play by play, and confirmed by the
-operator who records it.
+A record recorded here is judged by the same engine as a deal entered play by play, its penalties must settle
+every violation (as a judge's submit requires), and it is confirmed by the operator who records it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from simple_history.utils import bulk_create_with_history
 
 from referee.recording.errors import RecordingError
 from referee.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
+from referee.recording.settling import require_record_settled
 from referee.recording.snapshot import judge_probe, require_entries, ruleset_for, snapshot, touch
 from rules.cards import format_cards, parse_cards
 from rules.judge import Verdict
@@ -104,7 +105,10 @@ def record_deal(
     started_at: datetime | None = None,
     finished_at: datetime | None = None,
 ) -> Deal:
-    """Record a whole DEAL-RECORD into the match, confirmed by ``user`` (the command's operator)."""
+    """Record a whole DEAL-RECORD into the match, confirmed by ``user`` (the command's operator).
+
+    Refused (``settling.Unsettled``) when the record's penalties leave a violation unsettled, as a judge's
+    submit is: a confirmed deal never carries an open violation."""
     match = Match.objects.select_for_update().get(pk=match.pk)
     check_record_fits(match, record)
     now = timezone.now()
@@ -162,7 +166,9 @@ def record_deal(
     if match.started_at is None:
         match.started_at = started_at
         match.save(update_fields=["started_at"])
-    deal.verdict = judge_deal(deal).as_dict()
+    verdict = judge_deal(deal)
+    require_record_settled(deal, verdict)  # refused: the transaction stores nothing
+    deal.verdict = verdict.as_dict()
     deal.state = Deal.State.CONFIRMED
     deal.submitted_by = deal.confirmed_by = user
     deal.submitted_at = deal.confirmed_at = deal.finished_at = finished_at or now

@@ -5,7 +5,8 @@ ruling on one stays with it while the deal grows around it. A violation is *sett
 applied once (``apply_penalty``: a ``Penalty`` keyed by the violation, unique per deal), by correcting the entry
 (the violation leaves the verdict), or by the director's dismissal with a note (``dismiss``). The judge's word that
 a play proving a fault was entered right (``confirm_played``) keeps the play but settles nothing.
-``require_settled`` (asked by ``deal_entry.submit_deal``) refuses a deal with an open violation.
+``require_settled`` (asked by ``deal_entry.submit_deal``) refuses a deal with an open violation, and
+``require_record_settled`` (asked by ``records.record_deal``) a whole record whose penalties leave one open.
 
 Applying, dismissing and confirming are keyed by the violation, not by the deal version the page saw: under the
 deal's row lock the second of two (a double press, two judges at once) finds the first and is answered with it,
@@ -15,6 +16,7 @@ turn): ``record_out_of_turn`` records the ruleset's penalty for it, keyed like a
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,7 +24,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.recording.errors import PermissionRefused, RecordingError, verdict_message, violation_message
+from referee.recording.errors import PermissionRefused, RecordingError, joined, violation_message
 from referee.recording.match_fold import start_levels
 from referee.recording.snapshot import (
     lock_deal,
@@ -160,23 +162,55 @@ def current_verdict(deal: Deal) -> Verdict:
     return snapshot(deal, start_levels(deal)).judged()
 
 
+def open_violations(deal: Deal, verdict: Verdict) -> list[Violation]:
+    """The violations of ``verdict`` nobody settled (the deal's rulings are read only when it has some)."""
+    return read_settlement(deal).open(verdict) if verdict.violations else []
+
+
 def require_settled(deal: Deal, verdict: Verdict) -> None:
     """Refuse to submit while a violation of ``verdict`` is open, naming each (trick counted from 1)."""
-    still_open = read_settlement(deal).open(verdict) if verdict.violations else []
+    still_open = open_violations(deal, verdict)
     if not still_open:
         return
-    named = [
-        {"message": text, "message_zh": text}
-        for text in (where(v) + violation_message(v.as_dict()) for v in still_open)
-    ]
     raise Unsettled(
         _(
             "Settle every violation before submitting (apply the penalty, correct the entry, or the director "
             "dismisses it). Open: %(list)s"
         )
-        % {"list": verdict_message(named)},
+        % {"list": joined(described(v) for v in still_open)},
         violations=[key_of(v) for v in still_open],
     )
+
+
+def require_record_settled(deal: Deal, verdict: Verdict) -> None:
+    """A whole record (``records.record_deal``) is confirmed as it stands, so its own penalties must settle every
+    violation, as a judge's submit requires; a record holds no dismissal, so for a fault no penalty settles the
+    record is corrected. Each open violation is named with the penalty entry that would settle it."""
+    still_open = open_violations(deal, verdict)
+    if not still_open:
+        return
+    named = (
+        _("%(violation)s (%(remedy)s)") % {"violation": described(v), "remedy": remedy(v)} for v in still_open
+    )
+    raise Unsettled(
+        _("The record's penalties leave a violation unsettled, so the deal was not recorded: %(list)s.")
+        % {"list": joined(named)},
+        violations=[key_of(v) for v in still_open],
+    )
+
+
+def remedy(v: Violation) -> str:
+    """What settles ``v`` in a record: the ruleset's penalty as the record's ``penalties`` writes it."""
+    code = penalty_for(v)
+    if code is None:
+        return _("no penalty settles it: correct the record")
+    entry = {"seat": v.seat, "code": code} | ({} if v.trick is None else {"trick": v.trick})
+    return _("add %(penalty)s to its penalties") % {"penalty": json.dumps(entry)}
+
+
+def described(v: Violation) -> str:
+    """Where and what, in the active language: ``Trick 3: West held ♠QQ …``."""
+    return where(v) + violation_message(v.as_dict())
 
 
 def where(v: Violation) -> str:

@@ -1,6 +1,6 @@
 """The desk's people pages in a real browser, in Chinese, on a tablet and a phone: the director adds a pair,
-creates a judge (the password shown once), puts the judge at a table of the published round, and withdraws a
-pair, recording the forfeit of its open match (back on the withdraw page)."""
+gives its captain an account and creates a judge (each password shown once), puts the judge at a table of the
+published round, and withdraws a pair, recording the forfeit of its open match (back on the withdraw page)."""
 
 from __future__ import annotations
 
@@ -62,6 +62,24 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     page.wait_for_url("**/desk/pairs/")
     assert page.locator("table.pairs tr", has_text="红桃队").is_visible()
     shot("pairs")
+
+    # Its captain gets an account: the password is on the page once, the list names the account.
+    page.locator("table.pairs tr", has_text="红桃队").get_by_role("link", name="无：开通账号").click()
+    assert page.get_by_role("heading", name="红桃队的队长账号").is_visible()
+    assert page.locator("input[name=name]").input_value() == "徐海涛"  # the first player, the captain
+    page.fill("input[name=username]", "xu")
+    shot("captain-form")
+    page.get_by_role("button", name="为队长开通账号").click()
+    captain_password = page.locator("#password").inner_text().strip()
+    assert len(captain_password) == 12 and page.get_by_text("此密码只显示这一次").is_visible()
+    captain = get_user_model().objects.get(username="xu")
+    assert captain.check_password(captain_password) and Pair.objects.get(name="红桃队").captain == captain
+    shot("captain-password")
+    page.get_by_role("link", name="返回该搭档").click()
+    assert captain_password not in page.content()
+    assert page.get_by_role("button", name="移除队长账号").is_visible()
+    page.get_by_role("link", name="返回搭档列表").click()
+    assert page.locator("table.pairs tr", has_text="红桃队").locator("td.captain").inner_text() == "xu"
 
     # A judge: the password is on the page once, and logs in.
     page.locator("nav.tnav").get_by_role("link", name="裁判", exact=True).click()

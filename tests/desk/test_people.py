@@ -1,5 +1,6 @@
 """Pairs and players, judges at the desk: the forms, who may open each page, withdrawal with its forfeits, late
-entries, judges' accounts and passwords, a table's judge changed after publishing, the public withdrawn column."""
+entries, captains' and judges' accounts and passwords, a table's judge changed after publishing, the public
+withdrawn column."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.desk.helpers import finish
+from tournaments import access
 from tournaments.models import Match, Pair, Round, Tournament
 from tournaments.pairing import pair_round, publish_round
 from tournaments.people import (
@@ -16,14 +18,17 @@ from tournaments.people import (
     PeopleError,
     assign_judge,
     create_judge,
+    give_captain_account,
     late_entry_note,
     late_entry_round,
+    remove_captain_account,
+    reset_captain_password,
     reset_password,
     save_pair,
     set_active,
     set_withdrawn,
 )
-from tournaments.people_forms import JudgeForm, PairForm, TableJudgeForm
+from tournaments.people_forms import CaptainForm, JudgeForm, PairForm, TableJudgeForm
 
 
 def en(client):
@@ -124,6 +129,10 @@ PAGES = [
     ("get", "desk-pair-withdraw", lambda t, p, m, j: [p.pk]),
     ("post", "desk-pair-withdraw", lambda t, p, m, j: [p.pk]),
     ("post", "desk-pair-reinstate", lambda t, p, m, j: [p.pk]),
+    ("get", "desk-pair-captain", lambda t, p, m, j: [p.pk]),
+    ("post", "desk-pair-captain", lambda t, p, m, j: [p.pk]),
+    ("post", "desk-pair-captain-password", lambda t, p, m, j: [p.pk]),
+    ("post", "desk-pair-captain-remove", lambda t, p, m, j: [p.pk]),
     ("get", "desk-judges", lambda t, p, m, j: []),
     ("get", "desk-judge-add", lambda t, p, m, j: []),
     ("get", "desk-judge-password", lambda t, p, m, j: [j.pk]),
@@ -370,6 +379,158 @@ def test_the_public_withdrawn_column_marks_withdrawn_pairs_only(client, tourname
     rows = {name: html.split(name, 1)[1].split("</tr>", 1)[0] for name in (active.name, quitter.name)}
     assert "withdrawn" not in rows[active.name]
     assert "withdrawn" in rows[quitter.name]
+
+
+# --- captains' accounts ------------------------------------------------------------------------------------
+
+
+def captain_url(name: str, pair) -> str:
+    return reverse(name, args=[pair.tournament.slug, pair.pk])
+
+
+@pytest.mark.django_db
+def test_the_captain_form_takes_a_new_account_named_after_the_first_player(make_pair):
+    pair = make_pair()
+    assert CaptainForm(pair=pair).initial == {"name": pair.player1.name}
+    assert CaptainForm({"username": "wang.yi", "name": "王一"}, pair=pair).is_valid()
+
+
+@pytest.mark.parametrize("owner", ["judge", "director", "staff", "captain of another pair"])
+@pytest.mark.django_db
+def test_the_captain_form_refuses_an_account_the_pairs_pages_do_not_manage(make_pair, judge, director, owner):
+    pair, other = make_pair(), make_pair()
+    User = get_user_model()
+    if owner == "staff":
+        User.objects.create_user("staff", password="x-pass-1", is_staff=True)
+    if owner == "captain of another pair":
+        give_captain_account(other, "cap")
+    username = {"judge": "Judge", "director": "td", "staff": "staff", "captain of another pair": "cap"}[owner]
+    form = CaptainForm({"username": username, "name": ""}, pair=pair)
+    assert not form.is_valid() and list(form.errors) == ["username"]
+    with pytest.raises(PeopleError):
+        give_captain_account(pair, username)
+    pair.refresh_from_db()
+    assert pair.captain is None
+
+
+@pytest.mark.django_db
+def test_a_captains_account_of_another_tournament_is_linked_by_its_user_name(make_pair):
+    autumn = Tournament.objects.create(name="秋季赛", slug="autumn")
+    earlier = make_pair(t=autumn)
+    account, password = give_captain_account(earlier, "cap", "甲")
+    pair = make_pair()
+    assert CaptainForm({"username": "CAP", "name": ""}, pair=pair).is_valid()
+    linked, none = give_captain_account(pair, "CAP")
+    assert (linked, none) == (account, None)
+    pair.refresh_from_db()
+    assert pair.captain == account and account.check_password(password)  # its password unchanged
+
+
+@pytest.mark.django_db
+def test_the_director_gives_the_captain_an_account_whose_password_is_shown_once_and_confirms(
+    client, director, match
+):
+    pair = match.pair_ew
+    en(client).force_login(director)
+    asked = client.get(captain_url("desk-pair-captain", pair)).content.decode()
+    assert "The captain has no account." in asked and f'value="{pair.player1.name}"' in asked
+    response = client.post(captain_url("desk-pair-captain", pair), {"username": "cap.ew", "name": "乙队长"})
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    password = response.context["password"]
+    html = response.content.decode()
+    assert password in html and "A captain&#x27;s log-in" in html and pair.name in html and "data-print" in html
+    assert captain_url("desk-pair-captain", pair) in html  # back to the pair
+    account = get_user_model().objects.get(username="cap.ew")
+    assert account.first_name == "乙队长" and account.check_password(password)
+    assert password not in account.password  # stored hashed
+    assert not access.is_judge(account) and not access.is_director(account)
+    pair.refresh_from_db()
+    assert pair.captain == account and pair.history.first().history_user == director
+    listed = client.get(reverse("desk-pairs", args=[pair.tournament.slug])).content.decode()
+    assert password not in listed and "cap.ew" in listed
+    assert Client().login(username="cap.ew", password=password)
+    assert access.is_official(account, match) and access.can_read_match(account, match)
+
+
+@pytest.mark.django_db
+def test_the_pairs_list_and_the_pairs_page_say_whether_the_captain_has_an_account(client, director, make_pair):
+    with_account, without = make_pair("有号队"), make_pair("无号队")
+    give_captain_account(with_account, "cap1")
+    en(client).force_login(director)
+    html = client.get(reverse("desk-pairs", args=[with_account.tournament.slug])).content.decode()
+    rows = {name: html.split(name, 1)[1].split("</tr>", 1)[0] for name in ("有号队", "无号队")}
+    assert "cap1" in rows["有号队"] and "none: give one" not in rows["有号队"]
+    assert "none: give one" in rows["无号队"]
+    assert captain_url("desk-pair-captain", without) in rows["无号队"]
+    edit = client.get(captain_url("desk-pair-edit", with_account)).content.decode()
+    assert "The captain logs in as cap1." in edit and "Manage the captain's account" in edit
+    edit = client.get(captain_url("desk-pair-edit", without)).content.decode()
+    assert "The captain has no account." in edit and "Give the captain an account" in edit
+
+
+@pytest.mark.django_db
+def test_a_captains_new_password_replaces_the_old_one(client, director, make_pair):
+    pair = make_pair()
+    account, old = give_captain_account(pair, "cap")
+    client.force_login(director)
+    page = client.get(captain_url("desk-pair-captain", pair))
+    assert captain_url("desk-pair-captain-password", pair) in page.content.decode()
+    account.refresh_from_db()
+    assert account.check_password(old)  # showing the page is not resetting
+    response = client.post(captain_url("desk-pair-captain-password", pair))
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    password = response.context["password"]
+    account.refresh_from_db()
+    assert account.check_password(password) and not account.check_password(old)
+
+
+@pytest.mark.django_db
+def test_removing_the_captains_account_stops_its_confirming_and_keeps_the_account(client, director, match):
+    pair = match.pair_ns
+    account, password = give_captain_account(pair, "cap")
+    en(client).force_login(director)
+    response = client.post(captain_url("desk-pair-captain-remove", pair), follow=True)
+    assert "cap is no longer the captain&#x27;s account of" in response.content.decode()
+    pair.refresh_from_db()
+    match.refresh_from_db()
+    assert pair.captain is None and not access.is_official(account, match)
+    assert get_user_model().objects.filter(pk=account.pk).exists()
+    assert [h.captain_id for h in pair.history.order_by("-history_date")[:2]] == [None, account.pk]
+    assert pair.history.first().history_user == director
+    response = client.post(captain_url("desk-pair-captain", pair), {"username": "cap", "name": ""}, follow=True)
+    assert "its password is unchanged" in response.content.decode()  # given back by its user name
+    pair.refresh_from_db()
+    assert pair.captain == account and Client().login(username="cap", password=password)
+
+
+@pytest.mark.django_db
+def test_the_service_refuses_a_second_account_and_one_that_is_not_there(make_pair, make_judge):
+    pair = make_pair()
+    with pytest.raises(PeopleError) as refused:
+        reset_captain_password(pair)
+    assert refused.value.status == 409
+    with pytest.raises(PeopleError):
+        remove_captain_account(pair)
+    give_captain_account(pair, "cap")
+    with pytest.raises(PeopleError) as refused:
+        give_captain_account(pair, "cap2")
+    assert refused.value.status == 409 and not get_user_model().objects.filter(username="cap2").exists()
+    Pair.objects.filter(pk=pair.pk).update(captain=make_judge("linked-in-admin"))
+    pair.refresh_from_db()
+    with pytest.raises(PeopleError) as refused:  # a judge made captain in the admin keeps their password
+        reset_captain_password(pair)
+    assert refused.value.status == 403
+
+
+@pytest.mark.django_db
+def test_a_refused_captain_write_is_said_in_words_on_the_page(client, director, make_pair):
+    pair = make_pair()
+    en(client).force_login(director)
+    response = client.post(captain_url("desk-pair-captain-password", pair), follow=True)
+    assert "has no account." in response.content.decode()
+    response = client.post(captain_url("desk-pair-captain", pair), {"username": "has space", "name": ""})
+    assert response.status_code == 200 and 'class="errorlist' in response.content.decode()
+    assert get_user_model().objects.filter(username="has space").count() == 0
 
 
 # --- judges ------------------------------------------------------------------------------------------------

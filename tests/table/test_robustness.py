@@ -426,6 +426,20 @@ def test_a_judges_home_page_lists_no_draft_table(client, draft, judge, round1, m
     assert listed == [published]
 
 
+@db
+def test_a_captains_home_page_lists_the_pairs_published_open_matches(client, draft, round1, make_pair):
+    from tournaments.people import give_captain_account
+
+    pair = draft.pair_ew  # its draft table is not listed
+    captain, _password = give_captain_account(pair, "cap")
+    other_round = Round.objects.create(tournament=round1.tournament, number=2, state=Round.State.PUBLISHED)
+    published = Match.objects.create(round=other_round, table=3, pair_ns=make_pair(), pair_ew=pair)
+    Match.objects.create(round=other_round, table=4, pair_ns=make_pair(), pair_ew=make_pair())  # not its pair
+    client.force_login(captain)
+    listed = list(client.get(reverse("home")).context["my_matches"])
+    assert listed == [published]
+
+
 # ------------------------------------------------------------------ one read of the deal's state
 
 

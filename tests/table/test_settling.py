@@ -4,6 +4,8 @@ director's dismissal, the submit refused while one is open, a play out of turn, 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -14,7 +16,7 @@ from referee.recording import deal_entry, records, settling
 from referee.recording.errors import PermissionRefused, RecordingError
 from rules.judge import judge as engine_judge
 from tests.table.helpers import flipping_revoke, play_through_service
-from tournaments.models import Deal, Penalty, Ruling
+from tournaments.models import Deal, Penalty, Play, Ruling, Trick
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -368,3 +370,75 @@ def test_only_an_opponent_of_the_thrower_may_challenge(match, judge):
     assert post(as_user(judge), deal, "play", throw_challenger="E", **throw).json()["ok"]
     state = screens.current_deal_state(deal, judge)
     assert state["challengers"] == []  # a follower cannot throw
+
+
+# ------------------------------------------------------------------ a whole record (record_deal, its command)
+
+
+def stored_nothing(match) -> bool:
+    """No deal, trick, play or penalty, nor a history row of one, and the match not started."""
+    match.refresh_from_db()
+    models = (Deal, Trick, Play, Penalty)
+    return match.started_at is None and not any(m.objects.exists() or m.history.exists() for m in models)
+
+
+def test_a_record_whose_penalties_leave_a_violation_unsettled_is_refused_and_nothing_is_stored(
+    match, director
+):
+    record, seat, trick = flipping_revoke()
+    with pytest.raises(settling.Unsettled) as refused:
+        records.record_deal(match, record, director)
+    named = {"N": "North", "W": "West", "S": "South", "E": "East"}[seat]
+    message = refused.value.message
+    assert message.startswith("The record's penalties leave a violation unsettled, so the deal was not recorded: ")
+    assert f"Trick {trick + 1}: {named} held" in message
+    assert f'(add {{"seat": "{seat}", "code": "revoke", "trick": {trick}}} to its penalties).' in message
+    assert refused.value.details["violations"] == [settling.violation_key(trick, seat, "revoke_suit")]
+    assert stored_nothing(match)
+
+
+def test_a_penalty_of_another_trick_in_the_record_does_not_settle_the_violation(match, director):
+    record, seat, trick = flipping_revoke()
+    record["penalties"] = [{"seat": seat, "code": "revoke", "trick": (trick + 1) % 20}]
+    with pytest.raises(settling.Unsettled):
+        records.record_deal(match, record, director)
+    assert stored_nothing(match)
+
+
+def test_the_same_record_with_the_penalty_that_settles_it_is_recorded(match, director):
+    record, seat, trick = flipping_revoke()
+    record["penalties"] = [{"seat": seat, "code": "revoke", "trick": trick, "note": "seen at the table"}]
+    deal = records.record_deal(match, record, director)
+    assert deal.state == Deal.State.CONFIRMED
+    assert [v["code"] for v in deal.verdict["violations"]] == ["revoke_suit"]
+    assert Penalty.objects.get(deal=deal).code == "revoke"
+    plain = engine_judge({**record, "penalties": [], "levels": {"NS": "2", "EW": "2"}}).result
+    assert deal.verdict["result"]["outcome"] != plain["outcome"]  # the revoke's penalty counted
+
+
+def test_a_record_with_a_fault_no_penalty_settles_is_refused_until_corrected(match, director):
+    from rules.simulate import simulate_deal
+
+    record = simulate_deal("standard", banker="N", level="2", seed=1)
+    kitty = record["kitty"].split()
+    record["kitty"] = " ".join([*kitty[:-1], kitty[0]])  # one card three times, another once
+    with pytest.raises(settling.Unsettled, match=r"no penalty settles it: correct the record\)\.$"):
+        records.record_deal(match, record, director)
+    assert stored_nothing(match)
+
+
+def test_the_record_deal_command_refuses_an_unsettled_record_with_exit_2(match, director, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    record, seat, trick = flipping_revoke()
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        call_command("record_deal", str(match.pk), str(path))
+    assert refused.value.returncode == 2
+    assert str(refused.value).startswith("The record's penalties leave a violation unsettled")
+    assert f'{{"seat": "{seat}", "code": "revoke", "trick": {trick}}}' in str(refused.value)
+    assert stored_nothing(match)
+    with translation.override("zh-hans"), pytest.raises(CommandError) as refused:
+        call_command("record_deal", str(match.pk), str(path))
+    assert str(refused.value).startswith("记录中的罚则没有处理所有违例")
