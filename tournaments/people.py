@@ -215,16 +215,21 @@ def _save_captain(pair: Pair, account, by) -> None:
     pair.save(update_fields=["captain"])
 
 
+def require_no_captain(pair: Pair) -> None:
+    """A captain has one account: another is given only once the first is removed (a stale page may still ask)."""
+    if pair.captain_id is not None:
+        raise PeopleError(
+            _("%(pair)s's captain already has an account: remove it first.") % {"pair": pair.name}, status=409
+        )
+
+
 @transaction.atomic
 def give_captain_account(pair: Pair, username: str, name: str = "", by=None) -> tuple[object, str | None]:
     """The pair's captain gets an account to log in with and confirm the pair's deals: a new one, returned with
     its password (shown once), or, when the user name is a captain's existing account (another tournament's),
     that account linked, its password unchanged (None)."""
     pair = _locked_pair(pair)
-    if pair.captain_id is not None:
-        raise PeopleError(
-            _("%(pair)s's captain already has an account: remove it first.") % {"pair": pair.name}, status=409
-        )
+    require_no_captain(pair)
     account, password = account_named(username), None
     if account is None:
         account, password = new_account(username, name)

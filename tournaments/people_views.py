@@ -132,6 +132,11 @@ def pair_captain(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     account with its new-password and remove buttons."""
     tournament, pair = _pair(slug, pair_id)
     form = CaptainForm(request.POST or None, pair=pair)
+    if request.method == "POST":
+        try:
+            people.require_no_captain(pair)  # a stale form's answer, whatever it typed
+        except people.PeopleError as exc:
+            return _refused(request, exc, request.path)
     if request.method == "POST" and form.is_valid():
         try:
             account, password = people.give_captain_account(

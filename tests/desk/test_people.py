@@ -504,6 +504,18 @@ def test_removing_the_captains_account_stops_its_confirming_and_keeps_the_accoun
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("typed", [{"username": "cap2", "name": ""}, {"username": "not a name!", "name": ""}])
+def test_a_stale_captain_form_is_told_the_pair_has_an_account_whatever_it_typed(client, director, make_pair, typed):
+    pair = make_pair()
+    give_captain_account(pair, "cap")
+    en(client).force_login(director)
+    response = client.post(captain_url("desk-pair-captain", pair), typed, follow=True)
+    assert "already has an account: remove it first." in response.content.decode()
+    pair.refresh_from_db()
+    assert pair.captain.username == "cap" and not get_user_model().objects.filter(username="cap2").exists()
+
+
+@pytest.mark.django_db
 def test_the_service_refuses_a_second_account_and_one_that_is_not_there(make_pair, make_judge):
     pair = make_pair()
     with pytest.raises(PeopleError) as refused:
