@@ -190,3 +190,15 @@ def test_a_complete_deal_is_within_every_limit(tmp_path, capsys):
         rec = simulate_deal(ruleset, banker="E", level="7", seed=5)
         code, out, err = judge_file(tmp_path, capsys, json.dumps(rec))
         assert code == 0 and err == "", err
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """``python -m rules bench | head -1``: no traceback when the pipe closes before the output is written."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rules", "bench", "--deals", "4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    child.stdout.close()  # before the child has written a line: its first print finds no reader
+    stderr = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 1 and stderr == ""
