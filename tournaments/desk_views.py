@@ -39,7 +39,9 @@ from tournaments.pairing import (
     publish_round,
     set_round_matches,
     swap_pairs,
+    unpublish_round,
     why_not_pair,
+    why_not_unpublish,
 )
 from tournaments.tables import PairingTable
 from tournaments.workbook import workbook_filename, write_workbook
@@ -163,6 +165,7 @@ def desk_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "byes": rnd.byes.select_related("pair"),
             "unplaced": unplaced,
             "is_draft": rnd.state == Round.State.DRAFT,
+            "unpublish_blocker": why_not_unpublish(rnd),
         },
     )
 
@@ -184,6 +187,14 @@ def _round_step(request: HttpRequest, slug: str, number: int, step, done: str) -
 @require_POST
 def desk_publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_step(request, slug, number, publish_round, _("Round %(n)s is published."))
+
+
+@director_required
+@require_POST
+def desk_unpublish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _round_step(
+        request, slug, number, unpublish_round, _("Round %(n)s is a draft again: edit it, then publish it.")
+    )
 
 
 @director_required

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from rules.pairing import circle_schedule, round_robin_round, seed_order_draft, swiss_round
@@ -199,6 +200,32 @@ def publish_round(rnd: Round) -> None:
     if not rnd.matches.exists() and not rnd.byes.exists():
         raise PairingError(_("An empty round cannot be published."))
     rnd.state = Round.State.PUBLISHED
+    rnd.save(update_fields=["state"])
+
+
+def why_not_unpublish(rnd: Round) -> str | None:
+    """Why a published round cannot go back to draft, in words; None when it can: it is the last round and no
+    table has begun (no deal, no forfeit, no time called), so hiding its pairing loses nothing."""
+    if rnd.state == Round.State.DRAFT:
+        return _("Round %(n)s is a draft already.") % {"n": rnd.number}
+    if rnd.tournament.rounds.filter(number__gt=rnd.number).exists():
+        return _("Only the last round can go back to draft.")
+    begun = Q(deals__isnull=False) | Q(time_called_at__isnull=False) | ~Q(state=Match.State.SCHEDULED)
+    begun = rnd.matches.filter(begun).order_by("table").first()
+    if begun is not None:
+        return _("Table %(t)s has begun: round %(n)s stays published.") % {"t": begun.table, "n": rnd.number}
+    return None
+
+
+@transaction.atomic
+def unpublish_round(rnd: Round) -> None:
+    """A round published by mistake goes back to draft: the judges and the public no longer see it, and the TD
+    edits it and publishes it again."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    reason = why_not_unpublish(rnd)
+    if reason is not None:
+        raise PairingError(reason)
+    rnd.state = Round.State.DRAFT
     rnd.save(update_fields=["state"])
 
 

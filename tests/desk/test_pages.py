@@ -47,6 +47,7 @@ DESK = [
     ("get", "desk-export", []),
     ("post", "desk-pair-round", []),
     ("post", "desk-publish-round", [1]),
+    ("post", "desk-unpublish-round", [1]),
     ("post", "desk-delete-round", [1]),
     ("post", "desk-import-confirm", []),
 ]
@@ -299,3 +300,31 @@ def test_the_desk_offers_the_next_round_only_when_it_can_be_paired_and_says_why_
         finish(m, m.pair_ns, "6", "3")
     page = client.get(desk).content.decode()
     assert "Pair round 2" in page and 'data-testid="pair-blocker"' not in page
+
+
+@pytest.mark.django_db
+def test_the_director_takes_a_round_published_by_mistake_back_to_draft(client, director, tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    publish_round(pair_round(tournament))
+    client.force_login(director)
+    en(client)
+    page = client.get(reverse("desk-round", args=[tournament.slug, 1])).content.decode()
+    assert "Back to draft" in page
+    response = client.post(reverse("desk-unpublish-round", args=[tournament.slug, 1]), follow=True)
+    assert "Round 1 is a draft again" in response.content.decode()
+    assert tournament.rounds.get(number=1).state == Round.State.DRAFT
+    assert client.get(reverse("round", args=[tournament.slug, 1])).status_code == 200  # the TD still sees it
+    assert Client().get(reverse("round", args=[tournament.slug, 1])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_round_that_has_begun_says_why_it_stays_published(client, director, played):
+    t = played[0]
+    client.force_login(director)
+    en(client)
+    page = client.get(reverse("desk-round", args=[t.slug, 1])).content.decode()
+    assert "Back to draft" not in page and "Table 1 has begun: round 1 stays published." in page
+    response = client.post(reverse("desk-unpublish-round", args=[t.slug, 1]), follow=True)
+    assert "stays published" in response.content.decode()
+    assert t.rounds.get(number=1).state != Round.State.DRAFT

@@ -6,8 +6,9 @@ import random
 from collections import Counter
 
 import pytest
+from django.utils import timezone
 
-from tests.desk.helpers import finish
+from tests.desk.helpers import deal, finish
 from tournaments.models import Bye, Match, Round, Seating, Tournament
 from tournaments.pairing import (
     PairingError,
@@ -15,6 +16,7 @@ from tournaments.pairing import (
     publish_round,
     set_round_matches,
     swap_pairs,
+    unpublish_round,
 )
 from tournaments.people import set_withdrawn
 
@@ -226,3 +228,61 @@ def test_published_round_cannot_change_and_next_waits(tournament, make_pair):
         pair_round(tournament)  # Swiss: round 1 not finished
     with pytest.raises(PairingError):
         pair_round(tournament, 5)
+
+
+@pytest.mark.django_db
+def test_a_round_published_by_mistake_goes_back_to_draft_and_is_edited_again(tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    rnd = pair_round(tournament)
+    publish_round(rnd)
+    unpublish_round(rnd)
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.DRAFT
+    a, b = rnd.matches.get(table=1).pair_ns_id, rnd.matches.get(table=2).pair_ns_id
+    swap_pairs(rnd, a, b)
+    publish_round(rnd)
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.PUBLISHED and rnd.matches.get(table=1).pair_ns_id == b
+
+
+def begin_with_a_deal(match: Match) -> None:
+    deal(match, 1, "N", 40, "banker_holds", state="recording")
+
+
+def begin_with_a_forfeit(match: Match) -> None:
+    finish(match, match.pair_ns, ended_by="forfeit")
+
+
+def begin_with_time_called(match: Match) -> None:
+    Match.objects.filter(pk=match.pk).update(time_called_at=timezone.now())
+
+
+@pytest.mark.parametrize("begin", [begin_with_a_deal, begin_with_a_forfeit, begin_with_time_called])
+@pytest.mark.django_db
+def test_a_round_stays_published_once_a_table_has_begun(tournament, make_pair, begin):
+    for _ in range(4):
+        make_pair()
+    rnd = pair_round(tournament)
+    publish_round(rnd)
+    begin(rnd.matches.get(table=2))
+    with pytest.raises(PairingError, match="2"):
+        unpublish_round(rnd)
+    rnd.refresh_from_db()
+    assert rnd.state != Round.State.DRAFT
+
+
+@pytest.mark.django_db
+def test_only_the_last_published_round_goes_back_to_draft(tournament, make_pair):
+    tournament.format = Tournament.Format.MANUAL
+    tournament.save()
+    for _ in range(4):
+        make_pair()
+    first = pair_round(tournament)
+    publish_round(first)
+    publish_round(pair_round(tournament))
+    with pytest.raises(PairingError):
+        unpublish_round(first)
+    draft = pair_round(tournament)
+    with pytest.raises(PairingError, match="draft"):
+        unpublish_round(draft)
