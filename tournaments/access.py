@@ -51,6 +51,12 @@ def judge_accounts(*, include_inactive: bool = False):
     return accounts if include_inactive else accounts.filter(is_active=True)
 
 
+def director_accounts():
+    """Every TD's account, by user name: a superuser or a member of the director group."""
+    accounts = get_user_model().objects.filter(Q(is_superuser=True) | Q(groups__name=DIRECTOR_GROUP))
+    return accounts.distinct().order_by("username")
+
+
 def is_judge_account(account) -> bool:
     """An account the desk's judges page manages (password, deactivation): a judge who is not a TD, so no
     director's account is ever reset or locked out from there."""

@@ -47,6 +47,8 @@ urlpatterns += [
     path("judges/<int:user_id>/active/", people_views.judge_active, name="desk-judge-active"),
     path("judges/rounds/<int:number>/", people_views.round_judges, name="desk-round-judges"),
     path("judges/tables/<int:match_id>/", people_views.table_judge, name="desk-table-judge"),
+    path("directors/", people_views.directors, name="desk-directors"),
+    path("directors/add/", people_views.director_add, name="desk-director-add"),
 ]
 
 # The tournament's settings and ruleset.

@@ -1,6 +1,6 @@
 """The people of a tournament at the desk: pairs and their players (add, edit, withdraw, reinstate, late
-entries), their captains' accounts (give, new password, remove) and the judges' accounts (create, reset a
-password, deactivate, put at a table).
+entries), their captains' accounts (give, new password, remove), the judges' accounts (create, reset a
+password, deactivate, put at a table) and another director's account.
 
 One function per write, each in one transaction, shared by the desk's pages, commands and tests. A refusal is a
 ``PeopleError`` carrying the TD's message and an HTTP status. Passwords are made by ``secrets`` (through
@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import access
 from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.services import create_director
 
 # No 0/O, 1/l/I: the password is read off paper at the table.
 PASSWORD_CHARS = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -270,11 +271,16 @@ def remove_captain_account(pair: Pair, by=None) -> object:
 # --- judges ------------------------------------------------------------------------------------------------
 
 
+def require_free(username: str) -> None:
+    """A new account's user name must be nobody's, whatever its case."""
+    if account_named(username) is not None:
+        raise PeopleError(_("The user name %(name)s is taken.") % {"name": username}, status=409)
+
+
 @transaction.atomic
 def create_judge(username: str, name: str = "") -> tuple[object, str]:
     """A new judge account; returns it and its password (shown once, never stored in clear)."""
-    if account_named(username) is not None:
-        raise PeopleError(_("The user name %(name)s is taken.") % {"name": username}, status=409)
+    require_free(username)
     account, password = new_account(username, name)
     access.add_to_group(account, access.JUDGE_GROUP)
     return account, password
@@ -313,3 +319,18 @@ def assign_judge(match: Match, judge, by) -> Match:
     match._history_user = by
     match.save(update_fields=["judge", "version"])
     return match
+
+
+# --- directors ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_director_account(username: str, name: str = "") -> tuple[object, str]:
+    """Another director's account (a second desk on the day), with the first director's powers; returns it and
+    its password, shown once as a judge's is. Each director then changes their own password."""
+    require_free(username)
+    password = new_password()
+    account = create_director(username, password)
+    account.first_name = name
+    account.save(update_fields=["first_name"])
+    return account, password

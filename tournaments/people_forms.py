@@ -90,6 +90,12 @@ class JudgeForm(forms.Form):
         return username
 
 
+class DirectorForm(JudgeForm):
+    """Another director's account: the same two fields as a judge's."""
+
+    username = username_field(_("letters, digits and @ . + - _ only; the director logs in with it"))
+
+
 class CaptainForm(forms.Form):
     """The account a pair's captain (its first player) logs in with to confirm the pair's deals: a new user name
     makes one; a captain's existing account (another tournament's) is linked by its user name."""

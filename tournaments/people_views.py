@@ -1,11 +1,13 @@
 """The desk's pages for people: pairs and players (list, add, edit, withdraw with a prompt to forfeit, reinstate,
-the captain's account) and judges (accounts, passwords shown once, the judge at each table). Thin: read the request, one service call
+the captain's account), judges (accounts, passwords shown once, the judge at each table) and directors (another
+director's account, one's own password). Thin: read the request, one service call
 (``tournaments.people``), render."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, update_session_auth_hash
+from django.contrib.auth.forms import PasswordChangeForm
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import access, people
 from tournaments.desk_views import director_required
 from tournaments.models import Match, Pair, Tournament
-from tournaments.people_forms import CaptainForm, JudgeForm, PairForm, TableJudgeForm
+from tournaments.people_forms import CaptainForm, DirectorForm, JudgeForm, PairForm, TableJudgeForm
 
 MATCH_PAIRS = ("pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge")
 
@@ -212,11 +214,11 @@ def judges(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _password_page(
-    request: HttpRequest, tournament: Tournament, account, password: str, heading: str, pair=None
+    request: HttpRequest, tournament: Tournament, account, password: str, heading: str, pair=None, back=None
 ) -> HttpResponse:
-    """The password, shown this once (never stored in clear, never cached), ready to print for the judge or the
-    captain; back to the judges, or to the captain's pair."""
-    back = (
+    """The password, shown this once (never stored in clear, never cached), ready to print for the judge, the
+    captain or the director; back to the judges, the captain's pair, or ``back``."""
+    back = back or (
         (reverse("desk-pair-captain", args=[tournament.slug, pair.pk]), _("Back to the pair"))
         if pair is not None
         else (reverse("desk-judges", args=[tournament.slug]), _("Back to the judges"))
@@ -316,3 +318,49 @@ def table_judge(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         return _refused(request, exc, back)
     messages.success(request, _("Table %(table)s is saved.") % {"table": match.table})
     return redirect(back)
+
+
+# --- directors ---------------------------------------------------------------------------------------------
+
+
+@director_required
+def directors(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournaments/people/directors.html",
+        {"tournament": tournament, "directors": access.director_accounts()},
+    )
+
+
+@director_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def director_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = DirectorForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account, password = people.create_director_account(
+                form.cleaned_data["username"], form.cleaned_data["name"]
+            )
+        except people.PeopleError as exc:
+            form.add_error("username", exc.message)
+        else:
+            back = (reverse("desk-directors", args=[slug]), _("Back to the directors"))
+            return _password_page(request, tournament, account, password, _("A new director's log-in"), back=back)
+    return render(request, "tournaments/people/director_form.html", {"tournament": tournament, "form": form})
+
+
+@director_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    """A director changes their own password (Django's form: the old one, the new one twice, its validators);
+    this session stays logged in, the account's others end."""
+    form = PasswordChangeForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        update_session_auth_hash(request, form.save())
+        messages.success(request, _("Your password is changed."))
+        return redirect("home")
+    return render(request, "registration/password_change.html", {"form": form})

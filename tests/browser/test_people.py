@@ -1,6 +1,7 @@
 """The desk's people pages in a real browser, in Chinese, on a tablet and a phone: the director adds a pair,
 gives its captain an account and creates a judge (each password shown once), puts the judge at a table of the
-published round, and withdraws a pair, recording the forfeit of its open match (back on the withdraw page)."""
+published round, and withdraws a pair, recording the forfeit of its open match (back on the withdraw page); a
+second director is created and changes the password shown once."""
 
 from __future__ import annotations
 
@@ -130,3 +131,37 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     shot("forfeit-recorded")
     for png in tmp_path.glob("*.png"):
         assert png.stat().st_size > 0
+
+
+@pytest.mark.parametrize("device", list(WIDTHS))
+def test_the_director_creates_a_second_director_who_changes_their_password(page, live_server, tmp_path, device):
+    width, height = WIDTHS[device]
+    page.set_viewport_size({"width": width, "height": height})
+    create_director("td", "director-pass-1")
+    spring_with_round_one()
+    login(page, "td", "director-pass-1")
+
+    page.goto_path("/t/spring/desk/")
+    page.locator(".actions").get_by_role("link", name="裁判长").click()
+    assert page.get_by_role("heading", name="裁判长").is_visible()
+    page.get_by_role("link", name="创建裁判长账号").click()
+    page.fill("input[name=username]", "wang")
+    page.fill("input[name=name]", "王主任")
+    page.get_by_role("button", name="创建账号").click()
+    password = page.locator("#password").inner_text().strip()
+    assert len(password) == 12 and page.get_by_text("此密码只显示这一次").is_visible()
+    page.screenshot(path=str(tmp_path / f"{device}-director-password.png"), full_page=True)
+    page.get_by_role("link", name="返回裁判长列表").click()
+    assert page.locator("table.directors tr", has_text="王主任").is_visible()
+
+    page.get_by_role("button", name="退出").click()
+    login(page, "wang", password)
+    page.locator(".site-header").get_by_role("link", name="王主任").click()
+    assert page.get_by_role("heading", name="修改我的密码").is_visible()
+    page.fill("input[name=old_password]", password)
+    page.fill("input[name=new_password1]", "chunji-bei-2026")
+    page.fill("input[name=new_password2]", "chunji-bei-2026")
+    page.screenshot(path=str(tmp_path / f"{device}-password-change.png"), full_page=True)
+    page.get_by_role("button", name="修改密码").click()
+    assert page.get_by_text("你的密码已修改。").is_visible()
+    assert get_user_model().objects.get(username="wang").check_password("chunji-bei-2026")

@@ -17,6 +17,7 @@ from tournaments.people import (
     PairEntry,
     PeopleError,
     assign_judge,
+    create_director_account,
     create_judge,
     give_captain_account,
     late_entry_note,
@@ -140,6 +141,9 @@ PAGES = [
     ("post", "desk-judge-active", lambda t, p, m, j: [j.pk]),
     ("get", "desk-round-judges", lambda t, p, m, j: [1]),
     ("post", "desk-table-judge", lambda t, p, m, j: [m.pk]),
+    ("get", "desk-directors", lambda t, p, m, j: []),
+    ("get", "desk-director-add", lambda t, p, m, j: []),
+    ("post", "desk-director-add", lambda t, p, m, j: []),
 ]
 
 
@@ -655,3 +659,72 @@ def test_a_judge_is_named_by_display_name_on_the_tables_pairing_and_match_pages(
         reverse("match", args=[match.pk]),
     ):
         assert "王裁判" in client.get(public).content.decode(), public
+
+
+# --- directors ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", ["anonymous", "judge", "captain", "director"])
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.django_db
+def test_only_a_director_opens_the_password_change_page(client, judge, captain, director, method, who):
+    users = {"anonymous": None, "judge": judge, "captain": captain, "director": director}
+    if users[who]:
+        client.force_login(users[who])
+    response = getattr(client, method)(reverse("password-change"))
+    if who == "anonymous":
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code == (200 if who == "director" else 403)
+
+
+@pytest.mark.django_db
+def test_a_second_directors_password_is_shown_once_and_opens_the_desk(client, director, tournament):
+    en(client).force_login(director)
+    response = client.post(
+        reverse("desk-director-add", args=[tournament.slug]), {"username": "wang", "name": "王主任"}
+    )
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    password = response.context["password"]
+    html = response.content.decode()
+    assert password in html and "A new director&#x27;s log-in" in html
+    assert reverse("desk-directors", args=[tournament.slug]) in html  # back to the directors
+    account = get_user_model().objects.get(username="wang")
+    assert account.first_name == "王主任" and access.is_director(account) and not access.is_judge_account(account)
+    listed = client.get(reverse("desk-directors", args=[tournament.slug])).content.decode()
+    assert "王主任" in listed and "td" in listed and password not in listed
+    second = Client()
+    assert second.login(username="wang", password=password)
+    assert second.get(reverse("desk", args=[tournament.slug])).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_taken_user_name_is_refused_for_a_director_whatever_its_case(client, director, tournament, judge):
+    en(client).force_login(director)
+    response = client.post(reverse("desk-director-add", args=[tournament.slug]), {"username": "JUDGE", "name": ""})
+    assert response.status_code == 200 and "This user name is taken." in response.content.decode()
+    assert not access.is_director(get_user_model().objects.get(username="judge"))
+    with pytest.raises(PeopleError) as refused:
+        create_director_account("Td")
+    assert refused.value.status == 409
+
+
+@pytest.mark.django_db
+def test_a_director_changes_their_own_password_and_stays_logged_in(client, director):
+    en(client).force_login(director)
+    url = reverse("password-change")
+    wrong = {"old_password": "not-it", "new_password1": "spring-cup-2026!", "new_password2": "spring-cup-2026!"}
+    assert "errorlist" in client.post(url, wrong).content.decode()
+    right = {**wrong, "old_password": "director-pass-1"}
+    response = client.post(url, right, follow=True)
+    assert "Your password is changed." in response.content.decode()
+    assert client.get(reverse("password-change")).status_code == 200  # this session stays
+    director.refresh_from_db()
+    assert director.check_password("spring-cup-2026!") and not director.check_password("director-pass-1")
+
+
+@pytest.mark.django_db
+def test_the_desk_and_the_header_link_the_directors_and_the_password(client, director, tournament):
+    client.force_login(director)
+    html = client.get(reverse("desk", args=[tournament.slug])).content.decode()
+    assert reverse("desk-directors", args=[tournament.slug]) in html and reverse("password-change") in html
