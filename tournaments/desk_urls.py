@@ -11,6 +11,7 @@ urlpatterns = [
     path("rounds/<int:number>/", views.desk_round, name="desk-round"),
     path("rounds/<int:number>/publish/", views.desk_publish_round, name="desk-publish-round"),
     path("rounds/<int:number>/unpublish/", views.desk_unpublish_round, name="desk-unpublish-round"),
+    path("rounds/<int:number>/byes/<int:bye_id>/", views.desk_bye_points, name="desk-bye-points"),
     path("rounds/<int:number>/delete/", views.desk_delete_round, name="desk-delete-round"),
     path("import/", views.desk_import, name="desk-import"),
     path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),

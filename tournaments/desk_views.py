@@ -16,10 +16,11 @@ from django.forms import formset_factory
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import access
-from tournaments.forms import ByeForm, ImportForm, MatchRowForm, SwapForm
+from tournaments.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, SwapForm
 from tournaments.importing import (
     MAX_BYTES,
     ImportFileError,
@@ -31,12 +32,13 @@ from tournaments.importing import (
     template_xlsx,
     too_large,
 )
-from tournaments.models import Round, Tournament
+from tournaments.models import Bye, Round, Tournament
 from tournaments.pairing import (
     PairingError,
     delete_draft_round,
     pair_round,
     publish_round,
+    set_bye_points,
     set_round_matches,
     swap_pairs,
     unpublish_round,
@@ -170,8 +172,9 @@ def desk_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def _round_step(request: HttpRequest, slug: str, number: int, step, done: str) -> HttpResponse:
-    """Publish or discard a round through the pairing service; a refusal goes back to the round's page."""
+def _round_step(request: HttpRequest, slug: str, number: int, step, done: str, back: bool = False) -> HttpResponse:
+    """Publish, discard or unpublish a round through the pairing service; then the desk (``back``: the round's
+    page, to edit it); a refusal goes back to the round's page."""
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = get_object_or_404(tournament.rounds, number=number)
     try:
@@ -180,7 +183,7 @@ def _round_step(request: HttpRequest, slug: str, number: int, step, done: str) -
         messages.error(request, str(exc))
         return redirect("desk-round", slug=slug, number=number)
     messages.success(request, done % {"n": number})
-    return _desk_redirect(tournament)
+    return redirect("desk-round", slug=slug, number=number) if back else _desk_redirect(tournament)
 
 
 @director_required
@@ -193,7 +196,7 @@ def desk_publish_round(request: HttpRequest, slug: str, number: int) -> HttpResp
 @require_POST
 def desk_unpublish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_step(
-        request, slug, number, unpublish_round, _("Round %(n)s is a draft again: edit it, then publish it.")
+        request, slug, number, unpublish_round, _("Round %(n)s is a draft again: edit it, then publish it."), back=True
     )
 
 
@@ -201,6 +204,28 @@ def desk_unpublish_round(request: HttpRequest, slug: str, number: int) -> HttpRe
 @require_POST
 def desk_delete_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_step(request, slug, number, delete_draft_round, _("The draft of round %(n)s is discarded."))
+
+
+@director_required
+@require_POST
+def desk_bye_points(request: HttpRequest, slug: str, number: int, bye_id: int) -> HttpResponse:
+    """A bye's points changed from its published round's page (the TD's ruling)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    bye = get_object_or_404(Bye.objects.select_related("pair"), pk=bye_id, round__tournament=tournament)
+    form = ByePointsForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise PairingError(" ".join(form.errors["points"]))
+        set_bye_points(bye, form.cleaned_data["points"], request.user)
+    except PairingError as exc:
+        messages.error(request, str(exc))
+    else:
+        n = form.cleaned_data["points"]
+        done = ngettext(
+            "The bye of %(pair)s counts %(n)s match point.", "The bye of %(pair)s counts %(n)s match points.", n
+        )
+        messages.success(request, done % {"pair": bye.pair.name, "n": n})
+    return redirect("desk-round", slug=slug, number=number)
 
 
 IMPORT_SESSION_KEY = "desk-import-%s"

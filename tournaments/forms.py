@@ -64,6 +64,12 @@ class ByeForm(forms.Form):
         self.fields["byes"].queryset = pairs
 
 
+class ByePointsForm(forms.Form):
+    """One bye's match points, as the standings count them."""
+
+    points = forms.IntegerField(label=_("match points"), min_value=0, max_value=32767)
+
+
 class SwapForm(forms.Form):
     first = forms.ModelChoiceField(queryset=Pair.objects.none(), label=_("pair"))
     second = forms.ModelChoiceField(queryset=Pair.objects.none(), label=_("with pair"))

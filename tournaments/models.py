@@ -326,12 +326,16 @@ class Match(models.Model):
 class Bye(models.Model):
     """A round in which a pair has no opponent; worth ``points`` in the standings.
 
-    A new bye gets the tournament's bye points; the TD may change one bye's points in the admin, and that counts.
+    A new bye gets the tournament's bye points; the TD may change a published round's bye's points at the desk
+    (``pairing.set_bye_points``), and that counts.
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round"))
     pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="byes", verbose_name=_("pair"))
     points = models.PositiveSmallIntegerField(_("match points"), default=2)
+
+    # Who changed a bye's points and when.
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("bye")

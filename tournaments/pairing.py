@@ -230,6 +230,21 @@ def unpublish_round(rnd: Round) -> None:
 
 
 @transaction.atomic
+def set_bye_points(bye: Bye, points: int, by=None) -> Bye:
+    """One bye worth other points than the tournament's (the TD's ruling: a half bye, say); the standings count
+    it and its history keeps who changed it and when. A draft's byes are made again at each edit, with the
+    tournament's points, so only a published round's are changed."""
+    bye = Bye.objects.select_for_update().select_related("round").get(pk=bye.pk)
+    if bye.round.state == Round.State.DRAFT:
+        raise PairingError(_("Publish the round first: a draft's byes get the tournament's bye points."))
+    if bye.points != points:
+        bye.points = points
+        bye._history_user = by
+        bye.save(update_fields=["points"])
+    return bye
+
+
+@transaction.atomic
 def delete_draft_round(rnd: Round) -> None:
     _draft(rnd)
     rnd.delete()

@@ -1,11 +1,13 @@
-"""The desk in a real browser: the TD imports a CSV, pairs round 1, publishes it and sees the standings."""
+"""The desk in a real browser: the TD imports a CSV, pairs round 1, publishes it and sees the standings; a round
+published by mistake goes back to draft, and a bye is given other points, on a phone in Chinese."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.browser.helpers import login
-from tournaments.models import Round, Tournament
+from tournaments.models import Pair, Player, Round, Tournament
+from tournaments.pairing import pair_round, publish_round
 from tournaments.services import create_director
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -90,3 +92,28 @@ def test_public_standings_in_chinese_refresh_themselves(page, live_server, scree
     page.locator("table.standings tbody tr").nth(1).wait_for()
     assert page.locator("table.standings").get_by_text("长城队").is_visible()
     screenshot(page, "standings-zh")
+
+
+def test_td_takes_a_round_back_to_draft_and_gives_a_bye_other_points_on_a_phone(page, live_server, screenshot):
+    page.set_viewport_size({"width": 390, "height": 844})
+    create_director("td", "director-pass-1")
+    t = Tournament.objects.create(name="春季赛", slug="spring", num_rounds=3)
+    for n, name in enumerate(["东风队", "长城队", "黄河队", "梅花队", "红桃队"], start=1):
+        players = [Player.objects.create(name=f"{name}{x}") for x in "甲乙"]
+        Pair.objects.create(tournament=t, name=name, player1=players[0], player2=players[1], seed=n)
+    publish_round(pair_round(t))
+    login(page, "td", "director-pass-1")
+
+    page.goto_path("/t/spring/desk/rounds/1/")
+    bye = page.locator("section", has_text="轮空的比赛积分")
+    bye.locator("input[name=points]").fill("1")
+    screenshot(page, "round-published-phone")
+    bye.get_by_role("button", name="保存").click()
+    assert page.get_by_text("红桃队 的轮空计 1 个比赛积分。").is_visible()
+    assert t.rounds.get().byes.get().points == 1
+
+    page.get_by_role("button", name="退回草稿").click()
+    page.wait_for_url("**/desk/rounds/1/")
+    assert page.get_by_text("第 1 轮已退回草稿：修改后再发布。").is_visible()
+    assert page.get_by_role("button", name="发布本轮").is_visible()
+    screenshot(page, "round-back-to-draft-phone")

@@ -8,8 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.desk.helpers import deal, finish
-from tournaments.models import Round
-from tournaments.pairing import pair_round, publish_round
+from tournaments.models import Round, Tournament
+from tournaments.pairing import PairingError, pair_round, publish_round, set_bye_points
+from tournaments.standings import compute_standings
 
 
 def en(client):
@@ -48,6 +49,7 @@ DESK = [
     ("post", "desk-pair-round", []),
     ("post", "desk-publish-round", [1]),
     ("post", "desk-unpublish-round", [1]),
+    ("post", "desk-bye-points", [1, 1]),
     ("post", "desk-delete-round", [1]),
     ("post", "desk-import-confirm", []),
 ]
@@ -328,3 +330,56 @@ def test_a_round_that_has_begun_says_why_it_stays_published(client, director, pl
     response = client.post(reverse("desk-unpublish-round", args=[t.slug, 1]), follow=True)
     assert "stays published" in response.content.decode()
     assert t.rounds.get(number=1).state != Round.State.DRAFT
+
+
+@pytest.fixture
+def with_a_bye(tournament, make_pair):
+    """Five pairs, round 1 published: two matches and a bye."""
+    for _ in range(5):
+        make_pair()
+    rnd = pair_round(tournament)
+    publish_round(rnd)
+    return rnd.byes.select_related("pair").get()
+
+
+@pytest.mark.django_db
+def test_the_director_changes_a_byes_points_and_the_standings_count_them(client, director, tournament, with_a_bye):
+    bye = with_a_bye
+    client.force_login(director)
+    en(client)
+    url = reverse("desk-bye-points", args=[tournament.slug, 1, bye.pk])
+    assert url in client.get(reverse("desk-round", args=[tournament.slug, 1])).content.decode()
+    response = client.post(url, {"points": "1"}, follow=True)
+    assert f"The bye of {bye.pair.name} counts 1 match point." in response.content.decode()
+    bye.refresh_from_db()
+    assert bye.points == 1 and bye.history.first().history_user == director
+    line = next(x for x in compute_standings(tournament) if x.pair == bye.pair)
+    assert line.match_points == 1
+
+
+@pytest.mark.parametrize("points", ["-1", "", "many", "40000"])
+@pytest.mark.django_db
+def test_a_bad_bye_points_is_refused_and_nothing_changes(client, director, tournament, with_a_bye, points):
+    client.force_login(director)
+    url = reverse("desk-bye-points", args=[tournament.slug, 1, with_a_bye.pk])
+    response = client.post(url, {"points": points}, follow=True)
+    assert 'class="error"' in response.content.decode()
+    with_a_bye.refresh_from_db()
+    assert with_a_bye.points == tournament.bye_points
+
+
+@pytest.mark.django_db
+def test_a_drafts_bye_keeps_the_tournaments_points(tournament, make_pair):
+    for _ in range(5):
+        make_pair()
+    bye = pair_round(tournament).byes.get()
+    with pytest.raises(PairingError):
+        set_bye_points(bye, 1)
+
+
+@pytest.mark.django_db
+def test_another_tournaments_bye_is_404(client, director, with_a_bye):
+    Tournament.objects.create(name="B", slug="b")
+    client.force_login(director)
+    url = reverse("desk-bye-points", args=["b", 1, with_a_bye.pk])
+    assert client.post(url, {"points": "1"}).status_code == 404

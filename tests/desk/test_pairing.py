@@ -284,5 +284,5 @@ def test_only_the_last_published_round_goes_back_to_draft(tournament, make_pair)
     with pytest.raises(PairingError):
         unpublish_round(first)
     draft = pair_round(tournament)
-    with pytest.raises(PairingError, match="draft"):
+    with pytest.raises(PairingError):
         unpublish_round(draft)
