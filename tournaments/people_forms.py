@@ -80,6 +80,8 @@ def display_name_field() -> forms.CharField:
 class JudgeForm(forms.Form):
     """A new judge's account: a user name to log in with and the name the desk shows."""
 
+    title = _("Create a judge account")
+
     username = username_field(_("letters, digits and @ . + - _ only; the judge logs in with it"))
     name = display_name_field()
 
@@ -92,6 +94,8 @@ class JudgeForm(forms.Form):
 
 class DirectorForm(JudgeForm):
     """Another director's account: the same two fields as a judge's."""
+
+    title = _("Create a director account")
 
     username = username_field(_("letters, digits and @ . + - _ only; the director logs in with it"))
 

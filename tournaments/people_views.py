@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -241,20 +242,55 @@ def _password_page(
     return response
 
 
+# The accounts the desk creates: form, service, the password page's heading, the form's line, where to go back.
+ACCOUNT_KINDS = {
+    "judge": (
+        JudgeForm,
+        people.create_judge,
+        gettext_lazy("A new judge's log-in"),
+        gettext_lazy("The password is made for you and shown once, on the next page: print it or write it down."),
+        "desk-judges",
+        gettext_lazy("Back to the judges"),
+    ),
+    "director": (
+        DirectorForm,
+        people.create_director_account,
+        gettext_lazy("A new director's log-in"),
+        gettext_lazy(
+            "The new director has your powers on every tournament of this site. The password is made for you and "
+            "shown once, on the next page: hand it over, then they change it."
+        ),
+        "desk-directors",
+        gettext_lazy("Back to the directors"),
+    ),
+}
+
+
+def _account_add(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    """A new judge's or director's account (``ACCOUNT_KINDS``): the form, then the password shown once."""
+    form_class, create, heading, intro, back_to, back_label = ACCOUNT_KINDS[kind]
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = form_class(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account, password = create(form.cleaned_data["username"], form.cleaned_data["name"])
+        except people.PeopleError as exc:
+            form.add_error("username", exc.message)
+        else:
+            back = (reverse(back_to, args=[slug]), back_label)
+            return _password_page(request, tournament, account, password, heading, back=back)
+    return render(
+        request,
+        "tournaments/people/account_form.html",
+        {"tournament": tournament, "form": form, "heading": form_class.title, "intro": intro, "back": back_to},
+    )
+
+
 @director_required
 @never_cache
 @require_http_methods(["GET", "POST"])
 def judge_add(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    form = JudgeForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            account, password = people.create_judge(form.cleaned_data["username"], form.cleaned_data["name"])
-        except people.PeopleError as exc:
-            form.add_error("username", exc.message)
-        else:
-            return _password_page(request, tournament, account, password, _("A new judge's log-in"))
-    return render(request, "tournaments/people/judge_form.html", {"tournament": tournament, "form": form})
+    return _account_add(request, slug, "judge")
 
 
 @director_required
@@ -337,19 +373,7 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def director_add(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    form = DirectorForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            account, password = people.create_director_account(
-                form.cleaned_data["username"], form.cleaned_data["name"]
-            )
-        except people.PeopleError as exc:
-            form.add_error("username", exc.message)
-        else:
-            back = (reverse("desk-directors", args=[slug]), _("Back to the directors"))
-            return _password_page(request, tournament, account, password, _("A new director's log-in"), back=back)
-    return render(request, "tournaments/people/director_form.html", {"tournament": tournament, "form": form})
+    return _account_add(request, slug, "director")
 
 
 @director_required
