@@ -222,6 +222,7 @@ def unpublish_round(rnd: Round) -> None:
     """A round published by mistake goes back to draft: the judges and the public no longer see it, and the TD
     edits it and publishes it again."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    list(rnd.matches.select_for_update())  # a table beginning now waits, and is then seen (or finds a draft)
     reason = why_not_unpublish(rnd)
     if reason is not None:
         raise PairingError(reason)

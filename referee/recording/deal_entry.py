@@ -41,6 +41,7 @@ from referee.recording.snapshot import (
     parse_card_text,
     read_deal,
     remember_turn,
+    require_entries,
     require_open,
     require_record,
     ruleset_for,
@@ -85,6 +86,7 @@ def start_deal(
     """
     require_record(user, match)
     match = Match.objects.select_for_update().get(pk=match.pk)
+    require_entries(match)  # again under the lock: the round may have gone back to draft since it was read
     number = next_deal_number(match)
     if next_deal is not None and next_deal != number:
         raise StaleEdit(

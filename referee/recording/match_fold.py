@@ -151,6 +151,7 @@ def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
     """After the time limit, with no deal in progress, the match ends by time (RULES §12)."""
     require_record(user, match)
     match = Match.objects.select_for_update().get(pk=match.pk)
+    require_entries(match)  # again under the lock: the round may have gone back to draft since it was read
     now = now or timezone.now()
     state = table_state(match)
     if state.over:
@@ -170,10 +171,10 @@ def forfeit_match(match: Match, user, *, side: str) -> MatchState:
     """The TD records a no-show or a withdrawal: ``side`` forfeits and the other side wins."""
     if not can_reopen(user):
         raise PermissionRefused(_("Only the tournament director can record a forfeit."))
-    require_entries(match)
     if side not in ("NS", "EW"):
         raise RecordingError(_("Choose the side that forfeits."))
     match = Match.objects.select_for_update().get(pk=match.pk)
+    require_entries(match)  # under the lock: the round may have gone back to draft since the page read it
     match.forfeited_by = side
     match._history_user = user
     match.save(update_fields=["forfeited_by"])

@@ -286,3 +286,48 @@ def test_only_the_last_published_round_goes_back_to_draft(tournament, make_pair)
     draft = pair_round(tournament)
     with pytest.raises(PairingError):
         unpublish_round(draft)
+
+
+def start_a_deal(match: Match, judge, director) -> None:
+    from referee.recording.deal_entry import start_deal
+
+    start_deal(match, judge, trump="S", declarer="N")
+
+
+def call_the_time(match: Match, judge, director) -> None:
+    from referee.recording.match_fold import call_time
+
+    call_time(match, judge, now=timezone.now() + timezone.timedelta(days=1))
+
+
+def forfeit(match: Match, judge, director) -> None:
+    from referee.recording.match_fold import forfeit_match
+
+    forfeit_match(match, director, side="NS")
+
+
+@pytest.mark.parametrize("begin", [start_a_deal, call_the_time, forfeit])
+@pytest.mark.django_db
+def test_a_table_read_as_published_does_not_begin_once_its_round_went_back_to_draft(
+    tournament, make_pair, judge, director, begin
+):
+    """The race of a judge beginning a table while the TD takes the round back to draft: the judge's request
+    read the round published; the TD's back-to-draft committed first; the judge's write is refused under the
+    match's lock (unpublishing locks the matches, so the other order is seen by ``why_not_unpublish``)."""
+    from referee.recording.errors import DraftRound
+
+    tournament.match_time_limit = 1
+    tournament.save()
+    for _ in range(4):
+        make_pair()
+    rnd = pair_round(tournament)
+    publish_round(rnd)
+    Match.objects.filter(round=rnd).update(judge=judge)
+    read = Match.objects.select_related("round").get(round=rnd, table=1)  # what the judge's request read
+    read.round.refresh_from_db()
+    unpublish_round(rnd)
+    assert read.round.state == Round.State.PUBLISHED  # the stale read
+    with pytest.raises(DraftRound):
+        begin(read, judge, director)
+    read.refresh_from_db()
+    assert not read.deals.exists() and read.time_called_at is None and not read.forfeited_by
