@@ -16,7 +16,7 @@ from referee.recording import deal_entry, records, settling
 from referee.recording.errors import PermissionRefused, RecordingError
 from rules.judge import judge as engine_judge
 from tests.table.helpers import flipping_revoke, play_through_service
-from tournaments.models import Deal, Penalty, Play, Ruling, Trick
+from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -442,3 +442,18 @@ def test_the_record_deal_command_refuses_an_unsettled_record_with_exit_2(match, 
     with translation.override("zh-hans"), pytest.raises(CommandError) as refused:
         call_command("record_deal", str(match.pk), str(path))
     assert str(refused.value).startswith("记录中的罚则没有处理所有违例")
+
+
+def test_a_deal_settled_by_its_penalty_is_exported_and_recorded_again_as_it_stands(
+    match, round1, make_pair, judge, director
+):
+    """The penalty applied on the site (keyed by the violation) is in the export, and settles the violation
+    again when the exported record is recorded into another match."""
+    record, seat, trick = flipping_revoke()
+    record["penalties"] = [{"seat": seat, "code": "revoke", "trick": trick, "note": "seen at the table"}]
+    first = records.record_deal(match, record, director)
+    (exported,) = records.export_deals(match)
+    assert exported["penalties"] == record["penalties"]
+    other = Match.objects.create(round=round1, table=2, pair_ns=make_pair(), pair_ew=make_pair(), judge=judge)
+    again = records.record_deal(other, exported, director)
+    assert again.state == Deal.State.CONFIRMED and again.verdict["result"] == first.verdict["result"]
