@@ -299,3 +299,26 @@ def test_the_desk_offers_the_next_round_only_when_it_can_be_paired_and_says_why_
         finish(m, m.pair_ns, "6", "3")
     page = client.get(desk).content.decode()
     assert "Pair round 2" in page and 'data-testid="pair-blocker"' not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bye", [str(2**63), str(-(2**63) - 1), str(10**30)])
+def test_a_bye_for_an_id_no_database_holds_is_a_form_error(director, tournament, make_pair, bye):
+    """The byes are a list of ids: one over 64 bits was an OverflowError on SQLite (a 500)."""
+    pairs = [make_pair() for _ in range(4)]
+    rnd = pair_round(tournament)
+    before = list(rnd.matches.values_list("pair_ns", "pair_ew"))
+    c = en(Client(raise_request_exception=False))
+    c.force_login(director)
+    data = {
+        "form-TOTAL_FORMS": "2",
+        "form-INITIAL_FORMS": "2",
+        "form-0-pair_ns": pairs[0].pk,
+        "form-0-pair_ew": pairs[1].pk,
+        "form-1-pair_ns": pairs[2].pk,
+        "form-1-pair_ew": pairs[3].pk,
+        "byes": [bye],
+    }
+    response = c.post(reverse("desk-round", args=[tournament.slug, 1]), data)
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == before
