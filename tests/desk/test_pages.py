@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -321,4 +323,24 @@ def test_a_bye_for_an_id_no_database_holds_is_a_form_error(director, tournament,
     }
     response = c.post(reverse("desk-round", args=[tournament.slug, 1]), data)
     assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("claimed", ["3", "100000", str(2**63)])
+def test_a_round_posted_with_more_tables_than_it_has_is_refused_without_building_them(
+    director, tournament, make_pair, claimed
+):
+    """A tampered form claiming thousands of rows made the page build and draw 2,000 of them (seconds each)."""
+    pairs = [make_pair() for _ in range(4)]
+    rnd = pair_round(tournament)
+    before = list(rnd.matches.values_list("pair_ns", "pair_ew"))
+    c = en(Client(raise_request_exception=False))
+    c.force_login(director)
+    data = {"form-TOTAL_FORMS": claimed, "form-INITIAL_FORMS": "0", "byes": []}
+    data |= {"form-0-pair_ns": pairs[0].pk, "form-0-pair_ew": pairs[1].pk}
+    response = c.post(reverse("desk-round", args=[tournament.slug, 1]), data)
+    page = response.content.decode()
+    assert response.status_code == 200 and "Please submit at most 2 forms." in page
+    assert len(re.findall(r'name="form-\d+-pair_ns"', page)) == 2  # the round's two tables, no more
     assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == before
