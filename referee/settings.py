@@ -89,7 +89,7 @@ AUTHENTICATION_BACKENDS = [
 SESSION_ENGINE = "referee.auth"  # Django's database sessions, the session read with a prepared read
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "referee.auth.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},  # Django's, said in Chinese
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
