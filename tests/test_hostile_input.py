@@ -270,6 +270,19 @@ def test_the_500_page_is_the_sites_own(production, rf):
     assert 'class="site-header"' in html and "site.css" in html
 
 
+def test_the_500_page_is_drawn_even_when_its_stylesheet_is_not_collected(production, rf, settings, tmp_path):
+    """The manifest (``collectstatic``) lacked the stylesheet: the 500 page failed, so Django logged nothing."""
+    from referee.error_pages import server_error
+
+    settings.STATIC_ROOT = tmp_path
+    manifest = "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": manifest}}
+    response = server_error(rf.get("/"))
+    html = response.content.decode()
+    assert response.status_code == 500 and 'class="site-header"' in html and "site.css" not in html
+    assert "服务器出错。之前已保存的内容不会丢失；请重试。" in html
+
+
 # ------------------------------------------------------------------ fuzz: no body gives a 500
 
 TEXT = st.one_of(
