@@ -32,6 +32,15 @@ def played(tournament, make_pair):
     return tournament, pairs, m
 
 
+def round_form(tables: list, byes: list | None = None) -> dict:
+    """What a draft round's page posts: a row per table (its two pairs, or None for a row left empty), the byes."""
+    data = {"form-TOTAL_FORMS": str(len(tables)), "form-INITIAL_FORMS": str(len(tables)), "byes": byes or []}
+    for i, table in enumerate(tables):
+        if table is not None:
+            data |= {f"form-{i}-pair_ns": table[0].pk, f"form-{i}-pair_ew": table[1].pk}
+    return data
+
+
 def public_urls(t, pairs, m):
     return {
         "public_standings": [reverse("standings", args=[t.slug])],
@@ -163,15 +172,7 @@ def test_desk_pairs_swaps_edits_publishes(client, director, tournament, make_pai
     client.post(reverse("desk-round", args=[tournament.slug, 1]), {"first": bye.pk, "second": seated.pk})
     assert rnd.byes.get().pair == seated and rnd.matches.get(table=1).pair_ns == bye
     # The TD sets the tables by hand: table 1 = pairs 0 v 1, table 2 = 2 v 3, pair 4 has a bye.
-    data = {
-        "form-TOTAL_FORMS": "3",
-        "form-INITIAL_FORMS": "3",
-        "form-0-pair_ns": pairs[0].pk,
-        "form-0-pair_ew": pairs[1].pk,
-        "form-1-pair_ns": pairs[2].pk,
-        "form-1-pair_ew": pairs[3].pk,
-        "byes": [pairs[4].pk],
-    }
+    data = round_form([(pairs[0], pairs[1]), (pairs[2], pairs[3]), None], byes=[pairs[4].pk])
     client.post(reverse("desk-round", args=[tournament.slug, 1]), data)
     assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == [
         (pairs[0].pk, pairs[1].pk),
@@ -312,15 +313,7 @@ def test_a_bye_for_an_id_no_database_holds_is_a_form_error(director, tournament,
     before = list(rnd.matches.values_list("pair_ns", "pair_ew"))
     c = en(Client(raise_request_exception=False))
     c.force_login(director)
-    data = {
-        "form-TOTAL_FORMS": "2",
-        "form-INITIAL_FORMS": "2",
-        "form-0-pair_ns": pairs[0].pk,
-        "form-0-pair_ew": pairs[1].pk,
-        "form-1-pair_ns": pairs[2].pk,
-        "form-1-pair_ew": pairs[3].pk,
-        "byes": [bye],
-    }
+    data = round_form([(pairs[0], pairs[1]), (pairs[2], pairs[3])], byes=[bye])
     response = c.post(reverse("desk-round", args=[tournament.slug, 1]), data)
     assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
     assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == before
@@ -337,8 +330,7 @@ def test_a_round_posted_with_more_tables_than_it_has_is_refused_without_building
     before = list(rnd.matches.values_list("pair_ns", "pair_ew"))
     c = en(Client(raise_request_exception=False))
     c.force_login(director)
-    data = {"form-TOTAL_FORMS": claimed, "form-INITIAL_FORMS": "0", "byes": []}
-    data |= {"form-0-pair_ns": pairs[0].pk, "form-0-pair_ew": pairs[1].pk}
+    data = round_form([(pairs[0], pairs[1])]) | {"form-TOTAL_FORMS": claimed}
     response = c.post(reverse("desk-round", args=[tournament.slug, 1]), data)
     page = response.content.decode()
     assert response.status_code == 200 and "Please submit at most 2 forms." in page
