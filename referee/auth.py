@@ -1,4 +1,5 @@
-"""Who is signed in, read on every request with prepared reads (``recording.prepared``).
+"""Who is signed in, read on every request with prepared reads (``recording.prepared``), and the password rule's
+refusal in the visitor's language.
 
 Django's session store and model backend build the same two queries afresh on every request — the session by
 its key, the user by id — which is a good part of a play's cost. These subclasses change only that: the same
@@ -8,10 +9,11 @@ rows are read, and an expired session or an inactive user is refused exactly as 
 
 from __future__ import annotations
 
-from django.contrib.auth import backends, get_user_model
+from django.contrib.auth import backends, get_user_model, password_validation
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from referee.recording.prepared import Prepared
 
@@ -40,3 +42,15 @@ class ModelBackend(backends.ModelBackend):
             return None
         user = USER.first(pk)
         return user if user is not None and self.user_can_authenticate(user) else None
+
+
+class MinimumLengthValidator(password_validation.MinimumLengthValidator):
+    """Django's, its refusal worded from this site's catalogue: Django 5.2 words it anew (``%d`` characters)
+    and its own Chinese catalogue still has only the old sentence, so the first-run page refused in English."""
+
+    def get_error_message(self) -> str:
+        return ngettext(
+            "This password is too short. It must contain at least %d character.",
+            "This password is too short. It must contain at least %d characters.",
+            self.min_length,
+        ) % self.min_length

@@ -14,6 +14,7 @@ import re
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -84,9 +85,20 @@ def method_not_allowed(request: HttpRequest) -> HttpResponse:
     )
 
 
+def stylesheet() -> str:
+    """The site's stylesheet, or '' when the static files' manifest lacks it (not collected yet): the page of last
+    resort is drawn without its styles rather than failing, since a failing 500 page keeps Django from logging
+    the error it answers."""
+    try:
+        return static("css/site.css")
+    except ValueError:
+        return ""
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """The page of last resort: no database, no context processors (whatever failed may fail again)."""
     message = _("Something went wrong on the server. What was saved before is kept; try again.")
     if wants_json(request):
         return JsonResponse({"ok": False, "error": "server", "message": message}, status=500)
-    return HttpResponse(loader.get_template("500.html").render({"message": message}), status=500)
+    page = loader.get_template("500.html").render({"message": message, "stylesheet": stylesheet()})
+    return HttpResponse(page, status=500)

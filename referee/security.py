@@ -1,4 +1,5 @@
-"""A club day under load and abuse: the client's address, the login lock-out page and the request size limit."""
+"""A club day under load and abuse: the client's address, the login lock-out page, the request size limit and
+headers no client sends."""
 
 from __future__ import annotations
 
@@ -75,4 +76,28 @@ class RequestSizeLimitMiddleware:
             limit = settings.REQUEST_MAX_BYTES_ANONYMOUS
         if content_length(request) > limit:
             return render(request, "request_too_large.html", {"limit": limit}, status=413)
+        return self.get_response(request)
+
+
+def nul_in_headers(request: HttpRequest) -> bool:
+    """Whether a header carries a NUL character, which HTTP forbids (RFC 9110), so no browser sends one."""
+    return any("\x00" in value for key, value in request.META.items() if key.startswith("HTTP_"))
+
+
+class HeaderCheckMiddleware:
+    """Refuse (400, the site's page) a request whose headers carry a NUL character, before anything reads them.
+
+    django-axes stores a failed log-in's user agent and Accept header, and PostgreSQL cannot store NUL: anyone on
+    the hall's network got a 500 from the login page. Sits with the size limit: after the language is chosen (the
+    page is in the visitor's language), before every view.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if nul_in_headers(request):
+            from referee.error_pages import bad_request  # it reads the views, which read the models
+
+            return bad_request(request)
         return self.get_response(request)

@@ -50,6 +50,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "referee.security.RequestSizeLimitMiddleware",
+    "referee.security.HeaderCheckMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -89,7 +90,7 @@ AUTHENTICATION_BACKENDS = [
 SESSION_ENGINE = "referee.auth"  # Django's database sessions, the session read with a prepared read
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "referee.auth.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},  # Django's, said in Chinese
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 

@@ -4,6 +4,7 @@ only read (never added, changed, deleted or reverted there)."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.desk.helpers import deal
@@ -112,3 +113,66 @@ def test_the_history_cannot_revert_a_deal_a_match_or_a_pair(admin_client, record
         )
         assert admin_client.get(url).status_code == 200
         assert admin_client.post(url, {"table": 9, "banker": "E"}).status_code == 403
+
+
+# ------------------------------------------------------------------ addresses and fields no id or JSON can be
+
+
+@pytest.fixture
+def hostile_admin(director):
+    """The director's admin client, answering a crash with its 500 as a browser sees it."""
+    c = Client(raise_request_exception=False)
+    c.force_login(director)
+    c.cookies["django_language"] = "en"
+    return c
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", ["abc", "1.5", "%00", "%FF", str(2**63), "9" * 30])
+def test_a_history_address_naming_no_id_is_not_found(hostile_admin, recorded, bad):
+    """simple-history's pages looked the address up as it was: a ValueError (a 500) for anything but digits."""
+    match, _deal, _trick = recorded
+    version = match.history.earliest().history_id
+    for url in (
+        f"/admin/tournaments/match/{bad}/history/",
+        f"/admin/tournaments/match/{bad}/history/{version}/",
+        f"/admin/tournaments/match/{match.pk}/history/{bad}/",
+    ):
+        assert hostile_admin.get(url).status_code == 404, url
+    assert hostile_admin.get(f"/admin/tournaments/match/{match.pk}/history/").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["change", "delete"])
+def test_an_empty_to_field_is_no_field_on_every_admin_page(hostile_admin, recorded, director, page):
+    """Django looked up a field named '' (a 500); auth's and axes' pages included."""
+    match, _deal, _trick = recorded
+    for obj in (match, match.round.tournament, director):
+        name = f"admin:{obj._meta.app_label}_{obj._meta.model_name}_{page}"
+        response = hostile_admin.get(reverse(name, args=[obj.pk]) + "?_to_field=")
+        assert response.status_code == 200, name
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", ["abc", str(2**63), "1e999"])
+def test_a_choice_typed_into_an_autocomplete_field_is_a_form_error(hostile_admin, recorded, bad):
+    """The form shown again looked its posted pair up as it was (a 500 for anything but an id)."""
+    match, _deal, _trick = recorded
+    data = {"table": "1", "pair_ns": bad, "pair_ew": match.pair_ew_id, "judge": ""}
+    response = hostile_admin.post(change_url(match), data)
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    match.refresh_from_db()
+    assert match.pair_ns_id != bad and match.table == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", ["9" * 5000, "[" * 100_000, '{"preset": "standard", "decks": ' + "9" * 5000 + "}"])
+def test_a_ruleset_no_json_reader_takes_is_a_form_error(hostile_admin, tournament, bad):
+    """A number of 5,000 digits or JSON nested 100,000 deep: a ValueError or RecursionError (a 500) before."""
+    data = {"name": tournament.name, "slug": tournament.slug, "ruleset": bad, "tie_breaks": "[]"}
+    data |= {"format": "swiss", "num_rounds": "5", "points_win": "2", "points_draw": "1", "points_loss": "0"}
+    data |= {"bye_points": "2"}
+    response = hostile_admin.post(change_url(tournament), data)
+    assert response.status_code == 200 and "Enter a valid JSON." in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.ruleset == {"preset": "standard"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -17,6 +18,7 @@ from referee import actions
 from referee.recording import deal_entry, records
 from referee.recording.errors import RecordingError
 from rules.simulate import simulate_deal
+from tests.hostile import Sweep, bodies, forms_of
 from tournaments.models import Deal, Penalty, Trick
 
 pytestmark = pytest.mark.django_db
@@ -270,6 +272,20 @@ def test_the_500_page_is_the_sites_own(production, rf):
     assert 'class="site-header"' in html and "site.css" in html
 
 
+def test_the_500_page_is_drawn_even_when_its_stylesheet_is_not_collected(production, rf, settings, tmp_path):
+    """The manifest (``collectstatic``) lacked the stylesheet: the 500 page failed, so Django logged nothing."""
+    from referee.error_pages import server_error
+
+    settings.STATIC_ROOT = tmp_path
+    manifest = "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": manifest}}
+    with translation.override("zh-hans"):
+        response = server_error(rf.get("/"))
+    html = response.content.decode()
+    assert response.status_code == 500 and 'class="site-header"' in html and "site.css" not in html
+    assert "服务器出错。之前已保存的内容不会丢失；请重试。" in html
+
+
 # ------------------------------------------------------------------ fuzz: no body gives a 500
 
 TEXT = st.one_of(
@@ -397,3 +413,18 @@ def test_fuzz_json_bodies(deal, judge):
         assert response.status_code == 400
 
     post()
+
+
+# ------------------------------------------------------------------ the first-run page (anyone, on an empty site)
+
+
+def test_the_first_run_page_refuses_every_hostile_body_in_chinese_and_makes_no_account(production):
+    """Anyone on the hall's network reaches it before the director's account exists."""
+    c = Client(raise_request_exception=False)
+    page = c.get(reverse("setup")).content.decode()
+    [(path, form)] = [(path, form) for path, form in forms_of(reverse("setup"), page) if path == reverse("setup")]
+    assert {"username", "password1", "password2"} <= set(form.fields)
+    check = Sweep(unchanged=lambda: not get_user_model().objects.exists())
+    for label, kwargs in bodies(form):
+        check.request(c, "anonymous", "post", path, label, **kwargs)
+    check.check()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from tournaments.models import Match, Pair, Player, Round, Seating
 
@@ -90,3 +91,29 @@ def test_penalty_and_tie_break_choices_are_the_engines_codes_each_with_a_label()
     assert [code for code, _label in PENALTY_CODES] == list(ENGINE_PENALTIES) == list(PENALTY_LABELS)
     assert [code for code, _label in Penalty._meta.get_field("code").choices] == list(ENGINE_PENALTIES)
     assert [code for code, _label in TIE_BREAKS] == list(TIEBREAKS) == list(TIE_BREAK_LABELS)
+
+
+def test_an_id_no_column_holds_matches_nothing_in_a_list_as_it_does_alone(make_pair):
+    """SQLite's driver cannot bind an integer over 64 bits: ``in`` leaves such values out instead of failing."""
+    pair = make_pair()
+    huge = [2**63, -(2**63) - 1, 10**30]
+    assert list(Pair.objects.filter(pk__in=[pair.pk, *huge])) == [pair]
+    assert not Pair.objects.filter(pk__in=huge).exists()
+    assert list(Pair.objects.exclude(pk__in=huge)) == [pair]
+    assert not Pair.objects.filter(seed__in=[70_000, -1]).exists()
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "refusal"),
+    [
+        (5, "规则引擎不接受这个值。"),
+        ({"preset": "standard", "decks": 0}, "几副牌：至少用一副牌。"),
+        ({"preset": ["standard"]}, "请选择一种预设规则。"),
+    ],
+)
+def test_a_tournaments_ruleset_is_refused_in_the_directors_language(tournament, ruleset, refusal):
+    """The admin's ruleset field shows the model's refusal: it was the engine's English."""
+    tournament.ruleset = ruleset
+    with translation.override("zh-hans"), pytest.raises(ValidationError) as err:
+        tournament.full_clean()
+    assert err.value.message_dict["ruleset"] == [refusal]

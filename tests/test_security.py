@@ -33,8 +33,9 @@ def chinese(client):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
 
 
-def log_in(client, username, password, address="10.0.0.1"):
-    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
+def log_in(client, username, password, address="10.0.0.1", **headers):
+    data = {"username": username, "password": password}
+    return client.post(reverse("login"), data, REMOTE_ADDR=address, **headers)
 
 
 def is_logged_in(client) -> bool:
@@ -277,3 +278,28 @@ def test_upload_limits_sit_under_the_signed_in_limit():
     assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE <= settings.REQUEST_MAX_BYTES_SIGNED_IN
     assert settings.FILE_UPLOAD_MAX_MEMORY_SIZE <= settings.REQUEST_MAX_BYTES_SIGNED_IN
     assert settings.REQUEST_MAX_BYTES_ANONYMOUS < settings.REQUEST_MAX_BYTES_SIGNED_IN
+
+
+# ── 5. headers ──────────────────────────────────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("header", ["HTTP_USER_AGENT", "HTTP_ACCEPT", "HTTP_REFERER", "HTTP_X_IDEMPOTENCY_KEY"])
+def test_a_header_with_a_nul_character_is_refused_before_a_failed_log_in_stores_it(client, judge, header):
+    """django-axes stores a failed log-in's user agent and Accept header, and PostgreSQL cannot store NUL: a 500
+    for anyone on the hall's network. HTTP forbids NUL in a header, so no client sends one."""
+    from axes.models import AccessAttempt, AccessFailureLog
+
+    chinese(client)
+    response = client.post(
+        reverse("login"), {"username": "judge", "password": "wrong-password"}, **{header: "text/html\x00"}
+    )
+    assert response.status_code == 400 and "页面提交的内容无法识别。" in response.content.decode()
+    assert not AccessAttempt.objects.exists() and not AccessFailureLog.objects.exists()
+    assert client.get("/", **{header: "\x00"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_headers_a_browser_sends_pass(client, judge):
+    headers = {"HTTP_USER_AGENT": "Mozilla/5.0 (Linux; Android 14) 平板 ÿ", "HTTP_ACCEPT": "text/html,*/*;q=0.8"}
+    assert log_in(client, "judge", "judge-pass-1", **headers).status_code == 302

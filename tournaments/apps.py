@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("tournament")
+
+    def ready(self) -> None:
+        # An ``in`` lookup with an id over 64 bits matches nothing instead of failing in SQLite's driver.
+        from tournaments import lookups
+
+        lookups.register()

@@ -109,7 +109,10 @@ def _round_forms(request: HttpRequest, tournament: Tournament, rnd: Round):
     judges = access.judge_accounts()
     n_tables = max((pairs.count() + 1) // 2, rnd.matches.count())
     current = list(rnd.matches.order_by("table").values("pair_ns", "pair_ew", "judge"))
-    MatchRows = formset_factory(MatchRowForm, extra=0)
+    # As many rows as the round has tables, however many a posted form claims (each row is a form to build).
+    MatchRows = formset_factory(
+        MatchRowForm, extra=0, max_num=n_tables, absolute_max=n_tables, validate_max=True
+    )
     initial = current + [{}] * (n_tables - len(current))
     data = request.POST if request.method == "POST" and "form-TOTAL_FORMS" in request.POST else None
     formset = MatchRows(data, initial=initial, form_kwargs={"pairs": pairs, "judges": judges})

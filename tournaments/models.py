@@ -102,11 +102,12 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         from rules.ruleset import Ruleset, RulesetError
+        from tournaments.setup import ruleset_refusal  # it reads the models: imported when needed
 
         try:
             Ruleset.from_spec(self.ruleset)
-        except RulesetError as exc:
-            raise ValidationError({"ruleset": str(exc)}) from exc
+        except RulesetError as exc:  # the engine's English, said in the director's language
+            raise ValidationError({"ruleset": ruleset_refusal(exc)}) from exc
         unknown = [code for code in self.tie_breaks or [] if code not in TIEBREAKS]
         if unknown:
             raise ValidationError(

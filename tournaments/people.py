@@ -205,7 +205,9 @@ def captain_problem(pair: Pair, account) -> str:
 
 
 def _locked_pair(pair: Pair) -> Pair:
-    return Pair.objects.select_for_update().select_related("captain").get(pk=pair.pk)
+    """The pair's row locked, its captain read with it: only the pair is locked (``of``), since PostgreSQL cannot
+    lock the nullable side of the outer join a pair without a captain needs."""
+    return Pair.objects.select_for_update(of=("self",)).select_related("captain").get(pk=pair.pk)
 
 
 def _save_captain(pair: Pair, account, by) -> None:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from rules.ruleset import Ruleset, RulesetError
 from tournaments.models import Deal, Tournament
+from tournaments.ruleset_words import setting_label
 
 # Sent with ``tournament`` (saved, with its new ruleset) and ``user`` when the ruleset or time limit changed.
 ruleset_changed = Signal()
@@ -145,3 +146,12 @@ def ruleset_problem(exc: RulesetError) -> tuple[str | None, str]:
     named = SETTING_NAMED.search(text)
     message = next((say() for pattern, say in PROBLEMS if pattern.search(text)), None)
     return (named[1] if named else None), message or _("The rules engine does not accept this value.")
+
+
+def ruleset_refusal(exc: RulesetError) -> str:
+    """The engine's refusal as one sentence in the active language that names the setting (the admin's ruleset
+    is one JSON field: there is no field per setting to put the refusal beside)."""
+    setting, message = ruleset_problem(exc)
+    if setting is None:
+        return message
+    return _("%(field)s: %(problem)s") % {"field": setting_label(setting), "problem": message}

@@ -89,7 +89,7 @@ def json_setting_field(**kwargs) -> TextSettingField:
     def read(text: str) -> Any:
         try:
             return json.loads(text) if text.strip() else None
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # a typo, 5,000 digits, nesting 100,000 deep
             raise words.TextFormatError(_("Write this setting as JSON.")) from exc
 
     return TextSettingField(

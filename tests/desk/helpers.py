@@ -1,8 +1,23 @@
-"""Building finished matches and confirmed deals straight through the models (as the recording service would)."""
+"""Building finished matches and confirmed deals straight through the models (as the recording service would),
+and the files a director uploads."""
 
 from __future__ import annotations
 
+import io
+
+import openpyxl
+
 from tournaments.models import Deal, Match, Round
+
+
+def xlsx_bytes(rows) -> bytes:
+    """A workbook whose first sheet holds ``rows``."""
+    wb = openpyxl.Workbook()
+    for row in rows:
+        wb.active.append(row)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
 
 
 def play(rnd: Round, table: int, ns, ew, winner=None, level_ns="2", level_ew="2", ended_by="target") -> Match:

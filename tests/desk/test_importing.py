@@ -13,6 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
+from tests.desk.helpers import xlsx_bytes
 from tournaments.importing import MAX_BYTES, header_for, import_entries, parse, template_csv, template_xlsx
 from tournaments.models import Pair, Player
 
@@ -21,15 +22,6 @@ ZH_HEADER = "队名,选手1,选手2,俱乐部"
 
 def csv_bytes(*lines: str) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
-
-
-def xlsx_bytes(rows) -> bytes:
-    wb = openpyxl.Workbook()
-    for row in rows:
-        wb.active.append(row)
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
 
 
 def problems(parsed):

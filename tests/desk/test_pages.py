@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -29,6 +31,15 @@ def played(tournament, make_pair):
     m = rnd.matches.get(table=1)
     deal(m, 1, "N", 40, "banker_holds", trump="H")
     return tournament, pairs, m
+
+
+def round_form(tables: list, byes: list | None = None) -> dict:
+    """What a draft round's page posts: a row per table (its two pairs, or None for a row left empty), the byes."""
+    data = {"form-TOTAL_FORMS": str(len(tables)), "form-INITIAL_FORMS": str(len(tables)), "byes": byes or []}
+    for i, table in enumerate(tables):
+        if table is not None:
+            data |= {f"form-{i}-pair_ns": table[0].pk, f"form-{i}-pair_ew": table[1].pk}
+    return data
 
 
 def public_urls(t, pairs, m):
@@ -164,15 +175,7 @@ def test_desk_pairs_swaps_edits_publishes(client, director, tournament, make_pai
     client.post(reverse("desk-round", args=[tournament.slug, 1]), {"first": bye.pk, "second": seated.pk})
     assert rnd.byes.get().pair == seated and rnd.matches.get(table=1).pair_ns == bye
     # The TD sets the tables by hand: table 1 = pairs 0 v 1, table 2 = 2 v 3, pair 4 has a bye.
-    data = {
-        "form-TOTAL_FORMS": "3",
-        "form-INITIAL_FORMS": "3",
-        "form-0-pair_ns": pairs[0].pk,
-        "form-0-pair_ew": pairs[1].pk,
-        "form-1-pair_ns": pairs[2].pk,
-        "form-1-pair_ew": pairs[3].pk,
-        "byes": [pairs[4].pk],
-    }
+    data = round_form([(pairs[0], pairs[1]), (pairs[2], pairs[3]), None], byes=[pairs[4].pk])
     client.post(reverse("desk-round", args=[tournament.slug, 1]), data)
     assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == [
         (pairs[0].pk, pairs[1].pk),
@@ -383,3 +386,37 @@ def test_another_tournaments_bye_is_404(client, director, with_a_bye):
     client.force_login(director)
     url = reverse("desk-bye-points", args=["b", 1, with_a_bye.pk])
     assert client.post(url, {"points": "1"}).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bye", [str(2**63), str(-(2**63) - 1), str(10**30)])
+def test_a_bye_for_an_id_no_database_holds_is_a_form_error(director, tournament, make_pair, bye):
+    """The byes are a list of ids: one over 64 bits was an OverflowError on SQLite (a 500)."""
+    pairs = [make_pair() for _ in range(4)]
+    rnd = pair_round(tournament)
+    before = list(rnd.matches.values_list("pair_ns", "pair_ew"))
+    c = en(Client(raise_request_exception=False))
+    c.force_login(director)
+    data = round_form([(pairs[0], pairs[1]), (pairs[2], pairs[3])], byes=[bye])
+    response = c.post(reverse("desk-round", args=[tournament.slug, 1]), data)
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("claimed", ["3", "100000", str(2**63)])
+def test_a_round_posted_with_more_tables_than_it_has_is_refused_without_building_them(
+    director, tournament, make_pair, claimed
+):
+    """A tampered form claiming thousands of rows made the page build and draw 2,000 of them (seconds each)."""
+    pairs = [make_pair() for _ in range(4)]
+    rnd = pair_round(tournament)
+    before = list(rnd.matches.values_list("pair_ns", "pair_ew"))
+    c = en(Client(raise_request_exception=False))
+    c.force_login(director)
+    data = round_form([(pairs[0], pairs[1])]) | {"form-TOTAL_FORMS": claimed}
+    response = c.post(reverse("desk-round", args=[tournament.slug, 1]), data)
+    page = response.content.decode()
+    assert response.status_code == 200 and "Please submit at most 2 forms." in page
+    assert len(re.findall(r'name="form-\d+-pair_ns"', page)) == 2  # the round's two tables, no more
+    assert list(rnd.matches.values_list("pair_ns", "pair_ew")) == before

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 import pytest
+from django import forms
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
@@ -17,7 +18,7 @@ from tests.desk.helpers import settings_data
 from tournaments import ruleset_words, wording
 from tournaments.models import Deal, Match, Tournament
 from tournaments.pairing import pair_round, publish_round
-from tournaments.setup_forms import SETTINGS, RulesetForm, TournamentForm
+from tournaments.setup_forms import SETTINGS, RulesetForm, TournamentForm, json_setting_field
 
 NEW = reverse("tournament-new")
 
@@ -424,3 +425,10 @@ def test_the_settings_page_says_words_not_codes(client, director, language):
     if lang == "zh":
         english = set(re.findall(r"[A-Za-z]{3,}", text)) - {"English"}  # the language switch names itself
         assert not english, english
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "9" * 5000, "{"])
+def test_a_setting_written_as_json_that_json_cannot_read_is_a_form_error(text):
+    """No setting is written as JSON today; one added tomorrow must not fail on JSON nested 100,000 deep."""
+    with pytest.raises(forms.ValidationError):
+        json_setting_field(label="x").clean(text)

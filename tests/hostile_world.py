@@ -1,0 +1,125 @@
+"""The tournament the URL sweep (``tests/test_hostile_urls.py``) attacks: built once per test module through the
+site's own services, with every kind of row a URL can name.
+
+A public tournament with a published round (a match with a confirmed, a submitted and an open deal, a fresh
+match, a forfeited one, a bye) and a draft round; pairs with and without a captain's account, one withdrawn;
+active and deactivated judges; and a hidden second tournament with its own pair, captain, match and deal, for
+the addresses that mix one tournament's slug with another's rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+
+from referee.recording import deal_entry, quick, records
+from referee.recording.match_fold import forfeit_match
+from rules.simulate import simulate_deal
+from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.models import Bye, Deal, Match, Pair, Player, Round, Tournament
+from tournaments.services import create_director
+
+PASSWORD = "hostile-pass-1"
+
+
+@dataclass
+class World:
+    director: object
+    judge: object
+    idle_judge: object  # deactivated
+    captain: object  # the account of the played match's first pair's captain
+    tournament: Tournament
+    other: Tournament  # hidden, with rows of its own
+    pairs: list[Pair]  # [captained, plain, withdrawn, …]
+    matches: list[Match]  # [played, fresh, forfeited, draft]
+    deals: dict[str, Deal]  # by state: confirmed, submitted, recording
+    rounds: list[int]  # [published, draft]
+    other_pair: Pair
+    other_match: Match
+    other_deal: Deal
+    extra: dict = field(default_factory=dict)
+
+
+def account(username: str, *groups: str):
+    user = get_user_model().objects.create_user(username=username, password=PASSWORD, first_name=username)
+    for group in groups:
+        add_to_group(user, group)
+    return user
+
+
+def pair(tournament: Tournament, n: int, **kw) -> Pair:
+    return Pair.objects.create(
+        tournament=tournament,
+        name=f"队{n}",
+        player1=Player.objects.create(name=f"甲{n}"),
+        player2=Player.objects.create(name=f"乙{n}"),
+        seed=n,
+        **kw,
+    )
+
+
+def confirmed_deal(match: Match, director) -> Deal:
+    record = simulate_deal(match.round.tournament.ruleset, banker="N", level="2", seed=1)
+    return records.record_deal(match, record, director)
+
+
+def build_world() -> World:
+    director = create_director("td", PASSWORD)
+    judge = account("judge", JUDGE_GROUP)
+    idle = account("idle", JUDGE_GROUP)
+    idle.is_active = False
+    idle.save()
+    captain = account("captain")
+
+    t = Tournament.objects.create(
+        name="春季赛", slug="spring", ruleset={"preset": "standard"}, quick_entry_allowed=True
+    )
+    pairs = [pair(t, n) for n in range(1, 9)]
+    pairs[0].captain = captain
+    pairs[0].save()
+    r1 = Round.objects.create(tournament=t, number=1, state=Round.State.PUBLISHED)
+    played = Match.objects.create(round=r1, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
+    fresh = Match.objects.create(round=r1, table=2, pair_ns=pairs[3], pair_ew=pairs[4], judge=judge)
+    forfeited = Match.objects.create(round=r1, table=3, pair_ns=pairs[5], pair_ew=pairs[2], judge=judge)
+    Bye.objects.create(round=r1, pair=pairs[6])
+    r2 = Round.objects.create(tournament=t, number=2, state=Round.State.DRAFT)
+    draft = Match.objects.create(round=r2, table=1, pair_ns=pairs[0], pair_ew=pairs[3], judge=judge)
+
+    confirmed = confirmed_deal(played, director)
+    played.refresh_from_db()
+    submitted = quick.quick_entry(
+        played, judge, trump="S", points=40, kitty_points=0, last_lead="single", attackers_won_last=False
+    )
+    played.refresh_from_db()
+    recording = deal_entry.start_deal(played, judge, trump="H")
+    deal_entry.add_penalty(recording, judge, seat="W", code="misplay", trick=None, version=recording.version)
+    forfeit_match(forfeited, director, side="EW")
+    pairs[2].withdrawn = True
+    pairs[2].save()
+
+    other = Tournament.objects.create(name="秋季赛", slug="autumn", ruleset={"preset": "standard"}, is_public=False)
+    o1, o2 = pair(other, 1), pair(other, 2)
+    o1.captain = account("captain2")
+    o1.save()
+    o_round = Round.objects.create(tournament=other, number=3, state=Round.State.PUBLISHED)
+    o_match = Match.objects.create(round=o_round, table=1, pair_ns=o1, pair_ew=o2, judge=judge)
+    o_deal = confirmed_deal(o_match, director)
+
+    for row in (confirmed, submitted, recording):
+        row.refresh_from_db()
+    return World(
+        director=director,
+        judge=judge,
+        idle_judge=idle,
+        captain=captain,
+        tournament=t,
+        other=other,
+        pairs=pairs,
+        matches=[played, fresh, forfeited, draft],
+        deals={"confirmed": confirmed, "submitted": submitted, "recording": recording},
+        rounds=[1, 2],
+        other_pair=o1,
+        other_match=o_match,
+        other_deal=o_deal,
+    )

@@ -1,0 +1,321 @@
+"""Every URL of the site, for every kind of visitor, under hostile input: never a 500.
+
+The URL resolver's patterns are enumerated, so a new page is swept without a line here (a parameter no builder
+knows fails ``test_every_url_parameter_has_an_argument_builder``). Each pattern is sent, by an anonymous
+visitor, the table's judge, a captain and the director: GET and POST with the fields of the site's own forms
+for that address (read off its pages) missing, of the wrong type, huge, with NUL characters or bytes that are
+not UTF-8, overflowing numbers, lists for scalars and choices that do not exist; and its path arguments absent,
+of another tournament or too large for the database; hostile query strings and headers. A refusal must be a 4xx
+(or a form error, or a message), in the visitor's language, with nothing saved changed. Then every form of the
+site is fuzzed from its own fields. The toolkit is ``tests/hostile.py``, the tournament ``tests/hostile_world.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice
+
+import pytest
+from django.apps import apps
+from django.contrib.contenttypes.models import ContentType
+from django.test import Client, TestCase, override_settings
+from django.urls import URLPattern, URLResolver, get_resolver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import actions
+from tests.hostile import HEADERS, JSON, NUMBERS, Form, Sweep, bodies, forms_of, hostile_queries, send
+from tests.hostile_world import World, build_world
+from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
+
+pytestmark = pytest.mark.django_db
+ROLES = ("anonymous", "judge", "captain", "director")
+PARAM = re.compile(r"<(?:(?P<conv>\w+):)?(?P<name>\w+)>|\(\?P<(?P<rname>\w+)>[^)]*\)|\([^)]*\)")
+
+# ------------------------------------------------------------------ the URL tree
+
+
+@dataclass(frozen=True)
+class Route:
+    """One URL pattern: its full route (``t/<slug:slug>/desk/…``) and the names of its parameters in order."""
+
+    route: str
+    params: tuple[str, ...]
+
+    def path(self, values: dict[str, str]) -> str:
+        """The address with each parameter's (already URL-safe) value put in."""
+        names = iter(self.params)
+        return "/" + PARAM.sub(lambda _found: values[next(names)], self.route.replace("^", "").replace("$", ""))
+
+
+def walk(resolver: URLResolver, prefix: str = "") -> Iterator[Route]:
+    for pattern in resolver.url_patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from walk(pattern, route)
+        elif isinstance(pattern, URLPattern):
+            found = PARAM.finditer(route.replace("^", "").replace("$", ""))
+            # simple-history's admin pages have two positional groups: the object, then the version.
+            positional = iter(("object_id", "version_id"))
+            yield Route(route, tuple(m["name"] or m["rname"] or next(positional) for m in found))
+
+
+ROUTES = list(walk(get_resolver()))
+
+# ------------------------------------------------------------------ the arguments of each parameter
+
+MISSING = "987654"
+OVERFLOW = ["0", str(2**63), str(10**30)]
+
+
+def admin_model(route: Route):
+    """The model an admin route names (``admin/<app>/<model>/…``), or None."""
+    parts = route.route.split("/")
+    try:
+        return apps.get_model(parts[1], parts[2]) if parts[0] == "admin" and len(parts) > 2 else None
+    except (LookupError, ValueError):
+        return None
+
+
+def object_ids(world: World, route: Route) -> tuple[list[str], list[str]]:
+    model = admin_model(route)
+    real = (model.objects.order_by("pk").first() if model else None) or world.tournament
+    return [str(real.pk)], ["abc", "%00", "%FF", "1.5", str(2**63), MISSING]
+
+
+def version_ids(world: World, route: Route) -> tuple[list[str], list[str]]:
+    model = admin_model(route)
+    history = model.history.order_by("history_id").first() if model else None
+    return [str(history.history_id) if history else "1"], ["abc", "%00", str(2**63), MISSING]
+
+
+def actions_for(world: World, route: Route) -> tuple[list[str], list[str]]:
+    names = actions.DEAL_ACTIONS if "deal_id" in route.params else actions.MATCH_ACTIONS
+    return sorted(names), ["nope", "DROP-TABLE", "x" * 300]
+
+
+# Each parameter name: its real values (the world's) and its hostile ones (absent, another tournament's, too
+# large for the database), as URL-safe text.
+BUILDERS = {
+    "slug": lambda w, r: ([w.tournament.slug], ["nope", w.other.slug, "a" * 300]),
+    "pair_id": lambda w, r: ([str(p.pk) for p in w.pairs[:3]], [str(w.other_pair.pk), MISSING, *OVERFLOW]),
+    "match_id": lambda w, r: ([str(m.pk) for m in w.matches], [str(w.other_match.pk), MISSING, *OVERFLOW]),
+    "deal_id": lambda w, r: ([str(d.pk) for d in w.deals.values()], [str(w.other_deal.pk), MISSING, *OVERFLOW]),
+    "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
+    "user_id": lambda w, r: (
+        [str(w.judge.pk), str(w.idle_judge.pk)],
+        [str(w.director.pk), str(w.captain.pk), MISSING, *OVERFLOW],
+    ),
+    "action": actions_for,
+    "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
+    # The admin's.
+    "object_id": object_ids,
+    "id": lambda w, r: ([str(w.judge.pk)], ["abc", "%00", str(2**63), MISSING]),
+    "version_id": version_ids,
+    "content_type_id": lambda w, r: (
+        [str(ContentType.objects.get_for_model(Tournament).pk)],
+        ["abc", "%00", str(2**63), MISSING],
+    ),
+    "app_label": lambda w, r: (["tournaments", "auth"], []),
+    "url": lambda w, r: (["nope/"], ["%00/", "%FF", "a" * 300]),
+}
+
+
+def real_paths(world: World, route: Route) -> list[str]:
+    """Every real value of each parameter in turn, the others at their first."""
+    options = {name: BUILDERS[name](world, route)[0] for name in route.params}
+    first = {name: values[0] for name, values in options.items()}
+    return [route.path(first)] + [
+        route.path({**first, name: value}) for name, values in options.items() for value in values[1:]
+    ]
+
+
+def hostile_paths(world: World, route: Route) -> list[str]:
+    """One parameter at a time given a hostile value, the others real."""
+    first = {name: BUILDERS[name](world, route)[0][0] for name in route.params}
+    return [
+        route.path({**first, name: value}) for name in route.params for value in BUILDERS[name](world, route)[1]
+    ]
+
+
+# ------------------------------------------------------------------ the world, its visitors and its forms
+
+
+def fingerprint() -> tuple:
+    """What a refused request must leave as it was (a cheap summary of everything saved)."""
+    counts = tuple(m.objects.count() for m in (Tournament, Pair, Player, Round, Match, Bye, Deal, Trick, Play))
+    return (
+        counts,
+        list(Penalty.objects.order_by("pk").values_list("pk", "seat", "code", "note")),
+        list(Deal.objects.order_by("pk").values_list("pk", "version", "state", "kitty")),
+        list(Match.objects.order_by("pk").values_list("pk", "version", "state", "judge", "winner")),
+        list(Pair.objects.order_by("pk").values_list("pk", "name", "seed", "withdrawn", "captain")),
+        list(Tournament.objects.order_by("pk").values_list("pk", "name", "ruleset", "num_rounds")),
+        list(Round.objects.order_by("pk").values_list("pk", "number", "state")),
+    )
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """Built once per module in a transaction rolled back at its end (each test runs in its own savepoint), with
+    DEBUG off so refusals are the site's own pages."""
+    with django_db_blocker.unblock(), override_settings(DEBUG=False):
+        atomics = TestCase._enter_atomics()
+        try:
+            built = build_world()
+            built.extra["fingerprint"] = fingerprint()
+            yield built
+        finally:
+            TestCase._rollback_atomics(atomics)
+
+
+def sweep(world: World) -> Sweep:
+    return Sweep(unchanged=lambda: fingerprint() == world.extra["fingerprint"])
+
+
+def client(user=None, language: str | None = None) -> Client:
+    c = Client(raise_request_exception=False)
+    if user is not None:
+        c.force_login(user)
+    if language:
+        c.cookies["django_language"] = language
+    return c
+
+
+@pytest.fixture(scope="module")
+def visitors(world, django_db_blocker) -> dict[str, Client]:
+    """Each role's client in Chinese (the default) and in English (``director-en`` …)."""
+    with django_db_blocker.unblock():
+        users = {"anonymous": None, "judge": world.judge, "captain": world.captain, "director": world.director}
+        return {role: client(user) for role, user in users.items()} | {
+            f"{role}-en": client(user, "en") for role, user in users.items()
+        }
+
+
+@pytest.fixture(scope="module")
+def site_forms(world, visitors, django_db_blocker) -> dict[str, list[Form]]:
+    """Every form of every page the judge, the captain and the director open, by the address it posts to (one
+    of each set of field names: the header's log-out and language forms are on every page)."""
+    found: dict[str, dict[tuple, Form]] = {}
+    with django_db_blocker.unblock():
+        for route in ROUTES:
+            for path in real_paths(world, route):
+                for role in ("director", "judge", "captain"):
+                    response = send(visitors[role], "get", path)
+                    if response.status_code == 200 and "html" in response.get("Content-Type", ""):
+                        for target, form in forms_of(path, response.content.decode()):
+                            found.setdefault(target, {}).setdefault(tuple(sorted(form.fields)), form)
+    return {target: list(forms.values()) for target, forms in found.items()}
+
+
+def turned_away(response) -> bool:
+    """The visitor is refused before the body is read: no point sending them more bodies."""
+    return response.status_code in (403, 404, 405, 413) or "/login/" in response.get("Location", "")
+
+
+# ------------------------------------------------------------------ the tests
+
+
+def test_every_url_parameter_has_an_argument_builder():
+    missing = sorted({f"{name} (in {r.route})" for r in ROUTES for name in r.params if name not in BUILDERS})
+    assert not missing, "add a builder to BUILDERS for: " + ", ".join(missing)
+
+
+def test_the_sweep_reaches_the_sites_pages():
+    """The enumeration itself: the captain's pages, the imports, settings and the language switch are in it."""
+    routes = {r.route for r in ROUTES}
+    for route in (
+        "t/<slug:slug>/desk/pairs/<int:pair_id>/captain/password/",
+        "t/<slug:slug>/desk/import/",
+        "t/<slug:slug>/desk/settings/",
+        "i18n/setlang/",
+        "login/",
+        "deal/<int:deal_id>/<slug:action>/",
+    ):
+        assert route in routes
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[r.route for r in ROUTES])
+def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, site_forms):
+    check = sweep(world)
+    for path in real_paths(world, route):
+        for role in ROLES:
+            c = visitors[role]
+            check.request(c, role, "get", path)
+            if turned_away(check.request(c, role, "post", path, "missing fields")):
+                continue
+            forms = site_forms.get(path) or [None]
+            for form in forms if role == "director" else forms[:1]:
+                for i, (label, kwargs) in enumerate(bodies(form)):
+                    check.request(c, role, "post", path, label, **kwargs, **(JSON if i % 3 == 2 else {}))
+                    if role != "director" and i >= 7:  # they are turned away or read the same fields
+                        break
+        method = ("put", "delete", "head", "options")[len(path) % 4]  # one other method per address
+        check.request(visitors["director"], "director", method, path)
+    for path in hostile_paths(world, route):
+        check.request(visitors["director"], "director", "get", path)
+        check.request(visitors["director-en"], "director-en", "post", path, "JSON", **JSON)
+        check.request(visitors["anonymous-en"], "anonymous-en", "get", path)
+        check.request(visitors["judge"], "judge", "post", path, "missing fields")
+    check.check()
+
+
+# django-tables2 warns of a sort such as ``?sort=//x.example/`` (a dot in it) and sorts by nothing, as it should.
+@pytest.mark.filterwarnings("ignore:Use '__' to separate path components:DeprecationWarning")
+@pytest.mark.parametrize("route", ROUTES, ids=[r.route for r in ROUTES])
+def test_hostile_query_strings_and_headers_are_never_a_500(route, world, visitors):
+    check = sweep(world)
+    path = real_paths(world, route)[0]
+    admin = route.route.startswith("admin/")
+    for i, query in enumerate(hostile_queries(few=admin)):
+        role = ("director", "director-en", "anonymous-en")[i % 3]
+        check.request(visitors[role], role, "get", f"{path}?{query}", query[:40])
+    for i, headers in enumerate(HEADERS[:2] if admin else HEADERS):
+        role = ("director", "anonymous-en")[i % 2]
+        check.request(visitors[role], role, "get", path, f"headers {i}", **headers)
+    wrong_password = {"username": "td", "password": "wrong-password"}  # a failed log-in stores its headers
+    check.request(visitors["anonymous"], "anonymous", "post", path, "headers", data=wrong_password, **HEADERS[0])
+    check.check()
+
+
+# ------------------------------------------------------------------ fuzz: the site's forms from their own fields
+
+VALUES = st.one_of(
+    st.text(max_size=20),
+    st.sampled_from(["", "0", "1", "-1", "on", "N", "S", "NS", "EW", "standard", "__nope__", "\x00", "a\x00"]),
+    st.sampled_from(NUMBERS),
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+    st.just("9" * 5000),
+    st.text(alphabet="\x00\x01\u202e\ufeff\ud7ff♠大🀄<>&'\"", max_size=12),
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(data=st.data())
+def test_fuzz_every_form_of_the_site(world, visitors, site_forms, data):
+    """A form of the site (two per address at most) posted with random changes to its own fields, as the
+    director or the judge."""
+    targets = [(path, form) for path, forms in sorted(site_forms.items()) for form in forms[:2]]
+    path, form = data.draw(st.sampled_from(targets))
+    body = {name: list(values) for name, values in form.fields.items() if values != [None]}
+    names = sorted(set(body) | set(form.choices)) or ["x"]
+    for name in data.draw(st.lists(st.sampled_from(names), max_size=6)):
+        choices = form.choices.get(name, [])
+        value = data.draw(st.one_of(VALUES, st.sampled_from(choices)) if choices else VALUES)
+        body[name] = data.draw(st.sampled_from([[value], [value, value + "1"], []]))
+    for name in data.draw(st.lists(st.sampled_from(names), max_size=2)):
+        body.pop(name, None)
+    body |= {k: [v] for k, v in data.draw(st.dictionaries(st.text(min_size=1, max_size=8), VALUES, max_size=2)).items()}
+    role = data.draw(st.sampled_from(["director", "judge", "director-en"]))
+    check = sweep(world)
+    check.request(visitors[role], role, "post", path, f"fuzz {list(islice(body, 8))}", data=body)
+    check.check()
+
+
+def test_the_fuzz_has_the_sites_forms_to_work_on(site_forms):
+    """Enough forms were read off the pages for the fuzz to mean something (the crawl itself works)."""
+    assert len(site_forms) > 20 and any("/desk/settings/" in path for path in site_forms), sorted(site_forms)
