@@ -38,6 +38,8 @@ class World:
     other_pair: Pair
     other_match: Match
     other_deal: Deal
+    byes: list[Bye]  # the published round's
+    other_bye: Bye
     extra: dict = field(default_factory=dict)
 
 
@@ -82,7 +84,7 @@ def build_world() -> World:
     played = Match.objects.create(round=r1, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)
     fresh = Match.objects.create(round=r1, table=2, pair_ns=pairs[3], pair_ew=pairs[4], judge=judge)
     forfeited = Match.objects.create(round=r1, table=3, pair_ns=pairs[5], pair_ew=pairs[2], judge=judge)
-    Bye.objects.create(round=r1, pair=pairs[6])
+    bye = Bye.objects.create(round=r1, pair=pairs[6])
     r2 = Round.objects.create(tournament=t, number=2, state=Round.State.DRAFT)
     draft = Match.objects.create(round=r2, table=1, pair_ns=pairs[0], pair_ew=pairs[3], judge=judge)
 
@@ -105,6 +107,7 @@ def build_world() -> World:
     o_round = Round.objects.create(tournament=other, number=3, state=Round.State.PUBLISHED)
     o_match = Match.objects.create(round=o_round, table=1, pair_ns=o1, pair_ew=o2, judge=judge)
     o_deal = confirmed_deal(o_match, director)
+    o_bye = Bye.objects.create(round=o_round, pair=pair(other, 3))
 
     for row in (confirmed, submitted, recording):
         row.refresh_from_db()
@@ -122,4 +125,6 @@ def build_world() -> World:
         other_pair=o1,
         other_match=o_match,
         other_deal=o_deal,
+        byes=[bye],
+        other_bye=o_bye,
     )

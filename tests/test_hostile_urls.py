@@ -103,6 +103,7 @@ BUILDERS = {
     "pair_id": lambda w, r: ([str(p.pk) for p in w.pairs[:3]], [str(w.other_pair.pk), MISSING, *OVERFLOW]),
     "match_id": lambda w, r: ([str(m.pk) for m in w.matches], [str(w.other_match.pk), MISSING, *OVERFLOW]),
     "deal_id": lambda w, r: ([str(d.pk) for d in w.deals.values()], [str(w.other_deal.pk), MISSING, *OVERFLOW]),
+    "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
     "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
     "user_id": lambda w, r: (
         [str(w.judge.pk), str(w.idle_judge.pk)],
