@@ -38,10 +38,10 @@ from referee.recording.snapshot import (
     insert_with_history,
     judge_probe,
     lock_deal,
+    lock_for_entry,
     parse_card_text,
     read_deal,
     remember_turn,
-    require_entries,
     require_open,
     require_record,
     ruleset_for,
@@ -85,8 +85,7 @@ def start_deal(
     deal): a form shown before another deal came in is refused, so one form never makes two deals.
     """
     require_record(user, match)
-    match = Match.objects.select_for_update().get(pk=match.pk)
-    require_entries(match)  # again under the lock: the round may have gone back to draft since it was read
+    match = lock_for_entry(match)
     number = next_deal_number(match)
     if next_deal is not None and next_deal != number:
         raise StaleEdit(

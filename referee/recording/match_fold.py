@@ -15,7 +15,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.recording.errors import PermissionRefused, RecordingError
-from referee.recording.snapshot import penalty_entry, require_entries, require_record, ruleset_for
+from referee.recording.snapshot import (
+    lock_for_entry,
+    penalty_entry,
+    require_record,
+    ruleset_for,
+)
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
 from tournaments.access import can_reopen
@@ -150,8 +155,7 @@ def recompute_match(match: Match) -> MatchState:
 def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
     """After the time limit, with no deal in progress, the match ends by time (RULES §12)."""
     require_record(user, match)
-    match = Match.objects.select_for_update().get(pk=match.pk)
-    require_entries(match)  # again under the lock: the round may have gone back to draft since it was read
+    match = lock_for_entry(match)
     now = now or timezone.now()
     state = table_state(match)
     if state.over:
@@ -173,8 +177,7 @@ def forfeit_match(match: Match, user, *, side: str) -> MatchState:
         raise PermissionRefused(_("Only the tournament director can record a forfeit."))
     if side not in ("NS", "EW"):
         raise RecordingError(_("Choose the side that forfeits."))
-    match = Match.objects.select_for_update().get(pk=match.pk)
-    require_entries(match)  # under the lock: the round may have gone back to draft since the page read it
+    match = lock_for_entry(match)
     match.forfeited_by = side
     match._history_user = user
     match.save(update_fields=["forfeited_by"])

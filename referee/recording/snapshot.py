@@ -60,6 +60,15 @@ def require_entries(match: Match) -> None:
         )
 
 
+def lock_for_entry(match: Match) -> Match:
+    """The match re-read under its row lock, refused if its round is a draft now. A round goes back to draft
+    only while none of its matches has begun, holding their locks (``pairing.unpublish_round``), so whatever a
+    request read before the lock, a table begins only in a published round."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    require_entries(match)
+    return match
+
+
 def require_record(user, match: Match) -> None:
     """Refuse a write by anyone ``tournaments.access.can_record`` does not allow."""
     require_entries(match)
