@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
+# A click that navigates returns before the next page is there: assertions about a page go through ``expect``,
+# which waits for them (as long as the context's actions do), never through ``is_visible()`` or ``count()``.
+expect.set_options(timeout=10_000)
+
 
 def login(page, username: str, password: str) -> None:
     page.goto_path("/login/")
@@ -24,7 +30,7 @@ def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -
     page.goto_path(f"/match/{match_id}/")
     page.locator("tr[data-deal='1']").get_by_role("button", name="确认").click()
     page.wait_for_url(f"**/match/{match_id}/")
+    expect(page.locator("tr[data-deal='1'] .badge")).to_have_text("已确认")
     shown = {"T": "10"}
     for side in ("NS", "EW"):
-        assert page.get_by_test_id(f"level-{side}").inner_text() == shown.get(levels_after[side], levels_after[side])
-    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"
+        expect(page.get_by_test_id(f"level-{side}")).to_have_text(shown.get(levels_after[side], levels_after[side]))

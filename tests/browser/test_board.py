@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from rules.simulate import simulate_deal
-from tests.browser.helpers import login, wait_for_version
+from tests.browser.helpers import expect, login, wait_for_version
 from tests.desk.helpers import deal
 from tournaments.demo import create_demo
 from tournaments.models import Deal, Match, Ruling
@@ -97,12 +97,12 @@ def test_the_board_follows_a_judges_play_without_a_reload(browser, page, live_se
     assert row.locator("[data-testid=table-state]").inner_text() == "deal 1 in progress"
     shots(page, screenshot, "board-en")
     page.get_by_role("link", name="waiting for confirmation (1)").click()
-    assert page.locator("tbody tr[data-state]").count() == 1
+    expect(page.locator("tbody tr[data-state]")).to_have_count(1)
     page.get_by_test_id("waiting-count").click()
-    assert page.locator("tr[data-deal]").count() == 1
+    expect(page.locator("tr[data-deal]")).to_have_count(1)
     shots(page, screenshot, "queue-en")
     page.goto_path(f"/t/{slug}/desk/rounds/1/table-cards/")
-    assert page.locator("section.table-card").count() == 4
+    expect(page.locator("section.table-card")).to_have_count(4)
     shots(page, screenshot, "table-cards-en")
     page.goto_path(f"/t/{slug}/desk/rounds/1/score-sheets/?table=1")
     shots(page, screenshot, "score-sheet-en")
@@ -110,10 +110,11 @@ def test_the_board_follows_a_judges_play_without_a_reload(browser, page, live_se
     page.context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": live_server.url}])
     page.emulate_media(media="print")  # as printed: no header, no buttons, one table to a page
     page.goto_path(f"/t/{slug}/desk/rounds/1/table-cards/?table=2")
-    assert page.get_by_text("南北方").first.is_visible() and not page.locator(".site-header").is_visible()
+    expect(page.get_by_text("南北方").first).to_be_visible()
+    expect(page.locator(".site-header")).to_be_hidden()
     shots(page, screenshot, "table-card-print-zh")
     page.goto_path(f"/t/{slug}/desk/rounds/1/score-sheets/?table=2")
-    assert page.get_by_text("东西方签名").is_visible()
+    expect(page.get_by_text("东西方签名")).to_be_visible()
     shots(page, screenshot, "score-sheet-print-zh")
 
 
@@ -121,8 +122,8 @@ def test_a_judge_at_the_desk_sees_the_styled_refusal(page, live_server, screensh
     demo = create_demo()
     login(page, "judge1", "demo-judge1-2026")
     page.goto_path(f"/t/{demo.tournament.slug}/desk/board/")
-    assert page.get_by_role("heading", name="无权操作").is_visible()
+    expect(page.get_by_role("heading", name="无权操作")).to_be_visible()
     shots(page, screenshot, "refusal-zh")
     page.goto_path(f"/t/{demo.tournament.slug}/no-such-page/")
-    assert page.get_by_role("link", name=demo.tournament.name).is_visible()
+    expect(page.get_by_role("link", name=demo.tournament.name)).to_be_visible()
     shots(page, screenshot, "not-found-zh")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import login
+from tests.browser.helpers import expect, login
 from tournaments.models import Pair, Player, Round, Tournament
 from tournaments.pairing import pair_round, publish_round
 from tournaments.services import create_director
@@ -41,27 +41,27 @@ def test_td_imports_pairs_publishes_round_one_and_sees_standings(page, live_serv
         "input[name=file]", files=[{"name": "pairs.csv", "mimeType": "text/csv", "buffer": PAIRS_CSV}]
     )
     page.get_by_role("button", name="Preview").click()
-    assert page.locator("table.preview tbody tr").count() == 6
+    expect(page.locator("table.preview tbody tr")).to_have_count(6)
     screenshot(page, "import-preview")
     page.get_by_role("button", name="Import 6 pairs").click()
     page.wait_for_url("**/t/spring/desk/")
-    assert page.get_by_text("6 pairs imported.").is_visible()
+    expect(page.get_by_text("6 pairs imported.")).to_be_visible()
 
     page.get_by_role("button", name="Pair round 1").click()
     page.wait_for_url("**/desk/rounds/1/")
-    assert page.locator("table.pairing tbody tr").count() == 3
+    expect(page.locator("table.pairing tbody tr")).to_have_count(3)
     screenshot(page, "round-draft")
     page.get_by_role("button", name="Publish the round").click()
     page.wait_for_url("**/t/spring/desk/")
     assert Round.objects.get(tournament__slug="spring", number=1).state == Round.State.PUBLISHED
 
     page.goto_path("/t/spring/rounds/1/")
-    assert page.locator("table.pairing tbody tr").count() == 3
+    expect(page.locator("table.pairing tbody tr")).to_have_count(3)
     screenshot(page, "pairing-list")
     page.goto_path("/t/spring/standings/")
-    assert page.get_by_role("heading", name="Standings").is_visible()
-    assert page.locator("table.standings tbody tr").count() == 6
-    assert page.get_by_role("link", name="东风队").is_visible()
+    expect(page.get_by_role("heading", name="Standings")).to_be_visible()
+    expect(page.locator("table.standings tbody tr")).to_have_count(6)
+    expect(page.get_by_role("link", name="东风队")).to_be_visible()
     screenshot(page, "standings")
     page.set_viewport_size({"width": 390, "height": 800})
     screenshot(page, "standings-phone")
@@ -86,11 +86,11 @@ def test_public_standings_in_chinese_refresh_themselves(page, live_server, scree
         player1=Player.objects.create(name="丙"),
         player2=Player.objects.create(name="丁"),
     )
-    assert page.locator("table.standings tbody tr").count() == 1
+    expect(page.locator("table.standings tbody tr")).to_have_count(1)
     with page.expect_response(lambda r: "/standings/" in r.url and r.request.headers.get("x-live") == "1"):
         page.clock.run_for(31_000)
     page.locator("table.standings tbody tr").nth(1).wait_for()
-    assert page.locator("table.standings").get_by_text("长城队").is_visible()
+    expect(page.locator("table.standings").get_by_text("长城队")).to_be_visible()
     screenshot(page, "standings-zh")
 
 
@@ -109,11 +109,11 @@ def test_td_takes_a_round_back_to_draft_and_gives_a_bye_other_points_on_a_phone(
     bye.locator("input[name=points]").fill("1")
     screenshot(page, "round-published-phone")
     bye.get_by_role("button", name="保存").click()
-    assert page.get_by_text("红桃队 的轮空计 1 个比赛积分。").is_visible()
+    expect(page.get_by_text("红桃队 的轮空计 1 个比赛积分。")).to_be_visible()
     assert t.rounds.get().byes.get().points == 1
 
     page.get_by_role("button", name="退回草稿").click()
     page.wait_for_url("**/desk/rounds/1/")
-    assert page.get_by_text("第 1 轮已退回草稿：修改后再发布。").is_visible()
-    assert page.get_by_role("button", name="发布本轮").is_visible()
+    expect(page.get_by_text("第 1 轮已退回草稿：修改后再发布。")).to_be_visible()
+    expect(page.get_by_role("button", name="发布本轮")).to_be_visible()
     screenshot(page, "round-back-to-draft-phone")

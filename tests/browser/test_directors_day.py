@@ -12,7 +12,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from tests.browser.helpers import login
+from tests.browser.helpers import expect, login
 from tournaments.models import Deal, Match, Pair, Tournament
 from tournaments.services import create_director
 
@@ -89,7 +89,7 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     page.locator(".actions").get_by_role("link", name="导入搭档").click()
     page.set_input_files("input[type=file]", str(PAIRS_FILE))
     page.get_by_role("button", name="预览").click()
-    assert page.locator("table.preview tbody tr").count() == 16
+    expect(page.locator("table.preview tbody tr")).to_have_count(16)
     shot(page, "import-preview")
     page.get_by_role("button", name="导入 16 对搭档").click()
     page.wait_for_url(desk)
@@ -108,15 +108,16 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
         if username == "wang":
             shot(page, "judge-password")
         page.get_by_role("link", name="返回裁判列表").click()
-    assert page.locator("table.judges tbody tr").count() == 4
+    expect(page.locator("table.judges tbody tr")).to_have_count(4)
     shot(page, "judges")
 
     # Round 1: paired (Swiss, 8 tables), checked and published.
     page.goto(desk)
     page.get_by_role("button", name="编排第 1 轮").click()
-    assert page.get_by_role("button", name="发布本轮").is_visible()
+    expect(page.get_by_role("button", name="发布本轮")).to_be_visible()
     shot(page, "round-1-draft")
     page.get_by_role("button", name="发布本轮").click()
+    expect(page.get_by_text("第 1 轮已发布。")).to_be_visible()
     round1 = t.rounds.get(number=1)
     assert round1.state == "published" and round1.matches.count() == 8
     shot(page, "round-1-published")
@@ -130,7 +131,7 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
         select = f"select[name=m{tables[table].pk}-judge]"
         page.select_option(select, label=name)
         page.locator("form.judge-pick", has=page.locator(select)).get_by_role("button", name="保存").click()
-        assert page.get_by_text(f"第{table}桌已保存。").is_visible()
+        expect(page.get_by_text(f"第{table}桌已保存。")).to_be_visible()
     shot(page, "table-judges")
 
     # The board, while 王裁判 records deal 1 of table 1 on a phone by quick entry.
@@ -145,7 +146,8 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     phone = judge_page(browser, live_server, "wang", passwords["wang"])
     phone.goto_path("/")
     mine = phone.locator("ul.my-matches li")
-    assert mine.count() == 1 and "第1桌" in mine.inner_text()
+    expect(mine).to_have_count(1)
+    assert "第1桌" in mine.inner_text()
     phone.screenshot(path=str(tmp_path / f"judge-home-{PHONE}.png"), full_page=True)
     mine.get_by_role("link").click()
     phone.screenshot(path=str(tmp_path / f"judge-match-{PHONE}.png"), full_page=True)
@@ -169,13 +171,13 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     # Confirmed from the queue.
     page.goto(desk)
     page.get_by_test_id("waiting-count").click()
-    assert page.locator("tr[data-deal]").count() == 1
+    expect(page.locator("tr[data-deal]")).to_have_count(1)
     shot(page, "queue")
     page.get_by_role("link", name="核对并确认").click()
     shot(page, "review")
     page.get_by_role("button", name="确认", exact=True).click()
     page.wait_for_url("**/desk/queue/")
-    assert page.locator("tr[data-deal]").count() == 0
+    expect(page.locator("tr[data-deal]")).to_have_count(0)
     deal = Deal.objects.get(match=tables[1])
     assert deal.state == Deal.State.CONFIRMED and deal.confirmed_by.username == "td"
 
@@ -183,7 +185,7 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     phone.reload()
     assert phone.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"
     phone.get_by_role("link", name="新的一局").click()
-    assert phone.locator("input[name=declarer]").count() == 0
+    expect(phone.locator("input[name=declarer]")).to_have_count(0)
     phone.locator("label.trump-H").click()
     phone.screenshot(path=str(tmp_path / f"judge-new-deal-{PHONE}.png"), full_page=True)
     phone.get_by_role("button", name="开始本局").click()
@@ -200,8 +202,8 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     page.get_by_role("button", name="确认退赛").click()
     page.get_by_role("button", name=f"记录{quitter.name}弃权").click()
     page.wait_for_url(f"**/desk/pairs/{quitter.pk}/withdraw/")
-    assert page.get_by_text("该搭档已没有待进行的已发布对局。").is_visible()
-    assert page.get_by_text(f"已记录弃权：{winner.name} 赢得本场。").is_visible()
+    expect(page.get_by_text("该搭档已没有待进行的已发布对局。")).to_be_visible()
+    expect(page.get_by_text(f"已记录弃权：{winner.name} 赢得本场。")).to_be_visible()
     shot(page, "forfeit-recorded")
     tables[2].refresh_from_db()
     assert (tables[2].state, tables[2].forfeited_by, tables[2].winner_id) == (

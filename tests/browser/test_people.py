@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.helpers import login
+from tests.browser.helpers import expect, login
 from tournaments.access import JUDGE_GROUP
 from tournaments.models import Match, Pair, Player, Tournament
 from tournaments.pairing import pair_round, publish_round
@@ -53,7 +53,7 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     page.goto_path("/t/spring/desk/")
     page.locator(".actions").get_by_role("link", name="搭档与选手").click()
     page.get_by_role("link", name="添加搭档").click()
-    assert page.get_by_text("迟到报名：该搭档将参加第2轮的编排。").is_visible()
+    expect(page.get_by_text("迟到报名：该搭档将参加第2轮的编排。")).to_be_visible()
     page.fill("input[name=name]", "红桃队")
     page.fill("input[name=player1]", "徐海涛")
     page.fill("input[name=player2]", "孙玉梅")
@@ -61,24 +61,25 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     shot("add-pair")
     page.get_by_role("button", name="添加该搭档").click()
     page.wait_for_url("**/desk/pairs/")
-    assert page.locator("table.pairs tr", has_text="红桃队").is_visible()
+    expect(page.locator("table.pairs tr", has_text="红桃队")).to_be_visible()
     shot("pairs")
 
     # Its captain gets an account: the password is on the page once, the list names the account.
     page.locator("table.pairs tr", has_text="红桃队").get_by_role("link", name="无：开通账号").click()
-    assert page.get_by_role("heading", name="红桃队的队长账号").is_visible()
+    expect(page.get_by_role("heading", name="红桃队的队长账号")).to_be_visible()
     assert page.locator("input[name=name]").input_value() == "徐海涛"  # the first player, the captain
     page.fill("input[name=username]", "xu")
     shot("captain-form")
     page.get_by_role("button", name="为队长开通账号").click()
     captain_password = page.locator("#password").inner_text().strip()
-    assert len(captain_password) == 12 and page.get_by_text("此密码只显示这一次").is_visible()
+    assert len(captain_password) == 12
+    expect(page.get_by_text("此密码只显示这一次")).to_be_visible()
     captain = get_user_model().objects.get(username="xu")
     assert captain.check_password(captain_password) and Pair.objects.get(name="红桃队").captain == captain
     shot("captain-password")
     page.get_by_role("link", name="返回该搭档").click()
+    expect(page.get_by_role("button", name="移除队长账号")).to_be_visible()
     assert captain_password not in page.content()
-    assert page.get_by_role("button", name="移除队长账号").is_visible()
     page.get_by_role("link", name="返回搭档列表").click()
     assert page.locator("table.pairs tr", has_text="红桃队").locator("td.captain").inner_text() == "xu"
 
@@ -91,11 +92,11 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     password = page.locator("#password").inner_text().strip()
     assert len(password) == 12
     assert get_user_model().objects.get(username="li").check_password(password)
-    assert page.get_by_text("此密码只显示这一次").is_visible()
+    expect(page.get_by_text("此密码只显示这一次")).to_be_visible()
     shot("judge-password")
     page.get_by_role("link", name="返回裁判列表").click()
+    expect(page.locator("table.judges tr", has_text="李裁判")).to_be_visible()
     assert password not in page.content()
-    assert page.locator("table.judges tr", has_text="李裁判").is_visible()
     shot("judges")
 
     # The judge at table 1 of the published round 1.
@@ -104,7 +105,7 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     page.locator("form.judge-pick", has=page.locator(f"select[name=m{table1.pk}-judge]")).get_by_role(
         "button", name="保存"
     ).click()
-    assert page.get_by_text("第1桌已保存。").is_visible()
+    expect(page.get_by_text("第1桌已保存。")).to_be_visible()
     shot("table-judges")
     table1.refresh_from_db()
     assert table1.judge.username == "li" and table1.judge.groups.filter(name=JUDGE_GROUP).exists()
@@ -114,14 +115,14 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     quitter = table1.pair_ns.name
     page.goto_path("/t/spring/desk/pairs/")
     page.locator("table.pairs tr", has_text=quitter).get_by_role("link", name="退赛").click()
-    assert page.get_by_role("heading", name=f"让{quitter}退赛？").is_visible()
+    expect(page.get_by_role("heading", name=f"让{quitter}退赛？")).to_be_visible()
     shot("withdraw-confirm")
     page.get_by_role("button", name="确认退赛").click()
-    assert page.get_by_role("heading", name=f"{quitter} 已退赛").is_visible()
+    expect(page.get_by_role("heading", name=f"{quitter} 已退赛")).to_be_visible()
     shot("withdrawn")
     page.get_by_role("button", name=f"记录{quitter}弃权").click()
     page.wait_for_url("**/desk/pairs/*/withdraw/")  # back on the withdraw page, for the next forfeit
-    assert page.get_by_text(f"已记录弃权：{table1.pair_ew.name} 赢得本场。").is_visible()
+    expect(page.get_by_text(f"已记录弃权：{table1.pair_ew.name} 赢得本场。")).to_be_visible()
     table1.refresh_from_db()
     assert (table1.state, table1.forfeited_by, table1.winner_id) == (
         Match.State.FINISHED,
@@ -143,25 +144,26 @@ def test_the_director_creates_a_second_director_who_changes_their_password(page,
 
     page.goto_path("/t/spring/desk/")
     page.locator(".actions").get_by_role("link", name="裁判长").click()
-    assert page.get_by_role("heading", name="裁判长").is_visible()
+    expect(page.get_by_role("heading", name="裁判长")).to_be_visible()
     page.get_by_role("link", name="创建裁判长账号").click()
     page.fill("input[name=username]", "wang")
     page.fill("input[name=name]", "王主任")
     page.get_by_role("button", name="创建账号").click()
     password = page.locator("#password").inner_text().strip()
-    assert len(password) == 12 and page.get_by_text("此密码只显示这一次").is_visible()
+    assert len(password) == 12
+    expect(page.get_by_text("此密码只显示这一次")).to_be_visible()
     page.screenshot(path=str(tmp_path / f"{device}-director-password.png"), full_page=True)
     page.get_by_role("link", name="返回裁判长列表").click()
-    assert page.locator("table.directors tr", has_text="王主任").is_visible()
+    expect(page.locator("table.directors tr", has_text="王主任")).to_be_visible()
 
     page.get_by_role("button", name="退出").click()
     login(page, "wang", password)
     page.locator(".site-header").get_by_role("link", name="王主任").click()
-    assert page.get_by_role("heading", name="修改我的密码").is_visible()
+    expect(page.get_by_role("heading", name="修改我的密码")).to_be_visible()
     page.fill("input[name=old_password]", password)
     page.fill("input[name=new_password1]", "chunji-bei-2026")
     page.fill("input[name=new_password2]", "chunji-bei-2026")
     page.screenshot(path=str(tmp_path / f"{device}-password-change.png"), full_page=True)
     page.get_by_role("button", name="修改密码").click()
-    assert page.get_by_text("你的密码已修改。").is_visible()
+    expect(page.get_by_text("你的密码已修改。")).to_be_visible()
     assert get_user_model().objects.get(username="wang").check_password("chunji-bei-2026")

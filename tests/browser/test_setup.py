@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import login
+from tests.browser.helpers import expect, login
 from tournaments.models import Tournament
 from tournaments.services import create_director
 
@@ -50,7 +50,7 @@ def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed
     assert page.locator("input[name=rules-preset][value=jj-competition]").is_checked()
     assert page.input_value("input[name=name]") == "Spring Cup 2026"
     assert page.input_value("select[name=rules-target_level]") == "T"
-    assert page.locator(".setting.override").count() == 0
+    expect(page.locator(".setting.override")).to_have_count(0)
 
     page.fill("input[name=rules-strikes_to_forfeit]", "2")
     page.locator("[data-move=up]").nth(1).click()  # Buchholz above level difference, in place

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import login
+from tests.browser.helpers import expect, login
 from tournaments.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -14,12 +14,12 @@ def test_home_in_chinese_then_english(page, screenshot):
     create_demo()
     page.goto_path("/")
     assert page.locator("html").get_attribute("lang") == "zh-hans"
-    assert page.get_by_role("link", name="演示赛").is_visible()
+    expect(page.get_by_role("link", name="演示赛")).to_be_visible()
     screenshot(page, "home-zh")
     page.get_by_role("button", name="English").click()
     page.wait_for_load_state()
     assert page.locator("html").get_attribute("lang") == "en"
-    assert page.get_by_role("heading", name="Tournaments").is_visible()
+    expect(page.get_by_role("heading", name="Tournaments")).to_be_visible()
     screenshot(page, "home-en")
 
 
@@ -28,6 +28,6 @@ def test_judge_logs_in_and_opens_the_tournament(page, screenshot):
     login(page, "judge1", "demo-judge1-2026")
     assert page.locator(".who").inner_text() == "judge1"
     page.get_by_role("link", name="演示赛").click()
-    assert page.get_by_role("heading", name="演示赛").is_visible()
-    assert page.get_by_text("东风队").first.is_visible()
+    expect(page.get_by_role("heading", name="演示赛")).to_be_visible()
+    expect(page.get_by_text("东风队").first).to_be_visible()
     screenshot(page, "tournament")

@@ -10,7 +10,7 @@ import pytest
 
 from referee.recording.snapshot import unreadable_token
 from rules.cards import CARD_SYMBOL, CardError, parse_cards
-from tests.browser.helpers import login, wait_for_version
+from tests.browser.helpers import expect, login, wait_for_version
 from tests.scenes import PASSWORD, build_scene
 from tests.test_words import code_leaks, lone_seats
 
@@ -120,7 +120,8 @@ def test_the_judges_flow_in_words(judge_page, screenshot):
     page.locator("#deal-app[data-version]").wait_for(state="attached")
     text = look(page, screenshot, "6-all-tricks")
     assert page.locator("#play-form").is_hidden()
-    assert page.locator("#kitty-form").is_visible() and page.locator("#review-link").is_visible()
+    expect(page.locator("#kitty-form")).to_be_visible()
+    expect(page.locator("#review-link")).to_be_visible()
     tricks = scene.complete_deal.tricks.count()
     heading = page.locator("[data-bind=trick-title]").inner_text()
     assert str(tricks) in heading and str(tricks + 1) not in heading
