@@ -35,6 +35,7 @@ urlpatterns += [
     path("pairs/<int:pair_id>/", people_views.pair_edit, name="desk-pair-edit"),
     path("pairs/<int:pair_id>/withdraw/", people_views.pair_withdraw, name="desk-pair-withdraw"),
     path("pairs/<int:pair_id>/reinstate/", people_views.pair_reinstate, name="desk-pair-reinstate"),
+    path("pairs/<int:pair_id>/delete/", people_views.pair_delete, name="desk-pair-delete"),
     path("pairs/<int:pair_id>/captain/", people_views.pair_captain, name="desk-pair-captain"),
     path(
         "pairs/<int:pair_id>/captain/password/",

@@ -1,5 +1,5 @@
 """The people of a tournament at the desk: pairs and their players (add, edit, withdraw, reinstate, late
-entries), their captains' accounts (give, new password, remove), the judges' accounts (create, reset a
+entries, delete one entered by mistake), their captains' accounts (give, new password, remove), the judges' accounts (create, reset a
 password, deactivate, put at a table) and another director's account.
 
 One function per write, each in one transaction, shared by the desk's pages, commands and tests. A refusal is a
@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils.crypto import get_random_string
 from django.utils.translation import gettext as _
 
 from tournaments import access
-from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.models import Bye, Match, Pair, Player, Round, Seating, Tournament
 from tournaments.services import create_director
 
 # No 0/O, 1/l/I: the password is read off paper at the table.
@@ -149,6 +150,67 @@ def set_withdrawn(pair: Pair, withdrawn: bool, by=None) -> Pair:
         pair._history_user = by
     pair.save(update_fields=["withdrawn"])
     return pair
+
+
+# --- deleting a pair entered by mistake ---------------------------------------------------------------------
+
+
+def why_not_delete_pair(pair: Pair) -> str | None:
+    """Why the pair cannot be deleted, with what to do instead; None when it can: it has never been placed in a
+    round (no table of a draft or published round, no bye), so nothing it played is lost."""
+    placed = Round.objects.filter(
+        Q(pk__in=Match.objects.filter(Q(pair_ns=pair) | Q(pair_ew=pair)).values("round"))
+        | Q(pk__in=Seating.objects.filter(pair=pair).values("round"))
+        | Q(pk__in=Bye.objects.filter(pair=pair).values("round"))
+    ).order_by("number")
+    paired = placed.exclude(state=Round.State.DRAFT).first()
+    if paired is not None:
+        return _(
+            "%(pair)s is paired in round %(n)s: a pair that has been paired is not deleted; withdraw it instead."
+        ) % {"pair": pair.name, "n": paired.number}
+    draft = placed.first()
+    if draft is not None:
+        return _("%(pair)s is placed in the draft of round %(n)s: edit or discard the draft first.") % {
+            "pair": pair.name,
+            "n": draft.number,
+        }
+    return None
+
+
+def sharing_pairs(pair: Pair) -> list[tuple[Player, list[Pair]]]:
+    """The pair's two players, each with the other pairs (of any tournament) that use it: a player with none is
+    deleted with the pair, the others stay."""
+    others = Pair.objects.exclude(pk=pair.pk).select_related("tournament").order_by("tournament__name", "name")
+    return [
+        (player, list(others.filter(Q(player1=player) | Q(player2=player))))
+        for player in (pair.player1, pair.player2)
+    ]
+
+
+def delete_pairs(pairs: list[Pair], by=None) -> None:
+    """Delete the pairs (each leaves a history record of who, ``by``, deleted it and when), then those of their
+    players no pair uses any more. A captain's account is not touched: it is only no longer linked."""
+    players = {pk for pair in pairs for pk in (pair.player1_id, pair.player2_id)}
+    for pair in pairs:
+        if by is not None:
+            pair._history_user = by
+        pair.delete()
+    used = Pair.objects.filter(Q(player1__in=players) | Q(player2__in=players)).values_list("player1", "player2")
+    Player.objects.filter(pk__in=players - {pk for row in used for pk in row}).delete()
+
+
+@transaction.atomic
+def delete_pair(pair: Pair, by=None) -> None:
+    """Delete a pair entered by mistake (a typo in an import, a pair that never came), with its players no other
+    pair uses, while it has never been placed in a round. Checked again under the tournament's lock, which
+    pairing a round and adding a pair take too, and the pair's, so a pair paired a moment ago is not deleted."""
+    list(Tournament.objects.select_for_update().filter(pk=pair.tournament_id))
+    locked = Pair.objects.select_for_update().filter(pk=pair.pk).first()
+    if locked is None:
+        raise PeopleError(_("%(name)s is already deleted.") % {"name": pair.name}, status=404)
+    if reason := why_not_delete_pair(locked):
+        raise PeopleError(reason, status=409)
+    delete_pairs([locked], by)
 
 
 # --- accounts ----------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The desk's pages for people: pairs and players (list, add, edit, withdraw with a prompt to forfeit, reinstate,
-the captain's account), judges (accounts, passwords shown once, the judge at each table) and directors (another
+delete one entered by mistake, the captain's account), judges (accounts, passwords shown once, the judge at each table) and directors (another
 director's account, one's own password). Thin: read the request, one service call
 (``tournaments.people``), render."""
 
@@ -72,6 +72,7 @@ def _pair_form(request: HttpRequest, tournament: Tournament, pair=None) -> HttpR
             "pair": pair,
             "form": form,
             "late_note": people.late_entry_note(tournament) if pair is None else "",
+            "delete_blocker": people.why_not_delete_pair(pair) if pair is not None else None,
         },
     )
 
@@ -125,6 +126,34 @@ def pair_reinstate(request: HttpRequest, slug: str, pair_id: int) -> HttpRespons
         return _refused(request, exc, reverse("desk-pairs", args=[slug]))
     messages.success(request, _("%(pair)s plays again from the next round.") % {"pair": pair.name})
     return redirect("desk-pairs", slug=slug)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def pair_delete(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    """What deleting the pair removes (the pair, its players no other pair uses; its captain's account stays),
+    or why it cannot be deleted; the post deletes it and goes back to the pairs."""
+    tournament, pair = _pair(slug, pair_id)
+    refusal, status = None, 200
+    if request.method == "POST":
+        try:
+            people.delete_pair(pair, by=request.user)
+        except people.PeopleError as exc:
+            refusal, status = exc.message, exc.status
+        else:
+            messages.success(request, _("%(name)s is deleted.") % {"name": pair.name})
+            return redirect("desk-pairs", slug=slug)
+    return render(
+        request,
+        "tournaments/people/pair_delete.html",
+        {
+            "tournament": tournament,
+            "pair": pair,
+            "refusal": refusal or people.why_not_delete_pair(pair),
+            "players": people.sharing_pairs(pair),
+        },
+        status=status,
+    )
 
 
 @director_required
