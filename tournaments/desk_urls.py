@@ -53,7 +53,8 @@ urlpatterns += [
     path("directors/add/", people_views.director_add, name="desk-director-add"),
 ]
 
-# The tournament's settings and ruleset.
+# The tournament's settings and ruleset, and deleting a tournament created by mistake.
 urlpatterns += [
     path("settings/", setup_views.tournament_settings, name="desk-settings"),
+    path("settings/delete/", setup_views.tournament_delete, name="desk-delete-tournament"),
 ]

@@ -1,5 +1,5 @@
-"""Setting a tournament up: a new tournament's address (slug), saving its settings and ruleset, and the engine's
-ruleset refusals in the director's language.
+"""Setting a tournament up: a new tournament's address (slug), saving its settings and ruleset, deleting one
+created by mistake, and the engine's ruleset refusals in the director's language.
 
 A change to the ruleset of a tournament whose deals are recorded changes how each of those deals scores. The
 deals' verdicts belong to the table side (``referee``), which this app must not import, so saving announces the
@@ -20,7 +20,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from rules.ruleset import Ruleset, RulesetError
-from tournaments.models import Deal, Tournament
+from tournaments.models import Deal, Round, Tournament
+from tournaments.people import delete_pairs
 from tournaments.ruleset_words import setting_label
 
 # Sent with ``tournament`` (saved, with its new ruleset) and ``user`` when the ruleset or time limit changed.
@@ -87,6 +88,39 @@ def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
     if changed:
         ruleset_changed.send(sender=Tournament, tournament=tournament, user=user)
     return tournament
+
+
+# ---------------------------------------------------------------- deleting a tournament created by mistake
+
+
+def why_not_delete_tournament(tournament: Tournament) -> str | None:
+    """Why the tournament cannot be deleted, in words; None when it can: it has no round at all, so nothing was
+    played (or even paired) in it."""
+    rounds = tournament.rounds.order_by("number")
+    paired = rounds.exclude(state=Round.State.DRAFT).first()
+    if paired is not None:
+        return _("Round %(n)s is paired: a tournament with rounds cannot be deleted.") % {"n": paired.number}
+    draft = rounds.first()
+    if draft is not None:
+        return _("Round %(n)s is a draft: discard it first, then the tournament can be deleted.") % {
+            "n": draft.number
+        }
+    return None
+
+
+@transaction.atomic
+def delete_tournament(tournament: Tournament, user) -> None:
+    """Delete a tournament created by mistake, with its pairs and their players no other tournament's pair uses,
+    while it has no round. Checked again under the tournament's lock, which pairing a round takes too; the
+    history of the tournament and of each pair keeps who (``user``) deleted it and when."""
+    locked = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    if locked is None:
+        raise SettingsError(_("%(name)s is already deleted.") % {"name": tournament.name})
+    if reason := why_not_delete_tournament(locked):
+        raise SettingsError(reason)
+    delete_pairs(list(locked.pairs.select_for_update()), user)
+    locked._history_user = user
+    locked.delete()
 
 
 # ---------------------------------------------------------------- the engine's refusals, translated

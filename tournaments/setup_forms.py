@@ -370,3 +370,23 @@ def moved(data, move: str):
             order[i], order[j] = order[j], order[i]
     data.setlist("tie_break_order", order)
     return data
+
+
+class DeleteTournamentForm(forms.Form):
+    """Deleting a tournament: the director types its name, so a slip of the finger deletes nothing."""
+
+    confirm_name = forms.CharField(
+        label=_("The tournament's name"),
+        max_length=Tournament._meta.get_field("name").max_length,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def clean_confirm_name(self) -> str:
+        typed = self.cleaned_data["confirm_name"]
+        if typed != self.tournament.name:
+            raise forms.ValidationError(_("Type the tournament's name exactly as it is shown above."))
+        return typed

@@ -1,4 +1,5 @@
-"""The director's setup pages: a new tournament, and an existing tournament's settings and ruleset (one form).
+"""The director's setup pages: a new tournament, an existing tournament's settings and ruleset (one form), and
+deleting a tournament created by mistake (the director types its name).
 
 Buttons that only rearrange the form (a tie-break up or down, take a preset's values) show it again without
 saving. Saving a changed ruleset of a tournament whose deals are recorded first asks the director to confirm
@@ -16,8 +17,15 @@ from django.views.decorators.http import require_http_methods
 from rules.ruleset import PRESETS, Ruleset, RulesetError
 from tournaments.desk_views import director_required
 from tournaments.models import Tournament
-from tournaments.setup import SettingsError, recorded_deals, rules_change, save_settings
-from tournaments.setup_forms import RulesetForm, TournamentForm, moved
+from tournaments.setup import (
+    SettingsError,
+    delete_tournament,
+    recorded_deals,
+    rules_change,
+    save_settings,
+    why_not_delete_tournament,
+)
+from tournaments.setup_forms import DeleteTournamentForm, RulesetForm, TournamentForm, moved
 
 
 @director_required
@@ -81,6 +89,36 @@ def show(request, tournament, form, rules, *, confirm=None, status=200) -> HttpR
             "form": form,
             "rules": rules,
             "confirm": confirm,
+            "delete_blocker": why_not_delete_tournament(tournament) if tournament.pk else None,
+        },
+        status=status,
+    )
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def tournament_delete(request: HttpRequest, slug: str) -> HttpResponse:
+    """What deleting the tournament removes and the field for its name (or why it cannot be deleted); the
+    post deletes it and goes to the site's home page."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = DeleteTournamentForm(request.POST or None, tournament=tournament)
+    refusal, status = None, 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            delete_tournament(tournament, request.user)
+        except SettingsError as exc:
+            refusal, status = exc.message, exc.status
+        else:
+            messages.success(request, _("%(name)s is deleted.") % {"name": tournament.name})
+            return redirect("home")
+    return render(
+        request,
+        "tournaments/tournament_delete.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "refusal": refusal or why_not_delete_tournament(tournament),
+            "pairs": tournament.pairs.order_by("name"),
         },
         status=status,
     )
