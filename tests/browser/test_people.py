@@ -1,7 +1,8 @@
 """The desk's people pages in a real browser, in Chinese, on a tablet and a phone: the director adds a pair,
 gives its captain an account and creates a judge (each password shown once), puts the judge at a table of the
-published round, and withdraws a pair, recording the forfeit of its open match (back on the withdraw page); a
-second director is created and changes the password shown once."""
+published round, withdraws a pair, recording the forfeit of its open match (back on the withdraw page), and
+deletes the pair added by mistake (the paired one's page says why it cannot be); a second director is created and
+changes the password shown once."""
 
 from __future__ import annotations
 
@@ -130,6 +131,33 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
         table1.pair_ew_id,
     )
     shot("forfeit-recorded")
+
+    # The pair added late was a mistake: never placed in a round, it is deleted; its captain's account stays. The
+    # withdrawn pair played round 1: its page says to withdraw it instead, and offers no deletion.
+    page.goto_path("/t/spring/desk/pairs/")
+    page.locator("table.pairs tr", has_text=quitter).get_by_role("link", name="编辑").click()
+    expect(page.get_by_test_id("delete-blocker")).to_have_text(
+        f"{quitter} 已编入第 1 轮：编排过的搭档不能删除，请改为让其退赛。"
+    )
+    expect(page.get_by_role("link", name="删除该搭档")).to_have_count(0)
+    shot("paired-pair-not-deleted")
+    page.goto_path("/t/spring/desk/pairs/")
+    page.locator("table.pairs tr", has_text="红桃队").get_by_role("link", name="编辑").click()
+    expect(page.get_by_role("link", name="删除该搭档")).to_be_visible()
+    shot("pair-page-delete-action")
+    page.get_by_role("link", name="删除该搭档").click()
+    expect(page.get_by_role("heading", name="删除红桃队？")).to_be_visible()
+    expect(page.locator("dl.deletion")).to_contain_text("徐海涛")
+    expect(page.locator("dl.deletion")).to_contain_text("xu")
+    shot("delete-pair-confirm")
+    page.get_by_role("button", name="删除搭档").click()
+    page.wait_for_url("**/desk/pairs/")
+    expect(page.get_by_text("红桃队 已删除。")).to_be_visible()
+    expect(page.locator("table.pairs tr", has_text="红桃队")).to_have_count(0)
+    shot("pair-deleted")
+    assert not Pair.objects.filter(name="红桃队").exists()
+    assert not Player.objects.filter(name__in=["徐海涛", "孙玉梅"]).exists()
+    assert get_user_model().objects.filter(username="xu").exists()
     for png in tmp_path.glob("*.png"):
         assert png.stat().st_size > 0
 

@@ -1,12 +1,13 @@
 """Setting up in a real browser: the director creates a tournament from the home page with the JJ competition
-preset and one setting changed, on a tablet and a desktop, in Chinese and in English."""
+preset and one setting changed, on a tablet and a desktop, in Chinese and in English; and deletes one created by
+mistake on a phone, typing its name."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.browser.helpers import expect, login
-from tournaments.models import Tournament
+from tournaments.models import Pair, Player, Tournament
 from tournaments.services import create_director
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,3 +88,39 @@ def test_a_tie_break_dragged_to_the_top_is_saved_first(page):
     page.get_by_role("button", name="创建赛事").click()
     page.wait_for_url("**/desk/")
     assert Tournament.objects.get(name="Drag Cup").tie_breaks[0] == last
+
+
+def test_the_director_deletes_a_tournament_created_by_mistake_typing_its_name(page, tmp_path):
+    create_director("td", "director-pass-1")
+    t = Tournament.objects.create(name="误建的春季赛", slug="mistake")
+    for n, name in enumerate(["东风队", "长城队"], start=1):
+        Pair.objects.create(
+            tournament=t,
+            name=name,
+            player1=Player.objects.create(name=f"{name}甲"),
+            player2=Player.objects.create(name=f"{name}乙"),
+            seed=n,
+        )
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, "td", "director-pass-1")
+
+    page.goto_path("/t/mistake/desk/settings/")
+    page.get_by_role("link", name="删除赛事").scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "settings-delete-action.png"))
+    page.get_by_role("link", name="删除赛事").click()
+    expect(page.get_by_role("heading", name="删除赛事误建的春季赛？")).to_be_visible()
+    expect(page.locator(".confirm-box")).to_contain_text("东风队, 长城队")
+    page.fill("input[name=confirm_name]", "春季赛")
+    page.get_by_role("button", name="删除赛事").click()
+    expect(page.get_by_text("请按上面显示的赛事名称原样输入。")).to_be_visible()
+    page.screenshot(path=str(tmp_path / "delete-tournament-wrong-name.png"), full_page=True)
+    assert Tournament.objects.filter(slug="mistake").exists()
+
+    page.fill("input[name=confirm_name]", "误建的春季赛")
+    page.get_by_role("button", name="删除赛事").click()
+    page.wait_for_url(lambda url: "/mistake/" not in url)
+    expect(page.get_by_text("误建的春季赛 已删除。")).to_be_visible()
+    page.screenshot(path=str(tmp_path / "delete-tournament-done.png"), full_page=True)
+    assert not Tournament.objects.filter(slug="mistake").exists() and not Pair.objects.exists()
+    assert not Player.objects.exists()
+    print(f"screenshots: {tmp_path}")
