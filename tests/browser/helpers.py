@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tournaments.models import Pair, Player
+
 # A click that navigates returns before the next page is there: assertions about a page go through ``expect``,
 # which waits for them (as long as the context's actions do), never through ``is_visible()`` or ``count()``.
 expect.set_options(timeout=10_000)
@@ -15,6 +17,20 @@ def login(page, username: str, password: str) -> None:
     page.fill("input[name=password]", password)
     page.click("form.form button[type=submit]")
     page.wait_for_url(lambda url: "/login/" not in url)
+
+
+def enter_pairs(tournament, names: list[str]) -> list[Pair]:
+    """A pair for each name, seeded in order, its players ``<name>甲`` and ``<name>乙``."""
+    return [
+        Pair.objects.create(
+            tournament=tournament,
+            name=name,
+            player1=Player.objects.create(name=f"{name}甲"),
+            player2=Player.objects.create(name=f"{name}乙"),
+            seed=n,
+        )
+        for n, name in enumerate(names, start=1)
+    ]
 
 
 def wait_for_version(page, version: int) -> None:

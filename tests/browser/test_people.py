@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.helpers import expect, login
+from tests.browser.helpers import enter_pairs, expect, login
 from tournaments.access import JUDGE_GROUP
 from tournaments.models import Match, Pair, Player, Tournament
 from tournaments.pairing import pair_round, publish_round
@@ -23,14 +23,7 @@ WIDTHS = {"tablet": (820, 1180), "phone": (390, 844)}
 def spring_with_round_one() -> Match:
     """Four pairs, round 1 published: two matches not started."""
     t = Tournament.objects.create(name="春季赛", slug="spring", num_rounds=3)
-    for n, name in enumerate(["东风队", "长城队", "黄河队", "梅花队"], start=1):
-        Pair.objects.create(
-            tournament=t,
-            name=name,
-            player1=Player.objects.create(name=f"{name}甲"),
-            player2=Player.objects.create(name=f"{name}乙"),
-            seed=n,
-        )
+    enter_pairs(t, ["东风队", "长城队", "黄河队", "梅花队"])
     rnd = pair_round(t)
     publish_round(rnd)
     return rnd.matches.get(table=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import expect, login
+from tests.browser.helpers import enter_pairs, expect, login
 from tournaments.models import Pair, Player, Tournament
 from tournaments.services import create_director
 
@@ -92,15 +92,7 @@ def test_a_tie_break_dragged_to_the_top_is_saved_first(page):
 
 def test_the_director_deletes_a_tournament_created_by_mistake_typing_its_name(page, tmp_path):
     create_director("td", "director-pass-1")
-    t = Tournament.objects.create(name="误建的春季赛", slug="mistake")
-    for n, name in enumerate(["东风队", "长城队"], start=1):
-        Pair.objects.create(
-            tournament=t,
-            name=name,
-            player1=Player.objects.create(name=f"{name}甲"),
-            player2=Player.objects.create(name=f"{name}乙"),
-            seed=n,
-        )
+    enter_pairs(Tournament.objects.create(name="误建的春季赛", slug="mistake"), ["东风队", "长城队"])
     page.set_viewport_size({"width": 390, "height": 844})
     login(page, "td", "director-pass-1")
 
