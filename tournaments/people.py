@@ -1,6 +1,6 @@
 """The people of a tournament at the desk: pairs and their players (add, edit, withdraw, reinstate, late
-entries, delete one entered by mistake), their captains' accounts (give, new password, remove), the judges' accounts (create, reset a
-password, deactivate, put at a table) and another director's account.
+entries, delete one entered by mistake), their captains' accounts (give, new password, remove), the judges'
+accounts (create, reset a password, deactivate, put at a table) and another director's account.
 
 One function per write, each in one transaction, shared by the desk's pages, commands and tests. A refusal is a
 ``PeopleError`` carrying the TD's message and an HTTP status. Passwords are made by ``secrets`` (through
