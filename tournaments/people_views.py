@@ -150,6 +150,7 @@ def pair_delete(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
             "tournament": tournament,
             "pair": pair,
             "refusal": refusal or people.why_not_delete_pair(pair),
+            "drafts": people.draft_rounds_with(pair),  # to edit or discard
             "players": people.sharing_pairs(pair),
         },
         status=status,

@@ -571,7 +571,9 @@ def test_a_pair_paired_after_its_delete_page_was_opened_is_not_deleted(
     pair_round(tournament)  # the draft is made while the page is open
     response = client.post(pair_url("desk-pair-delete", pairs[0]))
     assert response.status_code == 409
-    assert "is placed in the draft of round 1: edit or discard the draft first." in response.content.decode()
+    refused = response.content.decode()
+    assert "is placed in the draft of round 1: edit or discard the draft first." in refused
+    assert reverse("desk-round", args=[tournament.slug, 1]) in refused  # the draft, to edit or discard
     assert Pair.objects.filter(pk=pairs[0].pk).exists()
 
 
