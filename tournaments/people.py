@@ -18,6 +18,7 @@ from django.utils.crypto import get_random_string
 from django.utils.translation import gettext as _
 
 from tournaments import access
+from tournaments.finishing import lock_open
 from tournaments.models import Match, Pair, Player, Round, Tournament
 from tournaments.services import create_director
 
@@ -67,8 +68,9 @@ def _check_entry(tournament: Tournament, entry: PairEntry, pair: Pair | None) ->
 def save_pair(tournament: Tournament, entry: PairEntry, pair: Pair | None = None) -> Pair:
     """Add a pair (a late entry once rounds are paired) or change one: its name, club, seed and both players.
 
-    Each pair has its own two players (the import makes them so); editing a player's name edits that player."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    Each pair has its own two players (the import makes them so); editing a player's name edits that player.
+    Refused once the tournament is finished (``finishing.lock_open``)."""
+    tournament = lock_open(tournament.pk)
     _check_entry(tournament, entry, pair)
     if pair is None:
         pair = Pair(
@@ -136,10 +138,12 @@ def draft_rounds_with(pair: Pair) -> list[int]:
     return sorted(seated | set(drafts.filter(byes__pair=pair).values_list("number", flat=True)))
 
 
+@transaction.atomic
 def set_withdrawn(pair: Pair, withdrawn: bool, by=None) -> Pair:
     """Withdraw a pair (it keeps its results and is not paired again) or reinstate it (it is paired from the
     next round). Its open matches are not touched: the TD records each forfeit (``open_matches``). The pair's
-    history keeps who (``by``) did it and when."""
+    history keeps who (``by``) did it and when. Refused once the tournament is finished."""
+    lock_open(pair.tournament_id)
     if pair.withdrawn == withdrawn:
         if withdrawn:
             raise PeopleError(_("%(pair)s has already withdrawn.") % {"pair": pair.name}, status=409)
