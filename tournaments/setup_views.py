@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from rules.ruleset import PRESETS, Ruleset, RulesetError
 from tournaments.desk_views import director_required
+from tournaments.finishing import TournamentFinished
 from tournaments.models import Tournament
 from tournaments.setup import SettingsError, recorded_deals, rules_change, save_settings
 from tournaments.setup_forms import RulesetForm, TournamentForm, moved
@@ -65,7 +66,7 @@ def settings_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     new = instance.pk is None
     try:
         saved = save_settings(instance, rules.spec, request.user)
-    except SettingsError as exc:
+    except (SettingsError, TournamentFinished) as exc:  # the form stays as typed, with the refusal above it
         messages.error(request, exc.message)
         return show(request, tournament, form, rules, status=exc.status)
     messages.success(request, _("Tournament created.") if new else _("Settings saved."))

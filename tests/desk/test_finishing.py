@@ -4,10 +4,14 @@ public's pages in both languages."""
 
 from __future__ import annotations
 
-import pytest
-from django.utils import translation
+import io
 
-from tests.desk.helpers import deal, finish
+import openpyxl
+import pytest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from tests.desk.helpers import deal, finish, settings_data
 from tournaments.finishing import (
     FinishError,
     TournamentFinished,
@@ -29,6 +33,7 @@ from tournaments.pairing import (
 )
 from tournaments.people import PairEntry, save_pair, set_withdrawn
 from tournaments.setup import save_settings
+from tournaments.workbook import write_workbook
 
 pytestmark = pytest.mark.django_db
 
@@ -250,3 +255,146 @@ def test_the_desk_commands_refuse_a_finished_tournament(day, director, tmp_path)
     path.write_text("pair,player1,player2,club\n新队,甲,乙,\n", encoding="utf-8")
     with translation.override("en"), pytest.raises(CommandError, match="The tournament is finished"):
         call_command("import_pairs", day.slug, str(path))
+
+
+# --- the desk's pages -------------------------------------------------------------------------------------------
+
+
+def test_the_director_finishes_from_the_desk_in_chinese(client, day, director):
+    client.force_login(director)
+    desk = reverse("desk", args=[day.slug])
+    page = client.get(desk).content.decode()
+    assert "结束赛事" in page and reverse("desk-finish", args=[day.slug]) in page
+    confirm = client.get(reverse("desk-finish", args=[day.slug])).content.decode()
+    assert "成绩即为最终成绩" in confirm and 'type="submit" class="primary">结束赛事' in confirm
+    response = client.post(reverse("desk-finish", args=[day.slug]))
+    assert response.status_code == 302 and response["Location"] == desk
+    page = client.get(desk).content.decode()
+    t = Tournament.objects.get(pk=day.pk)
+    assert t.finished_by == director
+    assert f"已于 {timezone.localtime(t.finished_at):%Y-%m-%d %H:%M} 由 td 结束：成绩已定。" in page
+    assert reverse("desk-reopen", args=[day.slug]) in page and "重新开放" in page
+    # What would be refused is not offered: pairing, the import, editing or withdrawing pairs.
+    for gone in ("desk-pair-round", "desk-import", "desk-finish"):
+        assert reverse(gone, args=[day.slug]) not in page
+    assert reverse("desk-pair-edit", args=[day.slug, day.pairs.first().pk]) not in page
+
+
+def test_the_finish_page_says_what_is_still_open_in_english(client, day, director):
+    pair_round(day)
+    en(client).force_login(director)
+    page = client.get(reverse("desk-finish", args=[day.slug])).content.decode()
+    assert "Round 2 is still a draft." in page and ">Finish the tournament</button>" not in page
+    response = client.post(reverse("desk-finish", args=[day.slug]))
+    assert response.status_code == 409 and "Round 2 is still a draft." in response.content.decode()
+    assert not Tournament.objects.get(pk=day.pk).is_finished
+
+
+def test_the_director_reopens_with_a_reason_and_the_desk_says_so(client, day, director):
+    finished(day, director)
+    en(client).force_login(director)
+    page = client.get(reverse("desk-reopen", args=[day.slug])).content.decode()
+    assert "Reopen 春季赛?" in page and "Finished on " in page and 'name="reason"' in page
+    response = client.post(reverse("desk-reopen", args=[day.slug]), {"reason": "table 2 corrected"})
+    assert response.status_code == 302
+    assert not Tournament.objects.get(pk=day.pk).is_finished
+    page = client.get(reverse("desk", args=[day.slug])).content.decode()
+    assert "Reopened on " in page and "by td." in page and "“table 2 corrected”" in page
+    assert ">Finish the tournament<" in page
+    again = client.post(reverse("desk-reopen", args=[day.slug]))
+    assert again.status_code == 409 and "The tournament is not finished." in again.content.decode()
+
+
+def test_a_reopen_reason_with_a_nul_character_is_refused_and_nothing_changes(client, day, director):
+    finished(day, director)
+    client.force_login(director)
+    response = client.post(reverse("desk-reopen", args=[day.slug]), {"reason": "a\x00b"})
+    assert response.status_code == 400
+    assert Tournament.objects.get(pk=day.pk).is_finished
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_a_desk_write_posted_from_an_old_page_gets_the_409_page_in_the_visitors_language(
+    client, day, director, language
+):
+    finished(day, director)
+    client.force_login(director)
+    client.cookies["django_language"] = language
+    response = client.post(reverse("desk-pair-round", args=[day.slug]))
+    html = response.content.decode()
+    assert response.status_code == 409
+    if language == "en":
+        assert "The tournament is finished: its results are final and can no longer be changed." in html
+    else:
+        assert "赛事已结束：成绩已定，不能再修改。" in html
+    assert day.rounds.count() == 1
+    withdraw = client.post(reverse("desk-pair-withdraw", args=[day.slug, day.pairs.get(seed=2).pk]))
+    assert withdraw.status_code == 409 and not day.pairs.get(seed=2).withdrawn
+    as_json = client.post(reverse("desk-publish-round", args=[day.slug, 1]), HTTP_ACCEPT="application/json")
+    assert as_json.status_code == 409 and as_json.json()["error"] == "finished"
+
+
+def test_the_settings_page_keeps_the_form_and_refuses_a_scoring_change_of_a_finished_tournament(
+    client, day, director
+):
+    finished(day, director)
+    en(client).force_login(director)
+    url = reverse("desk-settings", args=[day.slug])
+    assert "its ruleset, time limit, match points, bye points and tie-breaks stay as they are" in (
+        client.get(url).content.decode()
+    )
+    response = client.post(url, settings_data(day, points_win="3"))
+    assert response.status_code == 409
+    assert (
+        "can no longer be changed" in response.content.decode() and 'value="3"' in response.content.decode()
+    )
+    assert Tournament.objects.get(pk=day.pk).points_win == 2
+    renamed = client.post(url, settings_data(day, name="Spring, final"))
+    assert renamed.status_code == 302 and Tournament.objects.get(pk=day.pk).name == "Spring, final"
+
+
+def test_the_round_and_pairs_pages_of_a_finished_tournament_offer_no_change(client, day, director):
+    finished(day, director)
+    client.force_login(director)
+    page = client.get(reverse("desk-round", args=[day.slug, 1])).content.decode()
+    assert "赛事已结束：成绩已定，不能再修改。" in page
+    assert reverse("desk-unpublish-round", args=[day.slug, 1]) not in page and 'name="points"' not in page
+    page = client.get(reverse("desk-pairs", args=[day.slug])).content.decode()
+    assert reverse("desk-pair-add", args=[day.slug]) not in page
+    assert reverse("desk-pair-reinstate", args=[day.slug, day.pairs.get(seed=1).pk]) not in page
+
+
+# --- the public's pages and the workbook ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "final", "live"), [("zh-hans", "最终排名", "排名"), ("en", "Final standings", "Standings")]
+)
+def test_the_public_pages_say_the_standings_are_final_once_finished(
+    client, day, director, language, final, live
+):
+    client.cookies["django_language"] = language
+    standings = reverse("standings", args=[day.slug])
+    before = client.get(standings).content.decode()
+    assert f"<h2>{live}</h2>" in before and "js/standings.js" in before and final not in before
+    finished(day, director)
+    after = client.get(standings).content.decode()
+    assert f"<h2>{final}</h2>" in after and "js/standings.js" not in after and 'data-testid="final"' in after
+    overview = client.get(reverse("tournament", args=[day.slug])).content.decode()
+    assert final in overview and 'data-testid="final"' in overview
+    after_round = "Standings after round 1" if language == "en" else "第 1 轮后排名"
+    assert f"<h2>{after_round}</h2>" in client.get(standings + "?round=1").content.decode()
+
+
+@pytest.mark.parametrize(("language", "title"), [("zh-hans", "最终排名"), ("en", "Final standings")])
+def test_the_workbooks_standings_sheet_is_titled_final_once_finished(day, director, language, title):
+    def sheets():
+        out = io.BytesIO()
+        with translation.override(language):
+            write_workbook(Tournament.objects.get(pk=day.pk), out)
+        out.seek(0)
+        return openpyxl.load_workbook(out).sheetnames
+
+    assert title not in sheets()
+    finished(day, director)
+    assert sheets()[0] == title

@@ -294,6 +294,30 @@ def test_the_judges_json_play_is_refused_with_409_in_the_judges_language(day, ju
     assert Play.objects.filter(trick__deal=day.open).count() == len(PLAYS)
 
 
+@pytest.mark.parametrize("page", ["new_deal", "quick_entry"])
+def test_the_new_deal_and_quick_entry_pages_of_a_finished_tournament_answer_409_not_500(day, director, page):
+    c = Client()
+    c.force_login(director)
+    c.cookies["django_language"] = "en"
+    for method in ("get", "post"):
+        response = getattr(c, method)(reverse(page, args=[day.played.pk]))
+        assert response.status_code == 409
+        assert "The tournament is finished" in response.content.decode()
+
+
+def test_the_match_and_review_pages_say_so_and_offer_no_entry_nor_reopening(day, director):
+    c = Client()
+    c.force_login(director)
+    page = c.get(reverse("match", args=[day.played.pk])).content.decode()
+    assert "赛事已结束：成绩已定，不能再修改。" in page
+    assert reverse("new_deal", args=[day.played.pk]) not in page
+    review = c.get(reverse("review", args=[day.confirmed.pk])).content.decode()
+    assert reverse("deal_action", args=[day.confirmed.pk, "reopen"]) not in review
+    reopen_tournament(day.tournament, director)
+    review = c.get(reverse("review", args=[day.confirmed.pk])).content.decode()
+    assert reverse("deal_action", args=[day.confirmed.pk, "reopen"]) in review
+
+
 def test_record_deal_refuses_a_finished_tournament_and_simulate_a_draft_round_with_exit_status_2(
     day, director, tmp_path
 ):
