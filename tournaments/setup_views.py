@@ -61,7 +61,8 @@ def settings_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if not (form.is_valid() and rules.is_valid()):
         return show(request, tournament, form, rules, status=400)
     instance = form.save(commit=False)
-    if rules_change(instance, rules.spec) and recorded_deals(instance)[0] and "confirm_rescore" not in data:
+    asks = not instance.is_finished and "confirm_rescore" not in data  # a finished tournament refuses at once
+    if asks and rules_change(instance, rules.spec) and recorded_deals(instance)[0]:
         return show(request, tournament, form, rules, confirm=recorded_deals(instance))
     new = instance.pk is None
     try:

@@ -353,6 +353,17 @@ def test_the_settings_page_keeps_the_form_and_refuses_a_scoring_change_of_a_fini
     assert renamed.status_code == 302 and Tournament.objects.get(pk=day.pk).name == "Spring, final"
 
 
+def test_a_ruleset_change_of_a_finished_tournament_is_refused_at_once_not_after_the_rescoring_question(
+    client, day, director
+):
+    deal(day.rounds.get().matches.get(table=1), 1, "N", 40, "banker_holds")
+    finished(day, director)
+    en(client).force_login(director)
+    response = client.post(reverse("desk-settings", args=[day.slug]), settings_data(day, preset="jj-competition"))
+    assert response.status_code == 409 and 'name="confirm_rescore"' not in response.content.decode()
+    assert Tournament.objects.get(pk=day.pk).ruleset == {"preset": "standard"}
+
+
 def test_the_round_and_pairs_pages_of_a_finished_tournament_offer_no_change(client, day, director):
     finished(day, director)
     client.force_login(director)
