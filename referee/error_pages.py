@@ -1,10 +1,12 @@
-"""The site's answers to a request it refuses as a whole (400, 403, 404, 405, 500): styled pages like every other,
-and for the page scripts (``Accept: application/json``) the judges' actions' JSON: ``ok``, an ``error`` code and
-a one-sentence ``message`` in the active language.
+"""The site's answers to a request it refuses as a whole (400, 403, 404, 405, 409, 500): styled pages like every
+other, and for the page scripts (``Accept: application/json``) the judges' actions' JSON: ``ok``, an ``error``
+code and a one-sentence ``message`` in the active language.
 
 Django calls the ``handler…`` views of ``referee.urls`` (the 404 one when ``DEBUG`` is off), and
 ``csrf_failure`` for a form sent from an out-of-date page (``CSRF_FAILURE_VIEW``); ``require_POST`` and friends answer
-a wrong method with an empty 405, which ``referee.middleware.MethodNotAllowedPage`` replaces by ``method_not_allowed``.
+a wrong method with an empty 405, which ``referee.middleware.MethodNotAllowedPage`` replaces by ``method_not_allowed``;
+a desk write refused because the tournament is finished reaches ``tournament_finished`` through
+``referee.middleware.FinishedTournamentPage``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from referee.views import wants_json
 from tournaments.access import can_read_tournament
+from tournaments.finishing import TournamentFinished
 from tournaments.models import Tournament
 
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]{1,80})/")
@@ -83,6 +86,12 @@ def method_not_allowed(request: HttpRequest) -> HttpResponse:
         _("Not allowed"),
         _("This address cannot be used that way: use the page's buttons."),
     )
+
+
+def tournament_finished(request: HttpRequest, exception: TournamentFinished) -> HttpResponse:
+    """A write the tournament's finish refuses (409): its one sentence, and the ways back."""
+    title = _("The tournament is finished")
+    return refusal(request, exception.status, exception.code, title, exception.message, ways_back(request))
 
 
 def stylesheet() -> str:

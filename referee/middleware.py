@@ -1,11 +1,13 @@
 """The site's middleware. Chinese first: the language is the visitor's choice (cookie), else zh-hans — not the
-browser's header. A wrong method gets the site's 405 page, not an empty answer."""
+browser's header. A wrong method gets the site's 405 page, not an empty answer; a write a finished tournament
+refuses, the site's 409 page."""
 
 from django.conf import settings
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
-from referee.error_pages import method_not_allowed
+from referee.error_pages import method_not_allowed, tournament_finished
+from tournaments.finishing import TournamentFinished
 
 
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):
@@ -38,3 +40,20 @@ class MethodNotAllowedPage:
                 page["Allow"] = response["Allow"]
             return page
         return response
+
+
+class FinishedTournamentPage:
+    """A desk service's refusal of a write to a finished tournament (``finishing.TournamentFinished``), raised
+    through whichever view called it: the site's 409 page with its sentence (JSON for the page scripts), so no
+    view repeats the handling and none answers it with a 500."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, TournamentFinished):
+            return tournament_finished(request, exception)
+        return None

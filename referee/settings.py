@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
     "referee.middleware.MethodNotAllowedPage",
+    "referee.middleware.FinishedTournamentPage",
 ]
 
 ROOT_URLCONF = "referee.urls"

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee import actions, screens
 from referee.forms import NewDealForm, PenaltyForm, QuickEntryForm
-from referee.recording.errors import PermissionRefused
+from referee.recording.errors import Finished, PermissionRefused
 from referee.recording.prepared import Prepared
 from tournaments import access
 from tournaments.models import Deal, Match
@@ -68,6 +68,13 @@ def load_deal(request: HttpRequest, deal_id: int) -> Deal:
 
 def forbidden(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "referee/forbidden.html", {"message": message}, status=403)
+
+
+def refused_page(request: HttpRequest, exc: PermissionRefused | Finished) -> HttpResponse:
+    """A page the service refuses to this user (403), or to everyone while the tournament is finished (409)."""
+    title = _("The tournament is finished") if isinstance(exc, Finished) else ""
+    context = {"message": exc.message, "title": title}
+    return render(request, "referee/forbidden.html", context, status=exc.status)
 
 
 def same_site_next(request: HttpRequest) -> str:
@@ -128,8 +135,8 @@ def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
     try:
         screen = screens.new_deal_screen(match, request.user)
-    except PermissionRefused as exc:
-        return forbidden(request, exc.message)
+    except (PermissionRefused, Finished) as exc:
+        return refused_page(request, exc)
     form = NewDealForm(
         request.POST or None, needs_declarer=screen["needs_declarer"], ruleset=screen["ruleset"]
     )
@@ -191,8 +198,8 @@ def quick_entry(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
     try:
         screen = screens.quick_screen(match, request.user)
-    except PermissionRefused as exc:
-        return forbidden(request, exc.message)
+    except (PermissionRefused, Finished) as exc:
+        return refused_page(request, exc)
     form = QuickEntryForm(
         request.POST or None, needs_declarer=screen["needs_declarer"], ruleset=screen["ruleset"]
     )

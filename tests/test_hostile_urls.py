@@ -153,7 +153,7 @@ def fingerprint() -> tuple:
         list(Deal.objects.order_by("pk").values_list("pk", "version", "state", "kitty")),
         list(Match.objects.order_by("pk").values_list("pk", "version", "state", "judge", "winner")),
         list(Pair.objects.order_by("pk").values_list("pk", "name", "seed", "withdrawn", "captain")),
-        list(Tournament.objects.order_by("pk").values_list("pk", "name", "ruleset", "num_rounds")),
+        list(Tournament.objects.order_by("pk").values_list("pk", "name", "ruleset", "num_rounds", "finished_at")),
         list(Round.objects.order_by("pk").values_list("pk", "number", "state")),
     )
 

@@ -152,8 +152,9 @@ def can_read_deals(user, match) -> bool:
 
 
 def can_record(user, match) -> bool:
-    """The TD or the judge assigned to the table writes a match, once its round is published."""
-    if not getattr(user, "is_authenticated", False) or in_draft(match):
+    """The TD or the judge assigned to the table writes a match, once its round is published and while its
+    tournament is not finished."""
+    if not getattr(user, "is_authenticated", False) or in_draft(match) or match.round.tournament.is_finished:
         return False
     # The table's own judge first: it needs no read of the user's groups (the common case, a play).
     return (match.judge_id is not None and match.judge_id == user.pk) or is_director(user)

@@ -135,6 +135,8 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug", "venue")
     prepopulated_fields = {"slug": ("name",)}
     date_hierarchy = "start_date"
+    # Shown, never edited here: finishing and reopening are the desk's (tournaments.finishing), with history.
+    readonly_fields = ("finished_at", "finished_by")
 
     @admin.display(description=gettext_lazy("ruleset"))
     def preset(self, obj: Tournament) -> str:

@@ -17,6 +17,8 @@ urlpatterns = [
     path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),
     path("import/template.<str:fmt>", views.desk_import_template, name="desk-import-template"),
     path("export.xlsx", views.desk_export, name="desk-export"),
+    path("finish/", views.desk_finish, name="desk-finish"),
+    path("reopen/", views.desk_reopen, name="desk-reopen"),
 ]
 
 # The director's day: the table board, the confirmation queue and the round's printables.

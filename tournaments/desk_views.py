@@ -1,6 +1,6 @@
 """The scoring desk (the TD's pages): pair a round, edit the draft, publish or discard it, importing pairs and
-exporting the official workbook. Each view checks the request and calls a service. Pairs and judges are
-``tournaments/people_views.py``."""
+exporting the official workbook, finishing the tournament and reopening it. Each view checks the request and calls
+a service. Pairs and judges are ``tournaments/people_views.py``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,15 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import access
-from tournaments.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, SwapForm
+from tournaments.finishing import (
+    FinishError,
+    finish_tournament,
+    finishing_log,
+    reopen_tournament,
+    why_not_finish,
+    why_not_reopen,
+)
+from tournaments.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, ReopenForm, SwapForm
 from tournaments.importing import (
     MAX_BYTES,
     ImportFileError,
@@ -85,6 +93,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
             "pair_blocker": why_not_pair(tournament),
             "pairs": pairs,
             "active_count": sum(1 for p in pairs if not p.withdrawn),
+            "last_step": next(iter(finishing_log(tournament)), None),
         },
     )
 
@@ -229,6 +238,48 @@ def desk_bye_points(request: HttpRequest, slug: str, number: int, bye_id: int) -
         )
         messages.success(request, done % {"pair": bye.pair.name, "n": n})
     return redirect("desk-round", slug=slug, number=number)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def desk_finish(request: HttpRequest, slug: str) -> HttpResponse:
+    """Finish the tournament: the page says what finishing means, or what is still open; its button posts."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if request.method == "POST":
+        try:
+            finish_tournament(tournament, request.user)
+        except FinishError as exc:
+            return _finish_page(request, tournament, "finish", exc.message, status=exc.status)
+        messages.success(request, _("The tournament is finished: its results are final."))
+        return _desk_redirect(tournament)
+    return _finish_page(request, tournament, "finish", why_not_finish(tournament))
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def desk_reopen(request: HttpRequest, slug: str) -> HttpResponse:
+    """Reopen a finished tournament for a late correction (a reason for the history may be given)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = ReopenForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        if not form.is_valid():
+            return _finish_page(request, tournament, "reopen", why_not_reopen(tournament), form, status=400)
+        try:
+            reopen_tournament(tournament, request.user, form.cleaned_data["reason"])
+        except FinishError as exc:
+            return _finish_page(request, tournament, "reopen", exc.message, form, status=exc.status)
+        done = _("The tournament is open again: correct what is needed, then finish it again.")
+        messages.success(request, done)
+        return _desk_redirect(tournament)
+    return _finish_page(request, tournament, "reopen", why_not_reopen(tournament), form)
+
+
+def _finish_page(
+    request: HttpRequest, tournament: Tournament, step: str, refused: str | None, form=None, status: int = 200
+) -> HttpResponse:
+    """The confirmation of a finish or a reopening (``step``), or why it cannot be done now (``refused``)."""
+    context = {"tournament": tournament, "step": step, "refused": refused, "form": form}
+    return render(request, "tournaments/desk_finish.html", context, status=status)
 
 
 IMPORT_SESSION_KEY = "desk-import-%s"

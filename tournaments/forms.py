@@ -78,3 +78,9 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].queryset = pairs
         self.fields["second"].queryset = pairs
+
+
+class ReopenForm(forms.Form):
+    """Why the director reopens a finished tournament (optional), kept in its history with who and when."""
+
+    reason = forms.CharField(label=_("why (kept in the history)"), max_length=100, required=False)

@@ -19,6 +19,7 @@ from django.db.models import Max
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from tournaments.finishing import lock_open
 from tournaments.models import Pair, Player, Tournament
 from tournaments.text import text_problem
 
@@ -233,8 +234,9 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
 
 @transaction.atomic
 def import_entries(tournament: Tournament, entries: list[Entry]) -> list[Pair]:
-    """Create the pairs and their players, all or nothing (names checked again inside the transaction)."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    """Create the pairs and their players, all or nothing (names checked again inside the transaction); refused
+    once the tournament is finished (``finishing.lock_open``)."""
+    tournament = lock_open(tournament.pk)
     taken = set(tournament.pairs.values_list("name", flat=True))
     clash = [e.pair for e in entries if e.pair in taken]
     if clash:

@@ -77,8 +77,21 @@ class Tournament(models.Model):
     # Tables that do not record tricks may enter a deal's totals only.
     quick_entry_allowed = models.BooleanField(_("quick entry allowed"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Set when the director finishes the tournament (its results are final), cleared when they reopen it; the
+    # history keeps every finish and reopening with who and when (``tournaments.finishing``).
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
+    finished_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("finished by"),
+    )
 
-    # Who changed the settings and when (a ruleset change re-scores every deal: the director answers for it).
+    # Who changed the settings and when (a ruleset change re-scores every deal: the director answers for it), and
+    # who finished or reopened the tournament.
     history = HistoricalRecords()
 
     class Meta:
@@ -124,6 +137,11 @@ class Tournament(models.Model):
             return Ruleset.from_spec(self.ruleset).kitty_size > 0
         except RulesetError:  # a spec the director must still fix: show the column, as the presets do
             return True
+
+    @property
+    def is_finished(self) -> bool:
+        """The director finished the tournament: nothing changes its results until they reopen it."""
+        return self.finished_at is not None
 
     @property
     def preset_name(self) -> str:

@@ -1,7 +1,8 @@
 """Pairing rounds: round robin, Swiss and manual drafts; the TD's edits; publishing.
 
 The draw itself is ``rules.pairing`` (plain ids in, games out); these services read what it needs from the
-database and write the round, each in one transaction. A draft round is changed by deleting its matches and
+database and write the round, each in one transaction, and each first asks ``finishing.lock_open``: a finished
+tournament's rounds are final. A draft round is changed by deleting its matches and
 creating them again (``Match.save`` keeps one ``Seating`` per pair and round, so moving pairs between existing
 matches one by one would collide with that constraint).
 """
@@ -13,9 +14,11 @@ from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.db.models import Q
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from rules.pairing import circle_schedule, round_robin_round, seed_order_draft, swiss_round
+from tournaments.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Round, Seating, Tournament
 
 
@@ -51,6 +54,8 @@ def seat_balance(tournament: Tournament) -> Counter:
 def why_not_pair(tournament: Tournament, number: int | None = None) -> str | None:
     """Why round ``number`` (default: the next one) cannot be paired now, in words; None when it can. The desk
     offers the next round only when this says nothing, and shows its reason instead."""
+    if tournament.is_finished:
+        return refusal()
     last = tournament.rounds.order_by("-number").first()
     expected = (last.number + 1) if last else 1
     number = expected if number is None else number
@@ -136,7 +141,7 @@ def _write_round(
 @transaction.atomic
 def pair_round(tournament: Tournament, number: int | None = None) -> Round:
     """Create round ``number`` (default: the next one) as a draft, paired by the tournament's format."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_open(tournament.pk)
     if number is None:
         last = tournament.rounds.order_by("-number").first()
         number = (last.number + 1) if last else 1
@@ -163,7 +168,8 @@ def set_round_matches(
     rnd: Round, games: Sequence[tuple[int, int, int | None]], byes: Iterable[int] = ()
 ) -> None:
     """Replace a draft round's matches (table = position + 1) and byes; every pair at most once."""
-    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    lock_open(rnd.tournament_id)
+    rnd = get_object_or_404(Round.objects.select_for_update(), pk=rnd.pk)
     _draft(rnd)
     byes = list(byes)
     seen = Counter([p for g in games for p in g[:2]] + byes)
@@ -196,6 +202,7 @@ def swap_pairs(rnd: Round, a: int, b: int) -> None:
 
 @transaction.atomic
 def publish_round(rnd: Round) -> None:
+    lock_open(rnd.tournament_id)
     _draft(rnd)
     if not rnd.matches.exists() and not rnd.byes.exists():
         raise PairingError(_("An empty round cannot be published."))
@@ -206,6 +213,8 @@ def publish_round(rnd: Round) -> None:
 def why_not_unpublish(rnd: Round) -> str | None:
     """Why a published round cannot go back to draft, in words; None when it can: it is the last round and no
     table has begun (no deal, no forfeit, no time called), so hiding its pairing loses nothing."""
+    if rnd.tournament.is_finished:
+        return refusal()
     if rnd.state == Round.State.DRAFT:
         return _("Round %(n)s is a draft already.") % {"n": rnd.number}
     if rnd.tournament.rounds.filter(number__gt=rnd.number).exists():
@@ -221,7 +230,8 @@ def why_not_unpublish(rnd: Round) -> str | None:
 def unpublish_round(rnd: Round) -> None:
     """A round published by mistake goes back to draft: the judges and the public no longer see it, and the TD
     edits it and publishes it again."""
-    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    lock_open(rnd.tournament_id)
+    rnd = get_object_or_404(Round.objects.select_for_update().select_related("tournament"), pk=rnd.pk)
     list(rnd.matches.select_for_update())  # a table beginning now waits, and is then seen (or finds a draft)
     reason = why_not_unpublish(rnd)
     if reason is not None:
@@ -235,7 +245,8 @@ def set_bye_points(bye: Bye, points: int, by=None) -> Bye:
     """One bye worth other points than the tournament's (the TD's ruling: a half bye, say); the standings count
     it and its history keeps who changed it and when. A draft's byes are made again at each edit, with the
     tournament's points, so only a published round's are changed."""
-    bye = Bye.objects.select_for_update().select_related("round").get(pk=bye.pk)
+    lock_open(bye.round.tournament_id)
+    bye = get_object_or_404(Bye.objects.select_for_update().select_related("round"), pk=bye.pk)
     if bye.round.state == Round.State.DRAFT:
         raise PairingError(_("Publish the round first: a draft's byes get the tournament's bye points."))
     if bye.points != points:
@@ -247,5 +258,6 @@ def set_bye_points(bye: Bye, points: int, by=None) -> Bye:
 
 @transaction.atomic
 def delete_draft_round(rnd: Round) -> None:
+    lock_open(rnd.tournament_id)
     _draft(rnd)
     rnd.delete()

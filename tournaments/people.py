@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.shortcuts import get_object_or_404
 from django.utils.crypto import get_random_string
 from django.utils.translation import gettext as _
 
 from tournaments import access
+from tournaments.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Player, Round, Seating, Tournament
 from tournaments.services import create_director
 
@@ -68,8 +70,9 @@ def _check_entry(tournament: Tournament, entry: PairEntry, pair: Pair | None) ->
 def save_pair(tournament: Tournament, entry: PairEntry, pair: Pair | None = None) -> Pair:
     """Add a pair (a late entry once rounds are paired) or change one: its name, club, seed and both players.
 
-    Each pair has its own two players (the import makes them so); editing a player's name edits that player."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    Each pair has its own two players (the import makes them so); editing a player's name edits that player.
+    Refused once the tournament is finished (``finishing.lock_open``)."""
+    tournament = lock_open(tournament.pk)
     _check_entry(tournament, entry, pair)
     if pair is None:
         pair = Pair(
@@ -137,10 +140,12 @@ def draft_rounds_with(pair: Pair) -> list[int]:
     return sorted(seated | set(drafts.filter(byes__pair=pair).values_list("number", flat=True)))
 
 
+@transaction.atomic
 def set_withdrawn(pair: Pair, withdrawn: bool, by=None) -> Pair:
     """Withdraw a pair (it keeps its results and is not paired again) or reinstate it (it is paired from the
     next round). Its open matches are not touched: the TD records each forfeit (``open_matches``). The pair's
-    history keeps who (``by``) did it and when."""
+    history keeps who (``by``) did it and when. Refused once the tournament is finished."""
+    lock_open(pair.tournament_id)
     if pair.withdrawn == withdrawn:
         if withdrawn:
             raise PeopleError(_("%(pair)s has already withdrawn.") % {"pair": pair.name}, status=409)
@@ -157,7 +162,10 @@ def set_withdrawn(pair: Pair, withdrawn: bool, by=None) -> Pair:
 
 def why_not_delete_pair(pair: Pair) -> str | None:
     """Why the pair cannot be deleted, with what to do instead; None when it can: it has never been placed in a
-    round (no table of a draft or published round, no bye), so nothing it played is lost."""
+    round (no table of a draft or published round, no bye), so nothing it played is lost, and the tournament is
+    not finished (its final standings list the pair)."""
+    if pair.tournament.is_finished:
+        return refusal()
     placed = Round.objects.filter(
         Q(pk__in=Match.objects.filter(Q(pair_ns=pair) | Q(pair_ew=pair)).values("round"))
         | Q(pk__in=Seating.objects.filter(pair=pair).values("round"))
@@ -203,8 +211,9 @@ def delete_pairs(pairs: list[Pair], by=None) -> None:
 def delete_pair(pair: Pair, by=None) -> None:
     """Delete a pair entered by mistake (a typo in an import, a pair that never came), with its players no other
     pair uses, while it has never been placed in a round. Checked again under the tournament's lock, which
-    pairing a round and adding a pair take too, and the pair's, so a pair paired a moment ago is not deleted."""
-    list(Tournament.objects.select_for_update().filter(pk=pair.tournament_id))
+    pairing a round and adding a pair take too, and the pair's, so a pair paired a moment ago is not deleted. A
+    finished tournament's pairs stay: its final standings list them."""
+    lock_open(pair.tournament_id)
     locked = Pair.objects.select_for_update().filter(pk=pair.pk).first()
     if locked is None:
         raise PeopleError(_("%(name)s is already deleted.") % {"name": pair.name}, status=404)
@@ -375,7 +384,7 @@ def assign_judge(match: Match, judge, by) -> Match:
     who changed it and when."""
     if judge is not None and not access.judge_accounts().filter(pk=judge.pk).exists():
         raise PeopleError(_("Choose an active judge."))
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
     if match.judge_id == getattr(judge, "pk", None):
         return match
     match.judge = judge

@@ -154,7 +154,8 @@ def _deal_log_url(tournament: Tournament):
 
 
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``."""
+    """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``.
+    Once the tournament is finished they are the final standings, and no longer refresh."""
     tournament = public_tournament(request, slug, "public_standings")
     try:
         up_to = int(request.GET["round"])
@@ -171,7 +172,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "table": table,
         "up_to": up_to,
-        "title": standings_title(up_to),
+        "title": standings_title(tournament, up_to),
         "updated": timezone.localtime(),
         "tie_break_labels": [label for _code, label in tie_break_columns(tournament)],
         **links,

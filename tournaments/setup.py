@@ -5,7 +5,8 @@ A change to the ruleset of a tournament whose deals are recorded changes how eac
 deals' verdicts belong to the table side (``referee``), which this app must not import, so saving announces the
 change with the ``ruleset_changed`` signal inside the save's transaction; the table side's receiver
 (``referee.recording.rescoring``) scores every deal again and recomputes every match, or refuses with
-``SettingsError`` and nothing is saved.
+``SettingsError`` and nothing is saved. A finished tournament keeps its rules and scoring settings
+(``finishing.require_open``); its name, dates and what the public sees may still change.
 """
 
 from __future__ import annotations
@@ -16,16 +17,29 @@ from typing import Any
 
 from django.db import transaction
 from django.dispatch import Signal
+from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from rules.ruleset import Ruleset, RulesetError
+from tournaments.finishing import require_open
 from tournaments.models import Deal, Round, Tournament
 from tournaments.people import delete_pairs
 from tournaments.ruleset_words import setting_label
 
 # Sent with ``tournament`` (saved, with its new ruleset) and ``user`` when the ruleset or time limit changed.
 ruleset_changed = Signal()
+
+# The tournament's own settings that decide its results and standings, with the ruleset: a finished tournament
+# keeps them.
+SCORING_SETTINGS = (
+    "match_time_limit",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "bye_points",
+    "tie_breaks",
+)
 
 
 class SettingsError(Exception):
@@ -78,10 +92,17 @@ def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
     """Save a new or edited tournament (its form already applied to the instance) with the ruleset ``spec``.
 
     An edited ruleset re-scores the recorded deals through ``ruleset_changed`` in this transaction: a refusal
-    (``SettingsError``) leaves the tournament as it was."""
+    (``SettingsError``) leaves the tournament as it was. A finished tournament's ruleset and scoring settings are
+    refused (``finishing.TournamentFinished``)."""
     changed = rules_change(tournament, spec)
     if tournament.pk is None:
         tournament.slug = unique_slug(tournament.name)
+    else:
+        stored = get_object_or_404(Tournament.objects.select_for_update(), pk=tournament.pk)
+        if changed or any(getattr(stored, name) != getattr(tournament, name) for name in SCORING_SETTINGS):
+            require_open(stored)
+        # Finishing and reopening are not the settings form's: a form read before either keeps them.
+        tournament.finished_at, tournament.finished_by_id = stored.finished_at, stored.finished_by_id
     tournament.ruleset = spec
     tournament._history_user = user
     tournament.save()

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from rules.ruleset import PRESETS, Ruleset, RulesetError
 from tournaments.desk_views import director_required
+from tournaments.finishing import TournamentFinished
 from tournaments.models import Tournament
 from tournaments.setup import (
     SettingsError,
@@ -68,12 +69,13 @@ def settings_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if not (form.is_valid() and rules.is_valid()):
         return show(request, tournament, form, rules, status=400)
     instance = form.save(commit=False)
-    if rules_change(instance, rules.spec) and recorded_deals(instance)[0] and "confirm_rescore" not in data:
+    asks = not instance.is_finished and "confirm_rescore" not in data  # a finished tournament refuses at once
+    if asks and rules_change(instance, rules.spec) and recorded_deals(instance)[0]:
         return show(request, tournament, form, rules, confirm=recorded_deals(instance))
     new = instance.pk is None
     try:
         saved = save_settings(instance, rules.spec, request.user)
-    except SettingsError as exc:
+    except (SettingsError, TournamentFinished) as exc:  # the form stays as typed, with the refusal above it
         messages.error(request, exc.message)
         return show(request, tournament, form, rules, status=exc.status)
     messages.success(request, _("Tournament created.") if new else _("Settings saved."))

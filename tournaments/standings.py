@@ -167,7 +167,8 @@ def compute_standings(tournament: Tournament, up_to_round: int | None = None) ->
     ]
 
 
-def standings_title(up_to_round: int | None):
+def standings_title(tournament: Tournament, up_to_round: int | None = None):
+    """The standings' heading: final once the tournament is finished, else live (or after a round)."""
     if up_to_round is None:
-        return _("Standings")
+        return _("Final standings") if tournament.is_finished else _("Standings")
     return _("Standings after round %(n)s") % {"n": up_to_round}

@@ -1,4 +1,5 @@
-"""The official workbook (openpyxl, write-only): Standings, Rounds, Deals and Penalties sheets.
+"""The official workbook (openpyxl, write-only): Standings (Final standings once the tournament is finished), Rounds,
+Deals and Penalties sheets.
 
 Headers are in the active language, bold, frozen and filtered. Text is written as text: a value that starts with
 ``=``, ``+``, ``-`` or ``@`` is stored as a string with Excel's quote prefix (never a formula), control
@@ -128,7 +129,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
         *[(str(label), 14) for _code, label in tbs],
         (_("withdrawn"), 10),
     ]
-    sheet = Sheet(wb, _("Standings"), columns)
+    sheet = Sheet(wb, _("Final standings") if tournament.is_finished else _("Standings"), columns)
     signed = {9 + i: SIGNED for i, (code, _label) in enumerate(tbs) if code == "level_diff"}
     for line in compute_standings(tournament):
         p = line.pair

@@ -454,6 +454,7 @@ def submit_deal(deal: Deal, user, *, version: int | None) -> Deal:
 @transaction.atomic
 def confirm_deal(deal: Deal, user, *, version: int | None) -> Deal:
     """A second person confirms a submitted deal; the match is then recomputed from its confirmed deals."""
+    lock_for_entry(deal.match)  # the match's lock first, as a finish takes it: a finished tournament refuses
     deal = lock_deal(deal, version)
     if deal.state != Deal.State.SUBMITTED:
         raise RecordingError(_("Only a submitted deal can be confirmed."))
@@ -476,6 +477,7 @@ def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> D
     """Only the TD reopens a submitted or confirmed deal; the history keeps who, when and why."""
     if not can_reopen(user):
         raise PermissionRefused(_("Only the tournament director can reopen a deal."))
+    lock_for_entry(deal.match)  # the match's lock first, as a finish takes it: a finished tournament refuses
     deal = lock_deal(deal, version)
     if deal.state == Deal.State.RECORDING:
         raise RecordingError(_("This deal is open already."))

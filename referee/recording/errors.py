@@ -41,6 +41,13 @@ class DraftRound(PermissionRefused):
     code = "draft"
 
 
+class Finished(RecordingError):
+    """The match's tournament is finished: its results are final until the director reopens it."""
+
+    code = "finished"
+    status = 409
+
+
 class StaleEdit(RecordingError):
     """Someone saved the deal since the writer loaded it."""
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -131,7 +132,7 @@ def refresh_start_levels(match: Match) -> None:
 @transaction.atomic
 def recompute_match(match: Match) -> MatchState:
     """Set the match's levels, banker and end from its confirmed deals (never edited by hand)."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
     state = replay_match(match, states=OFFICIAL)
     match.level_ns, match.level_ew = state.levels["NS"], state.levels["EW"]
     match.banker = state.banker or ""

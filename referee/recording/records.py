@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
@@ -109,7 +110,7 @@ def record_deal(
 
     Refused (``settling.Unsettled``) when the record's penalties leave a violation unsettled, as a judge's
     submit is: a confirmed deal never carries an open violation."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
     check_record_fits(match, record)
     now = timezone.now()
     started_at = started_at or now

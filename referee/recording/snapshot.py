@@ -19,10 +19,11 @@ from typing import Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import Model
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.recording.errors import DraftRound, PermissionRefused, RecordingError, StaleEdit
+from referee.recording.errors import DraftRound, Finished, PermissionRefused, RecordingError, StaleEdit
 from referee.recording.prepared import Prepared, history_row, inserter
 from rules.cards import CardError, format_cards, parse_cards
 from rules.judge import Verdict, judge
@@ -30,6 +31,7 @@ from rules.record import FORMAT, RecordError
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import next_seat, side_of
 from tournaments.access import can_record, in_draft
+from tournaments.finishing import refusal
 from tournaments.models import SEAT_CHOICES, Deal, Match, Penalty, Play, Trick
 
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -53,18 +55,24 @@ def tournament_ruleset(spec: str, time_limit: int | None) -> Ruleset:
 
 
 def require_entries(match: Match) -> None:
-    """A draft round's matches take no entries, not even the TD's: publishing the round comes first."""
+    """A draft round's matches take no entries, not even the TD's: publishing the round comes first. A finished
+    tournament's take none either (``Finished``, 409), until the director reopens it: its results are final. Every
+    write of the recording service asks here first (through ``require_record`` or ``lock_for_entry``)."""
     if in_draft(match):
         raise DraftRound(
             _("This round is still a draft: the director publishes its pairing before any entry.")
         )
+    if match.round.tournament.is_finished:
+        raise Finished(refusal())
 
 
 def lock_for_entry(match: Match) -> Match:
-    """The match re-read under its row lock, refused if its round is a draft now. A round goes back to draft
-    only while none of its matches has begun, holding their locks (``pairing.unpublish_round``), so whatever a
-    request read before the lock, a table begins only in a published round."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    """The match re-read under its row lock, refused if its round is a draft now or its tournament finished. A
+    round goes back to draft only while none of its matches has begun, holding their locks
+    (``pairing.unpublish_round``), and a tournament is finished holding every match's lock
+    (``finishing.finish_tournament``), so whatever a request read before the lock, a table begins, and a match's
+    result changes, only in a published round of an open tournament."""
+    match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
     require_entries(match)
     return match
 

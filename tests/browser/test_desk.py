@@ -1,10 +1,12 @@
-"""The desk in a real browser: the TD imports a CSV, pairs round 1, publishes it and sees the standings; a round
-published by mistake goes back to draft, and a bye is given other points, on a phone in Chinese."""
+"""The desk in a real browser: the TD imports a CSV, pairs round 1, publishes it and sees the standings, then, the
+round played, finishes the tournament on a tablet and the public standings are final; a round published by
+mistake goes back to draft, and a bye is given other points, on a phone in Chinese."""
 
 from __future__ import annotations
 
 import pytest
 
+from referee.simulation import simulate_round
 from tests.browser.helpers import expect, login
 from tournaments.models import Pair, Player, Round, Tournament
 from tournaments.pairing import pair_round, publish_round
@@ -29,8 +31,10 @@ def english(page, live_server):
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
 
 
-def test_td_imports_pairs_publishes_round_one_and_sees_standings(page, live_server, screenshot):
-    create_director("td", "director-pass-1")
+def test_td_imports_pairs_publishes_round_one_sees_standings_and_finishes_the_tournament(
+    page, live_server, screenshot
+):
+    director = create_director("td", "director-pass-1")
     Tournament.objects.create(name="春季赛", slug="spring", num_rounds=3)
     english(page, live_server)
     login(page, "td", "director-pass-1")
@@ -65,6 +69,32 @@ def test_td_imports_pairs_publishes_round_one_and_sees_standings(page, live_serv
     screenshot(page, "standings")
     page.set_viewport_size({"width": 390, "height": 800})
     screenshot(page, "standings-phone")
+
+    # The round is played (the simulator, through the recording service); the TD finishes on a tablet.
+    page.set_viewport_size({"width": 1024, "height": 768})
+    tournament = Tournament.objects.get(slug="spring")
+    simulate_round(tournament, 1, director)
+    page.goto_path("/t/spring/desk/")
+    page.get_by_role("link", name="Finish the tournament").click()
+    expect(page.get_by_role("heading", name="Finish 春季赛?")).to_be_visible()
+    screenshot(page, "finish-confirm")
+    page.get_by_role("button", name="Finish the tournament").click()
+    page.wait_for_url("**/t/spring/desk/")
+    expect(page.get_by_test_id("finished")).to_contain_text("by td: the results are final.")
+    expect(page.get_by_role("link", name="Reopen")).to_be_visible()
+    expect(page.get_by_role("button", name="Pair round 2")).to_have_count(0)
+    screenshot(page, "desk-finished")
+    assert Tournament.objects.get(slug="spring").finished_by == director
+
+    page.goto_path("/t/spring/standings/")
+    expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+    expect(page.get_by_test_id("final")).to_contain_text("the results are final")
+    screenshot(page, "standings-final")
+    page.context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": live_server.url}])
+    page.goto_path("/t/spring/standings/")
+    expect(page.get_by_role("heading", name="最终排名")).to_be_visible()
+    expect(page.locator("table.standings tbody tr")).to_have_count(6)
+    screenshot(page, "standings-final-zh")
 
 
 def test_public_standings_in_chinese_refresh_themselves(page, live_server, screenshot):

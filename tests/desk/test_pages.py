@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
 from tests.desk.helpers import deal, finish
-from tournaments.models import Round, Tournament
+from tournaments.models import Pair, Round, Tournament
 from tournaments.pairing import PairingError, pair_round, publish_round, set_bye_points
 from tournaments.standings import compute_standings
 
@@ -63,6 +64,10 @@ DESK = [
     ("post", "desk-bye-points", [1, 1]),
     ("post", "desk-delete-round", [1]),
     ("post", "desk-import-confirm", []),
+    ("get", "desk-finish", []),
+    ("post", "desk-finish", []),
+    ("get", "desk-reopen", []),
+    ("post", "desk-reopen", []),
 ]
 
 
@@ -116,12 +121,16 @@ def test_draft_round_not_public(client, director, tournament, make_pair):
 @pytest.mark.django_db
 @pytest.mark.parametrize(("method", "name", "args"), DESK)
 def test_desk_needs_the_director(client, judge, played, method, name, args):
-    t = played[0]
+    t, pairs, _m = played
     url = reverse(name, args=[t.slug, *args])
     response = getattr(client, method)(url)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
-    client.force_login(judge)
-    assert getattr(client, method)(url).status_code == 403
+    captain = get_user_model().objects.create_user(username="captain", password="captain-pass-1")
+    Pair.objects.filter(pk=pairs[0].pk).update(captain=captain)
+    for user in (judge, captain):
+        client.force_login(user)
+        assert getattr(client, method)(url).status_code == 403
+    assert Tournament.objects.get(pk=t.pk).finished_at is None
 
 
 @pytest.mark.django_db

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.management.commands._common import operator
+from referee.recording.errors import RecordingError
 from referee.simulation import MAX_DEALS, simulate_round
 from tournaments.management.commands._desk import get_tournament
 from tournaments.models import Round
@@ -28,5 +29,7 @@ class Command(BaseCommand):
             )
         except Round.DoesNotExist:
             raise CommandError(f"{tournament.slug} has no round {options['round_number']}") from None
+        except RecordingError as exc:  # a draft round, a finished tournament: the service's refusal
+            raise CommandError(exc.message, returncode=2) from None
         for table, deals in done.items():
             self.stdout.write(f"table {table}: {deals} deals")

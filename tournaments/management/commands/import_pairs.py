@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.finishing import TournamentFinished
 from tournaments.importing import ImportFileError, import_entries, parse
 from tournaments.management.commands._desk import get_tournament
 
@@ -31,6 +32,6 @@ class Command(BaseCommand):
             return
         try:
             created = import_entries(tournament, parsed.entries)
-        except ImportFileError as exc:
+        except (ImportFileError, TournamentFinished) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"imported {len(created)} pairs into {tournament.slug}")

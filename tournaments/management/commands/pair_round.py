@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.finishing import TournamentFinished
 from tournaments.management.commands._desk import get_tournament
 from tournaments.pairing import PairingError, pair_round, publish_round
 
@@ -18,7 +19,7 @@ class Command(BaseCommand):
             rnd = pair_round(tournament, o["number"])
             if o["publish"]:
                 publish_round(rnd)
-        except PairingError as exc:
+        except (PairingError, TournamentFinished) as exc:
             raise CommandError(str(exc)) from None
         rnd.refresh_from_db()
         self.stdout.write(f"round {rnd.number} ({rnd.state})")
