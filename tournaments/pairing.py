@@ -203,6 +203,7 @@ def swap_pairs(rnd: Round, a: int, b: int) -> None:
 @transaction.atomic
 def publish_round(rnd: Round) -> None:
     lock_open(rnd.tournament_id)
+    rnd = get_object_or_404(Round.objects.select_for_update(), pk=rnd.pk)  # a draft edited or discarded meanwhile
     _draft(rnd)
     if not rnd.matches.exists() and not rnd.byes.exists():
         raise PairingError(_("An empty round cannot be published."))
@@ -259,5 +260,6 @@ def set_bye_points(bye: Bye, points: int, by=None) -> Bye:
 @transaction.atomic
 def delete_draft_round(rnd: Round) -> None:
     lock_open(rnd.tournament_id)
+    rnd = get_object_or_404(Round.objects.select_for_update(), pk=rnd.pk)  # published meanwhile: not discarded
     _draft(rnd)
     rnd.delete()

@@ -6,12 +6,14 @@ import random
 from collections import Counter
 
 import pytest
+from django.http import Http404
 from django.utils import timezone
 
 from tests.desk.helpers import deal, finish
 from tournaments.models import Bye, Match, Round, Seating, Tournament
 from tournaments.pairing import (
     PairingError,
+    delete_draft_round,
     pair_round,
     publish_round,
     set_round_matches,
@@ -331,3 +333,29 @@ def test_a_table_read_as_published_does_not_begin_once_its_round_went_back_to_dr
         begin(read, judge, director)
     read.refresh_from_db()
     assert not read.deals.exists() and read.time_called_at is None and not read.forfeited_by
+
+
+@pytest.mark.parametrize(
+    "step",
+    [publish_round, lambda rnd: set_round_matches(rnd, []), lambda rnd: swap_pairs(rnd, 1, 2)],
+    ids=["publish", "edit", "swap"],
+)
+def test_a_draft_discarded_while_its_page_was_open_is_not_found_not_an_error(tournament, make_pair, step):
+    """The service re-reads the round under its lock: a draft discarded a moment before is a 404, not a 500."""
+    for _ in range(4):
+        make_pair()
+    stale = pair_round(tournament)
+    Round.objects.filter(pk=stale.pk).delete()
+    with pytest.raises(Http404):
+        step(stale)
+    assert not tournament.rounds.exists()
+
+
+def test_a_draft_published_while_the_discard_page_was_open_is_not_discarded(tournament, make_pair):
+    for _ in range(4):
+        make_pair()
+    stale = pair_round(tournament)
+    publish_round(Round.objects.get(pk=stale.pk))
+    with pytest.raises(PairingError):
+        delete_draft_round(stale)
+    assert Round.objects.get(pk=stale.pk).state == Round.State.PUBLISHED and stale.matches.count() == 2
