@@ -133,11 +133,19 @@ def open_matches(pair: Pair):
     )
 
 
+def rounds_placing(pair: Pair):
+    """The rounds, draft or published, that place the pair: at a table (its match, or the seating that match
+    keeps) or with a bye; by number."""
+    return Round.objects.filter(
+        Q(pk__in=Match.objects.filter(Q(pair_ns=pair) | Q(pair_ew=pair)).values("round"))
+        | Q(pk__in=Seating.objects.filter(pair=pair).values("round"))
+        | Q(pk__in=Bye.objects.filter(pair=pair).values("round"))
+    ).order_by("number")
+
+
 def draft_rounds_with(pair: Pair) -> list[int]:
     """Numbers of the draft rounds that seat the pair (or give it a bye): the TD changes those pairings."""
-    drafts = Round.objects.filter(tournament=pair.tournament_id, state=Round.State.DRAFT)
-    seated = set(drafts.filter(matches__seatings__pair=pair).values_list("number", flat=True))
-    return sorted(seated | set(drafts.filter(byes__pair=pair).values_list("number", flat=True)))
+    return list(rounds_placing(pair).filter(state=Round.State.DRAFT).values_list("number", flat=True))
 
 
 @transaction.atomic
@@ -166,11 +174,7 @@ def why_not_delete_pair(pair: Pair) -> str | None:
     not finished (its final standings list the pair)."""
     if pair.tournament.is_finished:
         return refusal()
-    placed = Round.objects.filter(
-        Q(pk__in=Match.objects.filter(Q(pair_ns=pair) | Q(pair_ew=pair)).values("round"))
-        | Q(pk__in=Seating.objects.filter(pair=pair).values("round"))
-        | Q(pk__in=Bye.objects.filter(pair=pair).values("round"))
-    ).order_by("number")
+    placed = rounds_placing(pair)
     paired = placed.exclude(state=Round.State.DRAFT).first()
     if paired is not None:
         return _(

@@ -72,7 +72,9 @@ def lock_for_entry(match: Match) -> Match:
     (``pairing.unpublish_round``), and a tournament is finished holding every match's lock
     (``finishing.finish_tournament``), so whatever a request read before the lock, a table begins, and a match's
     result changes, only in a published round of an open tournament."""
-    match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
+    # Its round and tournament come in the same read (require_entries asks both), locked only the match's row.
+    locked = Match.objects.select_related("round__tournament").select_for_update(of=("self",))
+    match = get_object_or_404(locked, pk=match.pk)
     require_entries(match)
     return match
 
