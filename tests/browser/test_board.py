@@ -55,13 +55,13 @@ def test_the_board_follows_a_judges_play_without_a_reload(browser, page, live_se
     page.clock.install()
     login(page, "director", "demo-director-2026")
     page.goto_path(f"/t/{slug}/desk/")
-    assert page.get_by_test_id("waiting-count").inner_text() == "1 副牌待确认"
+    expect(page.get_by_test_id("waiting-count")).to_have_text("1 副牌待确认")
     page.get_by_role("link", name="牌桌看板").click()
     row = page.locator("tr[data-table='1']")
     assert row.get_attribute("data-state") == "not_started"
-    assert page.locator("tr[data-table='2'] [data-testid=table-state]").inner_text() == "1 副牌待确认"
-    assert page.locator("tr[data-table='3'] [data-testid=table-state]").inner_text() == "违例未处理"
-    assert page.locator("tr[data-table='4'] [data-testid=table-state]").inner_text() == "已结束"
+    expect(page.locator("tr[data-table='2'] [data-testid=table-state]")).to_have_text("1 副牌待确认")
+    expect(page.locator("tr[data-table='3'] [data-testid=table-state]")).to_have_text("违例未处理")
+    expect(page.locator("tr[data-table='4'] [data-testid=table-state]")).to_have_text("已结束")
     shots(page, screenshot, "board-zh")
     loads = []
     page.on("load", lambda _page: loads.append(1))
@@ -85,7 +85,7 @@ def test_the_board_follows_a_judges_play_without_a_reload(browser, page, live_se
     with page.expect_response(lambda r: "/desk/board/rows/" in r.url):
         page.clock.run_for(6_000)
     page.locator("tr[data-table='1'][data-state='playing']").wait_for()
-    assert row.locator("[data-testid=table-state]").inner_text() == "第1副进行中"
+    expect(row.locator("[data-testid=table-state]")).to_have_text("第1副进行中")
     assert loads == []  # the rows were swapped in: no reload
     shots(page, screenshot, "board-live-zh")
 
@@ -94,7 +94,7 @@ def test_the_board_follows_a_judges_play_without_a_reload(browser, page, live_se
 
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     page.goto_path(f"/t/{slug}/desk/board/")
-    assert row.locator("[data-testid=table-state]").inner_text() == "deal 1 in progress"
+    expect(row.locator("[data-testid=table-state]")).to_have_text("deal 1 in progress")
     shots(page, screenshot, "board-en")
     page.get_by_role("link", name="waiting for confirmation (1)").click()
     expect(page.locator("tbody tr[data-state]")).to_have_count(1)

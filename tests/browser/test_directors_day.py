@@ -140,14 +140,14 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     page.get_by_role("link", name="牌桌看板").click()
     row = page.locator("tr[data-table='1']")
     assert row.get_attribute("data-state") == "not_started"
-    assert "王裁判" in row.inner_text()
+    expect(row).to_contain_text("王裁判")
     shot(page, "board")
 
     phone = judge_page(browser, live_server, "wang", passwords["wang"])
     phone.goto_path("/")
     mine = phone.locator("ul.my-matches li")
     expect(mine).to_have_count(1)
-    assert "第1桌" in mine.inner_text()
+    expect(mine).to_contain_text("第1桌")
     phone.screenshot(path=str(tmp_path / f"judge-home-{PHONE}.png"), full_page=True)
     mine.get_by_role("link").click()
     phone.screenshot(path=str(tmp_path / f"judge-match-{PHONE}.png"), full_page=True)
@@ -159,13 +159,13 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     phone.screenshot(path=str(tmp_path / f"judge-quick-entry-{PHONE}.png"), full_page=True)
     phone.get_by_role("button", name="提交本局").click()
     phone.wait_for_url(f"**/match/{tables[1].pk}/")
-    assert phone.locator("tr[data-deal='1'] .badge").inner_text() == "已提交"
+    expect(phone.locator("tr[data-deal='1'] .badge")).to_have_text("已提交")
     phone.screenshot(path=str(tmp_path / f"judge-submitted-{PHONE}.png"), full_page=True)
 
     with page.expect_response(lambda r: "/desk/board/rows/" in r.url):
         page.clock.run_for(6_000)
     page.locator("tr[data-table='1'][data-state='waiting']").wait_for()
-    assert row.locator("[data-testid=table-state]").inner_text() == "1 副牌待确认"
+    expect(row.locator("[data-testid=table-state]")).to_have_text("1 副牌待确认")
     shot(page, "board-waiting")
 
     # Confirmed from the queue.
@@ -183,7 +183,7 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
 
     # The judge sees deal 1 confirmed and starts deal 2 on the trick-entry page (the banker from the rotation).
     phone.reload()
-    assert phone.locator("tr[data-deal='1'] .badge").inner_text() == "已确认"
+    expect(phone.locator("tr[data-deal='1'] .badge")).to_have_text("已确认")
     phone.get_by_role("link", name="新的一局").click()
     expect(phone.locator("input[name=declarer]")).to_have_count(0)
     phone.locator("label.trump-H").click()

@@ -7,7 +7,7 @@ import pytest
 
 from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
-from tests.browser.helpers import confirm_as_second_judge, login, wait_for_version
+from tests.browser.helpers import confirm_as_second_judge, expect, login, wait_for_version
 from tournaments.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
     lead_cards = record["tricks"][0]["plays"][0][1].split()
     for code in lead_cards:
         page.locator(f"button.pick[data-code='{code}']:not(.selected)").first.click()
-    assert page.locator("#cards-input").input_value() == " ".join(lead_cards)
+    expect(page.locator("#cards-input")).to_have_value(" ".join(lead_cards))
     screenshot(page, "3-picker")
     page.get_by_role("button", name="录入").click()
     version += 1
@@ -56,8 +56,8 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
     page.press("#cards-input", "Enter")
     message = page.locator("#message")
     message.wait_for(state="visible")
-    assert "首家出的是 1 张" in message.inner_text()
-    assert page.locator("#cards-input").input_value() == wrong
+    expect(message).to_contain_text("首家出的是 1 张")
+    expect(page.locator("#cards-input")).to_have_value(wrong)
     screenshot(page, "4-refused")
 
     # Everything else by keyboard.
@@ -71,7 +71,7 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
             page.press("#cards-input", "Enter")
             version += 1
             wait_for_version(page, version)
-    assert "所有墩已出完" in page.locator("[data-bind=turn]").inner_text()
+    expect(page.locator("[data-bind=turn]")).to_contain_text("所有墩已出完")
     page.fill("#kitty-form input[name=kitty]", record["kitty"])
     page.click("#kitty-form button[type=submit]")
     version += 1
@@ -80,11 +80,11 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
 
     page.locator("#review-link").click()
     expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
-    assert page.get_by_test_id("total").inner_text() == str(expected["attackers_points"]["total"])
+    expect(page.get_by_test_id("total")).to_have_text(str(expected["attackers_points"]["total"]))
     screenshot(page, "6-review")
     page.get_by_role("button", name="提交本局").click()
     page.wait_for_url(f"**/match/{match.pk}/")
-    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已提交"
+    expect(page.locator("tr[data-deal='1'] .badge")).to_have_text("已提交")
     screenshot(page, "7-submitted")
 
     # A second account confirms.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from referee.recording import deal_entry
-from tests.browser.helpers import login, wait_for_version
+from tests.browser.helpers import expect, login, wait_for_version
 from tournaments.demo import create_demo
 from tournaments.models import Play
 
@@ -41,14 +41,14 @@ def test_a_play_whose_reply_is_lost_is_retried_and_recorded_once(page, screensho
     page.press("#cards-input", "Enter")
     message = page.locator("#message")
     message.wait_for(state="visible")
-    assert "网络中断，正在重试" in message.inner_text()
+    expect(message).to_contain_text("网络中断，正在重试")
     screenshot(page, "retrying")
     wait_for_version(page, 1)
-    assert "网络已恢复" in message.inner_text()
+    expect(message).to_contain_text("网络已恢复")
     assert len(seen) == 2 and seen[0] == seen[1]  # the same write, with the same key
     assert "idempotency_key=" in seen[0]
     assert Play.objects.filter(trick__deal=deal).count() == 1
-    assert page.locator("#cards-input").input_value() == ""
+    expect(page.locator("#cards-input")).to_have_value("")
 
 
 def test_when_the_network_stays_down_the_page_says_so_and_keeps_the_cards(page):
@@ -64,8 +64,8 @@ def test_when_the_network_stays_down_the_page_says_so_and_keeps_the_cards(page):
             break
         page.clock.run_for(16_000)
         page.wait_for_timeout(100)
-    assert "网络仍未恢复" in message.inner_text()
-    assert page.locator("#cards-input").input_value() == "SA"
+    expect(message).to_contain_text("网络仍未恢复")
+    expect(page.locator("#cards-input")).to_have_value("SA")
     assert not Play.objects.filter(trick__deal=deal).exists()
     page.unroute("**/play/")
     page.press("#cards-input", "Enter")

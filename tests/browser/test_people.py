@@ -61,7 +61,7 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     # Its captain gets an account: the password is on the page once, the list names the account.
     page.locator("table.pairs tr", has_text="红桃队").get_by_role("link", name="无：开通账号").click()
     expect(page.get_by_role("heading", name="红桃队的队长账号")).to_be_visible()
-    assert page.locator("input[name=name]").input_value() == "徐海涛"  # the first player, the captain
+    expect(page.locator("input[name=name]")).to_have_value("徐海涛")  # the first player, the captain
     page.fill("input[name=username]", "xu")
     shot("captain-form")
     page.get_by_role("button", name="为队长开通账号").click()
@@ -75,7 +75,7 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
     expect(page.get_by_role("button", name="移除队长账号")).to_be_visible()
     assert captain_password not in page.content()
     page.get_by_role("link", name="返回搭档列表").click()
-    assert page.locator("table.pairs tr", has_text="红桃队").locator("td.captain").inner_text() == "xu"
+    expect(page.locator("table.pairs tr", has_text="红桃队").locator("td.captain")).to_have_text("xu")
 
     # A judge: the password is on the page once, and logs in.
     page.locator("nav.tnav").get_by_role("link", name="裁判", exact=True).click()

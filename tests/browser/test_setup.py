@@ -48,7 +48,7 @@ def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed
     page.fill("input[name=num_rounds]", "7")
     with page.expect_navigation():  # choosing a preset takes its settings (the script sends the form)
         page.check("input[name=rules-preset][value=jj-competition]")
-    assert page.locator("input[name=rules-preset][value=jj-competition]").is_checked()
+    expect(page.locator("input[name=rules-preset][value=jj-competition]")).to_be_checked()
     assert page.input_value("input[name=name]") == "Spring Cup 2026"
     assert page.input_value("select[name=rules-target_level]") == "T"
     expect(page.locator(".setting.override")).to_have_count(0)
@@ -69,8 +69,8 @@ def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed
     page.get_by_role("link", name=words["settings"]).click()
     page.wait_for_url("**/desk/settings/")
     changed = page.locator(".setting.override")
-    assert changed.count() == 1
-    assert words["strikes"] in changed.inner_text()
+    expect(changed).to_have_count(1)
+    expect(changed).to_contain_text(words["strikes"])
     changed.scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / f"settings-{language}-{width}.png"), full_page=True)
     print(f"screenshots: {tmp_path}")

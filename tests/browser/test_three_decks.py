@@ -13,7 +13,7 @@ from django.utils import translation
 from rules.judge import judge as engine_judge
 from rules.ruleset import Ruleset
 from rules.simulate import simulate_deal
-from tests.browser.helpers import confirm_as_second_judge, login, wait_for_version
+from tests.browser.helpers import confirm_as_second_judge, expect, login, wait_for_version
 from tests.table.helpers import deck_ruleset
 from tournaments.demo import create_demo
 from tournaments.wording import card_faces
@@ -59,19 +59,19 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
     login(page, "judge1", "demo-judge1-2026")
     page.goto_path(f"/match/{match.pk}/")
     page.get_by_role("link", name="新的一局").click()
-    assert "底牌 6 张" in page.locator("form.form").inner_text()
+    expect(page.locator("form.form")).to_contain_text("底牌 6 张")
     page.locator("input[name=declarer][value=N]").check()
     page.locator("label.trump-S").click()
     page.fill("input[name=kitty]", grouped(record["kitty"]))
     screenshot(page, "1-new-deal")
     page.get_by_role("button", name="开始本局").click()
     page.wait_for_selector("#deal-app")
-    assert "39" in page.locator("[data-bind=trick-title]").inner_text()
+    expect(page.locator("[data-bind=trick-title]")).to_contain_text("39")
 
     # Three copies of every card, less what the kitty buries.
     kitty = record["kitty"].split()
     for code in ("BJ", "SA", "H5"):
-        assert page.locator(f"button.pick[data-code='{code}']").count() == 3 - kitty.count(code), code
+        expect(page.locator(f"button.pick[data-code='{code}']"), code).to_have_count(3 - kitty.count(code))
 
     # Every play typed in group tokens (the preview reads them back card by card before sending), a challenged
     # throw with what was tried and shown; one lead of a triple tapped in the picker instead.
@@ -86,7 +86,7 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
             if i == tapped and j == 0:
                 for code in cards.split():
                     page.locator(f"button.pick[data-code='{code}']:not(.selected)").first.click()
-                assert page.locator("#cards-input").input_value() == cards
+                expect(page.locator("#cards-input")).to_have_value(cards)
                 screenshot(page, "2-picker")
                 page.get_by_role("button", name="录入").click()
             else:
@@ -97,17 +97,17 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
                 page.press("#cards-input", "Enter")
             version += 1
             wait_for_version(page, version)
-    assert "所有墩已出完" in page.locator("[data-bind=turn]").inner_text()
+    expect(page.locator("[data-bind=turn]")).to_contain_text("所有墩已出完")
     screenshot(page, "3-all-tricks")
 
     page.locator("#review-link").click()
     expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
     assert expected["ok"] is True
-    assert page.get_by_test_id("total").inner_text() == str(expected["attackers_points"]["total"])
+    expect(page.get_by_test_id("total")).to_have_text(str(expected["attackers_points"]["total"]))
     screenshot(page, "4-review")
     page.get_by_role("button", name="提交本局").click()
     page.wait_for_url(f"**/match/{match.pk}/")
-    assert page.locator("tr[data-deal='1'] .badge").inner_text() == "已提交"
+    expect(page.locator("tr[data-deal='1'] .badge")).to_have_text("已提交")
 
     confirm_as_second_judge(page, match.pk, expected["result"]["levels_after"])
     screenshot(page, "5-confirmed")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from referee.recording import deal_entry
-from tests.browser.helpers import login, wait_for_version
+from tests.browser.helpers import expect, login, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service
 from tournaments.demo import create_demo
 from tournaments.models import Deal, Penalty
@@ -45,7 +45,7 @@ def test_a_revoke_proven_two_tricks_later_is_shown_at_that_moment(page, screensh
     deal = deal_before_the_proof(match)
     west = match.pair_ew.player2.name
     open_entry(page, deal, TABLET)
-    assert page.locator("[data-bind=violations-title]").inner_text() == "没有待处理的违例。"
+    expect(page.locator("[data-bind=violations-title]")).to_have_text("没有待处理的违例。")
     page.fill("#cards-input", "S9")
     page.press("#cards-input", "Enter")
     wait_for_version(page, len(BEFORE_PROOF) + 1)
@@ -55,18 +55,18 @@ def test_a_revoke_proven_two_tricks_later_is_shown_at_that_moment(page, screensh
     text = row.inner_text()
     assert "第 1 墩" in text and f"西 {west}" in text and "跟错" in text
     assert "本局判负：庄家方守住，升 1 级" in text
-    assert "这一手证明了一项违例" in page.locator("#message").inner_text()
-    assert page.locator("[data-bind=violations-title]").inner_text() == "待处理的违例：1 项"
+    expect(page.locator("#message")).to_contain_text("这一手证明了一项违例")
+    expect(page.locator("[data-bind=violations-title]")).to_have_text("待处理的违例：1 项")
     screenshot(page, "1-proven")
 
     row.get_by_role("button", name="确认照实录入").click()
     wait_for_version(page, len(BEFORE_PROOF) + 2)
     assert "new" not in row.get_attribute("class")
-    assert "已确认照实录入" in row.inner_text()
+    expect(row).to_contain_text("已确认照实录入")
     row.get_by_role("button", name="执行罚则").click()
     wait_for_version(page, len(BEFORE_PROOF) + 3)
-    assert "已执行罚则" in row.inner_text()
-    assert page.locator("[data-bind=violations-title]").inner_text() == "没有待处理的违例。"
+    expect(row).to_contain_text("已执行罚则")
+    expect(page.locator("[data-bind=violations-title]")).to_have_text("没有待处理的违例。")
     assert Penalty.objects.get(deal=deal).violation == REVOKE
     screenshot(page, "2-settled")
 
@@ -91,10 +91,11 @@ def test_an_open_violation_blocks_submit_a_penalty_applied_twice_counts_once_and
     page.set_viewport_size(TABLET)
     login(page, "judge1", "demo-judge1-2026")
     page.goto_path(f"/deal/{deal.pk}/review/")
-    assert "1 项违例未处理" in page.get_by_test_id("open-violations").inner_text()
+    expect(page.get_by_test_id("open-violations")).to_contain_text("1 项违例未处理")
     assert page.get_by_role("button", name="提交本局").is_disabled()
     row = page.locator(f"li[data-violation='{key}']")
-    assert "未处理" in row.inner_text() and "本局判负" in row.inner_text()
+    expect(row).to_contain_text("未处理")
+    expect(row).to_contain_text("本局判负")
     screenshot(page, "1-open")
 
     # A second tab still showing the open violation: both press "apply".
@@ -111,8 +112,8 @@ def test_an_open_violation_blocks_submit_a_penalty_applied_twice_counts_once_and
     page.reload()
     why = page.get_by_test_id("why").inner_text()
     assert "跟错：按本规则本局判" in why
-    assert "本局判负" in page.get_by_test_id("penalty-effect").inner_text()
-    assert not page.get_by_test_id("open-violations").count()
+    expect(page.get_by_test_id("penalty-effect")).to_contain_text("本局判负")
+    expect(page.get_by_test_id("open-violations")).to_have_count(0)
     screenshot(page, "2-applied")
     page.get_by_role("button", name="提交本局").click()
     page.wait_for_url(f"**/match/{deal.match_id}/")
@@ -142,13 +143,14 @@ def test_on_a_phone_in_english_a_proven_fault_is_undone_and_a_play_out_of_turn_r
     page.press("#cards-input", "Enter")
     wait_for_version(page, len(BEFORE_PROOF) + 1)
     row = page.locator(f"#violations-box li[data-violation='{REVOKE}']")
-    assert "Trick 1" in row.inner_text() and "West" in row.inner_text()
-    assert row.locator(".badge").inner_text() == "open"  # the judge's language, not the server's default
-    assert "the deal is lost: the banker side holds and goes up 1 level" in row.inner_text()
+    expect(row).to_contain_text("Trick 1")
+    expect(row).to_contain_text("West")
+    expect(row.locator(".badge")).to_have_text("open")  # the judge's language, not the server's default
+    expect(row).to_contain_text("the deal is lost: the banker side holds and goes up 1 level")
     screenshot(page, "1-proven")
     row.get_by_role("button", name="Undo this play").click()
     wait_for_version(page, len(BEFORE_PROOF) + 2)
-    assert page.locator("[data-bind=violations-title]").inner_text() == "No open violations."
+    expect(page.locator("[data-bind=violations-title]")).to_have_text("No open violations.")
 
     # W is due; S played before W, showing ♠K.
     page.locator("#out-of-turn-box summary").click()
@@ -157,7 +159,8 @@ def test_on_a_phone_in_english_a_proven_fault_is_undone_and_a_play_out_of_turn_r
     page.get_by_role("button", name="Record the play out of turn").click()
     wait_for_version(page, len(BEFORE_PROOF) + 3)
     row = page.locator("#violations-box li[data-violation='2:S:wrong_order']")
-    assert "played out of turn, showing ♠K" in row.inner_text() and "10 points to the attackers" in row.inner_text()
+    expect(row).to_contain_text("played out of turn, showing ♠K")
+    expect(row).to_contain_text("10 points to the attackers")
     penalty = Penalty.objects.get(deal=deal)
     assert (penalty.seat, penalty.code, penalty.trick) == ("S", "misplay", 2)
     screenshot(page, "2-out-of-turn")
