@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.desk.helpers import deal
 from tournaments.admin import MATCH_COMPUTED
-from tournaments.models import Deal, Match, Penalty, Play, Trick
+from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 
 
 @pytest.fixture
@@ -94,12 +95,17 @@ def test_the_deal_and_its_parts_are_unchanged_after_the_refusals(admin_client, r
 
 
 @pytest.mark.django_db
-def test_a_match_or_round_with_deals_cannot_be_deleted_here(admin_client, recorded):
+def test_a_match_or_round_with_deals_cannot_be_deleted_here_and_the_page_says_why(admin_client, recorded):
     match, _deal, _trick = recorded
-    url = reverse("admin:tournaments_match_delete", args=[match.pk])
-    assert admin_client.post(url, {"post": "yes"}).status_code == 403
-    url = reverse("admin:tournaments_round_delete", args=[match.round_id])
-    assert admin_client.post(url, {"post": "yes"}).status_code == 403
+    admin_client.cookies["django_language"] = "en"
+    for url, back in (
+        (reverse("admin:tournaments_match_delete", args=[match.pk]), change_url(match)),
+        (reverse("admin:tournaments_round_delete", args=[match.round_id]), change_url(match.round)),
+    ):
+        response = admin_client.post(url, {"post": "yes"}, follow=True)
+        assert response.redirect_chain == [(back, 302)]
+        assert "Table 1 has begun: round 1 stays published." in [str(m) for m in response.context["messages"]]
+        assert 'class="deletelink"' not in response.content.decode()
     assert Match.objects.filter(pk=match.pk).exists() and Deal.objects.count() == 1
 
 
@@ -150,7 +156,8 @@ def test_an_empty_to_field_is_no_field_on_every_admin_page(hostile_admin, record
     for obj in (match, match.round.tournament, director):
         name = f"admin:{obj._meta.app_label}_{obj._meta.model_name}_{page}"
         response = hostile_admin.get(reverse(name, args=[obj.pk]) + "?_to_field=")
-        assert response.status_code == 200, name
+        refused = page == "delete" and obj is not director  # played: back to its page, which says why
+        assert response.status_code == (302 if refused else 200), name
 
 
 @pytest.mark.django_db
@@ -169,10 +176,143 @@ def test_a_choice_typed_into_an_autocomplete_field_is_a_form_error(hostile_admin
 @pytest.mark.parametrize("bad", ["9" * 5000, "[" * 100_000, '{"preset": "standard", "decks": ' + "9" * 5000 + "}"])
 def test_a_ruleset_no_json_reader_takes_is_a_form_error(hostile_admin, tournament, bad):
     """A number of 5,000 digits or JSON nested 100,000 deep: a ValueError or RecursionError (a 500) before."""
-    data = {"name": tournament.name, "slug": tournament.slug, "ruleset": bad, "tie_breaks": "[]"}
+    data = {"name": "秋季赛", "slug": "autumn", "ruleset": bad, "tie_breaks": "[]"}
     data |= {"format": "swiss", "num_rounds": "5", "points_win": "2", "points_draw": "1", "points_loss": "0"}
     data |= {"bye_points": "2"}
-    response = hostile_admin.post(change_url(tournament), data)
+    response = hostile_admin.post(reverse("admin:tournaments_tournament_add"), data)
     assert response.status_code == 200 and "Enter a valid JSON." in response.content.decode()
+    assert list(Tournament.objects.all()) == [tournament]
+
+
+# ------------------------------------------------------------------ what the desk decides, the admin does not bypass
+
+
+def tournament_form(tournament: Tournament, **changes) -> dict:
+    data = {"name": tournament.name, "slug": tournament.slug, "venue": "", "ruleset": '{"preset": "standard"}'}
+    data |= {"format": "swiss", "num_rounds": "5", "points_win": "2", "points_draw": "1", "points_loss": "0"}
+    data |= {"bye_points": "2", "tie_breaks": "[]", "is_public": "on"}
+    return data | changes
+
+
+@pytest.mark.django_db
+def test_a_tournaments_ruleset_and_scoring_settings_change_on_the_desk_not_here(admin_client, recorded):
+    """The desk's settings page re-scores the recorded deals when the ruleset changes; the admin would not."""
+    match, _deal, _trick = recorded
+    tournament = match.round.tournament
+    html = admin_client.get(change_url(tournament)).content.decode()
+    for name in ("ruleset", "points_win", "bye_points", "tie_breaks", "match_time_limit"):
+        assert f'name="{name}"' not in html, name
+    assert 'name="name"' in html
+    form = tournament_form(tournament, name="春季赛（改）", ruleset='{"preset": "jj-competition"}', points_win="9")
+    assert admin_client.post(change_url(tournament), form).status_code == 302
     tournament.refresh_from_db()
-    assert tournament.ruleset == {"preset": "standard"}
+    assert (tournament.name, tournament.ruleset, tournament.points_win) == ("春季赛（改）", {"preset": "standard"}, 2)
+
+
+@pytest.fixture
+def finished(recorded, make_pair):
+    """The recorded match's tournament finished, with a bye in its round."""
+    match, _deal, _trick = recorded
+    bye = Bye.objects.create(round=match.round, pair=make_pair(), points=2)
+    Tournament.objects.filter(pk=match.round.tournament_id).update(finished_at=timezone.now())
+    return match, bye
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["pair", "round", "match", "bye"])
+def test_a_finished_tournaments_pairs_rounds_matches_and_byes_are_only_read_here(admin_client, finished, kind):
+    match, bye = finished
+    obj = {"pair": match.pair_ns, "round": match.round, "match": match, "bye": bye}[kind]
+    admin_client.cookies["django_language"] = "en"
+    response = admin_client.get(change_url(obj))
+    html = response.content.decode()
+    assert response.status_code == 200 and 'name="_save"' not in html and 'class="deletelink"' not in html
+    assert "The tournament is finished: its results are final" in html
+    assert admin_client.post(change_url(obj), {"table": "9", "name": "x", "points": "0"}).status_code == 403
+    delete = reverse(f"admin:tournaments_{kind}_delete", args=[obj.pk])
+    response = admin_client.post(delete, {"post": "yes"}, follow=True)
+    assert response.redirect_chain == [(change_url(obj), 302)]
+    assert type(obj).objects.filter(pk=obj.pk).exists()
+    changelist = admin_client.get(reverse(f"admin:tournaments_{kind}_changelist")).content.decode()
+    assert 'value="delete_selected"' not in changelist  # bulk delete would ask no one
+
+
+@pytest.mark.django_db
+def test_a_pair_or_bye_put_into_a_finished_tournament_here_is_a_form_error(admin_client, finished, make_pair):
+    match, _bye = finished
+    admin_client.cookies["django_language"] = "en"
+    p1, p2 = Player.objects.create(name="甲"), Player.objects.create(name="乙")
+    data = {"tournament": match.round.tournament_id, "name": "迟到队", "player1": p1.pk, "player2": p2.pk, "seed": ""}
+    response = admin_client.post(reverse("admin:tournaments_pair_add"), data)
+    assert response.status_code == 200 and "The tournament is finished" in response.content.decode()
+    assert not Pair.objects.filter(name="迟到队").exists()
+    data = {"round": match.round_id, "pair": make_pair().pk, "points": "2"}
+    response = admin_client.post(reverse("admin:tournaments_bye_add"), data)
+    assert response.status_code == 200 and "The tournament is finished" in response.content.decode()
+    assert Bye.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_pair_never_paired_is_deleted_here_through_the_desks_service_and_a_paired_one_is_not(
+    admin_client, match, make_pair, director
+):
+    admin_client.cookies["django_language"] = "en"
+    typo = make_pair()
+    players = [typo.player1_id, typo.player2_id]
+    response = admin_client.post(reverse("admin:tournaments_pair_delete", args=[typo.pk]), {"post": "yes"})
+    assert response.status_code == 302
+    assert not Pair.objects.filter(pk=typo.pk).exists() and not Player.objects.filter(pk__in=players).exists()
+    assert Pair.history.filter(id=typo.pk, history_type="-").get().history_user == director
+    paired = match.pair_ns
+    delete = reverse("admin:tournaments_pair_delete", args=[paired.pk])
+    response = admin_client.post(delete, {"post": "yes"}, follow=True)
+    assert response.redirect_chain == [(change_url(paired), 302)]
+    assert f"{paired.name} is paired in round 1" in response.content.decode()
+    assert Pair.objects.filter(pk=paired.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_tournament_with_rounds_is_not_deleted_here_and_one_without_is(admin_client, match):
+    admin_client.cookies["django_language"] = "en"
+    played = match.round.tournament
+    response = admin_client.post(reverse("admin:tournaments_tournament_delete", args=[played.pk]), {"post": "yes"})
+    assert response.status_code == 302 and Tournament.objects.filter(pk=played.pk).exists()
+    empty = Tournament.objects.create(name="误建", slug="mistake")
+    response = admin_client.post(reverse("admin:tournaments_tournament_delete", args=[empty.pk]), {"post": "yes"})
+    assert response.status_code == 302 and not Tournament.objects.filter(pk=empty.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_draft_rounds_table_is_deleted_here_and_a_published_rounds_is_not(admin_client, match, make_pair):
+    draft = Round.objects.create(tournament=match.round.tournament, number=2)
+    table = Match.objects.create(round=draft, table=1, pair_ns=make_pair(), pair_ew=make_pair())
+    delete = reverse("admin:tournaments_match_delete", args=[table.pk])
+    assert admin_client.post(delete, {"post": "yes"}).status_code == 302
+    assert not Match.objects.filter(pk=table.pk).exists()
+    admin_client.post(reverse("admin:tournaments_match_delete", args=[match.pk]), {"post": "yes"})
+    assert Match.objects.filter(pk=match.pk).exists()
+
+
+def round_form(rnd: Round, tables: dict[Match, int]) -> dict:
+    data = {"tournament": rnd.tournament_id, "number": rnd.number, "state": rnd.state}
+    data |= {"matches-TOTAL_FORMS": len(tables), "matches-INITIAL_FORMS": len(tables)}
+    data |= {"matches-MIN_NUM_FORMS": 0, "matches-MAX_NUM_FORMS": 1000}
+    for i, (m, table) in enumerate(tables.items()):
+        data |= {f"matches-{i}-id": m.pk, f"matches-{i}-round": rnd.pk, f"matches-{i}-table": table}
+        data |= {f"matches-{i}-pair_ns": m.pair_ns_id, f"matches-{i}-pair_ew": m.pair_ew_id}
+        data |= {f"matches-{i}-judge": m.judge_id or ""}
+    return data
+
+
+@pytest.mark.django_db
+def test_two_tables_of_a_round_swap_numbers_here(hostile_admin, match, make_pair):
+    """The formset saved one table at a time: 1 → 2 met table 2 still there (a 500)."""
+    other = Match.objects.create(round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair())
+    url = reverse("admin:tournaments_round_change", args=[match.round_id])
+    assert hostile_admin.post(url, round_form(match.round, {match: 2, other: 1})).status_code == 302
+    match.refresh_from_db()
+    other.refresh_from_db()
+    assert (match.table, other.table) == (2, 1)
+    response = hostile_admin.post(url, round_form(match.round, {match: 3, other: 3}))
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    assert set(Match.objects.values_list("table", flat=True)) == {1, 2}

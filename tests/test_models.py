@@ -76,6 +76,15 @@ def test_tournament_clean_rejects_unknown_preset_and_tie_break(tournament):
     assert "tie_breaks" in err.value.message_dict
 
 
+@pytest.mark.parametrize("tie_breaks", [7, "buchholz", {"a": 1}, [{"a": 1}], [None], [["buchholz"]]])
+def test_tie_breaks_that_are_not_a_list_of_codes_are_a_field_error(tournament, tie_breaks):
+    """JSON typed in the admin may be any value: each is the tie-breaks' field error, not a TypeError (a 500)."""
+    tournament.tie_breaks = tie_breaks
+    with pytest.raises(ValidationError) as err:
+        tournament.full_clean()
+    assert list(err.value.message_dict) == ["tie_breaks"]
+
+
 def test_each_match_save_is_kept_in_its_history(match, director):
     match.level_ns = "5"
     match.save()

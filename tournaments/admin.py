@@ -5,6 +5,11 @@ they are read-only; deals, tricks, plays and penalties are only read (they chang
 the desk, which keep the match in step). The change history is for reading too: a revert would bring back an old
 version whole.
 
+The admin is for looking things up and mending them, not a way round the desk's rules (``KeptByTheDesk``): a
+tournament's ruleset and scoring settings change on the desk's settings page, which re-scores the recorded deals;
+a finished tournament's pairs, rounds, matches and byes are only read; a tournament, pair or round is deleted only
+when the desk would delete it, and through the desk's own service.
+
 What the admin reads from an address or a form is checked as the site's own pages check theirs, so no address or
 field gives a 500: a history address naming no id is not found, an empty ``_to_field`` names no field (on every
 admin page, auth's and axes' too), an autocomplete field's typed value is a form error, and so is JSON that
@@ -12,17 +17,19 @@ admin page, auth's and axes' too), an autocomplete field's typed value is a form
 """
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models
 from django.forms.fields import InvalidJSONInput
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
+from tournaments import pairing, people, setup
+from tournaments.finishing import FinishError, refusal
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 from tournaments.wording import preset_name, ruleset_presets
 
@@ -127,8 +134,91 @@ class ReadableJSONField(forms.JSONField):
             return InvalidJSONInput(data)
 
 
+class KeptByTheDesk:
+    """What the desk would refuse is refused here too: a change or a delete of an object (403, the delete link
+    hidden); an address to delete it goes back to its page, which says why in one sentence; a form that would put
+    it in a finished tournament is a form error. No bulk delete: it would ask no one. ``tournament_path`` leads
+    from the object (its first step a form field) to its tournament; ``delete_through`` is the desk's service."""
+
+    tournament_path: tuple[str, ...] = ("tournament",)
+
+    def tournament_of(self, obj) -> Tournament:
+        for name in self.tournament_path:
+            obj = getattr(obj, name)
+        return obj
+
+    def why_not_change(self, obj) -> str | None:
+        return refusal() if self.tournament_of(obj).is_finished else None
+
+    def why_not_delete(self, obj) -> str | None:
+        return self.why_not_change(obj)
+
+    def delete_through(self, request, obj) -> None:
+        obj.delete()
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and (obj is None or self.why_not_change(obj) is None)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and (obj is None or self.why_not_delete(obj) is None)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        if request.method == "GET" and obj is not None and (why := self.why_not_change(obj)):
+            messages.warning(request, why)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        why = self.why_not_delete(obj) if obj is not None and self.has_view_permission(request, obj) else None
+        if why is None:
+            try:
+                return super().delete_view(request, object_id, extra_context)
+            except (FinishError, people.PeopleError, setup.SettingsError) as refused:  # changed meanwhile
+                why = refused.message
+        messages.error(request, why)
+        return HttpResponseRedirect(request.path.rsplit("/delete/", 1)[0] + "/change/")
+
+    def delete_model(self, request, obj) -> None:
+        self.delete_through(request, obj)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        first, *rest = self.tournament_path or ("",)
+
+        class InOpenTournament(form):
+            def clean(self):
+                data = super().clean()
+                tournament = data.get(first) if first else None
+                for name in rest:
+                    tournament = getattr(tournament, name, None)
+                if tournament is not None and tournament.is_finished:
+                    raise ValidationError(refusal())
+                return data
+
+        return InOpenTournament
+
+
+def draft_only(rnd: Round) -> str | None:
+    """Why a round, or a table or bye of it, is not deleted here; None for a draft of an open tournament. A
+    published round's pairing is public and may have been played: the desk takes it back to draft, or says why
+    it cannot (``pairing.why_not_unpublish``)."""
+    if rnd.tournament.is_finished:
+        return refusal()
+    if rnd.state == Round.State.DRAFT:
+        return None
+    return pairing.why_not_unpublish(rnd) or _(
+        "Round %(n)s is published: only a draft is deleted; take it back to draft on the desk first."
+    ) % {"n": rnd.number}
+
+
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(KeptByTheDesk, admin.ModelAdmin):
     formfield_overrides = {models.JSONField: {"form_class": ReadableJSONField}}
     list_display = ("name", "slug", "venue", "start_date", "format", "num_rounds", "preset", "is_public")
     list_filter = ("format", "is_public", "start_date")
@@ -137,6 +227,22 @@ class TournamentAdmin(admin.ModelAdmin):
     date_hierarchy = "start_date"
     # Shown, never edited here: finishing and reopening are the desk's (tournaments.finishing), with history.
     readonly_fields = ("finished_at", "finished_by")
+    tournament_path = ()
+
+    def get_readonly_fields(self, request, obj=None):
+        """A saved tournament's ruleset and scoring settings change on the desk's settings page, which re-scores
+        the recorded deals and keeps a finished tournament's (``setup.save_settings``)."""
+        kept = ("ruleset", *setup.SCORING_SETTINGS) if obj is not None else ()
+        return (*self.readonly_fields, *kept)
+
+    def why_not_change(self, obj) -> str | None:
+        return None  # its name, dates and public switches may change even when finished, as on the desk
+
+    def why_not_delete(self, obj) -> str | None:
+        return setup.why_not_delete_tournament(obj)
+
+    def delete_through(self, request, obj) -> None:
+        setup.delete_tournament(obj, request.user)
 
     @admin.display(description=gettext_lazy("ruleset"))
     def preset(self, obj: Tournament) -> str:
@@ -159,15 +265,27 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Pair)
-class PairAdmin(ReadableAutocomplete, HistoryForReading):
+class PairAdmin(KeptByTheDesk, ReadableAutocomplete, HistoryForReading):
     list_display = ("name", "tournament", "player1", "player2", "club", "seed", "withdrawn")
     list_filter = ("tournament", "withdrawn", "club")
     search_fields = ("name", "club", "player1__name", "player2__name")
     autocomplete_fields = ("player1", "player2")
     list_select_related = ("tournament", "player1", "player2")
 
+    def why_not_delete(self, obj) -> str | None:
+        return people.why_not_delete_pair(obj)
+
+    def delete_through(self, request, obj) -> None:
+        people.delete_pair(obj, by=request.user)
+
+
+# The largest table number the database takes (a positive small integer).
+TABLE_LIMIT = 32767
+
 
 class MatchInline(ReadableAutocomplete, admin.TabularInline):
+    """The tables of a round, changed here only while the round's tournament is open (``obj`` is the round)."""
+
     model = Match
     extra = 0
     fields = ("table", "pair_ns", "pair_ew", "judge", "state")
@@ -175,17 +293,53 @@ class MatchInline(ReadableAutocomplete, admin.TabularInline):
     autocomplete_fields = ("pair_ns", "pair_ew")
     show_change_link = True
 
+    def has_add_permission(self, request, obj=None) -> bool:
+        return super().has_add_permission(request, obj) and not (obj and obj.tournament.is_finished)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and not (obj and obj.tournament.is_finished)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and not (obj and draft_only(obj))
+
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(KeptByTheDesk, admin.ModelAdmin):
     list_display = ("__str__", "tournament", "number", "state")
     list_filter = ("tournament", "state")
     search_fields = ("tournament__name",)
     inlines = [MatchInline]
 
+    def why_not_delete(self, obj) -> str | None:
+        return draft_only(obj)
+
+    def save_formset(self, request, form, formset, change) -> None:
+        if formset.model is Match:
+            clear_tables_taken(formset)
+        super().save_formset(request, form, formset, change)
+
+
+def clear_tables_taken(formset) -> None:
+    """Tables the round's form renumbers or deletes first move to a spare number: the formset saves one table
+    at a time, so two tables swapping numbers (1 ↔ 2) met the one-table-a-number constraint halfway (a 500)."""
+    moving = [
+        f.instance.pk
+        for f in formset.initial_forms
+        if f in formset.deleted_forms or "table" in f.changed_data
+    ]
+    if not moving:
+        return
+    taken = set(Match.objects.filter(round=formset.instance).values_list("table", flat=True))
+    spare = (n for n in range(TABLE_LIMIT, 0, -1) if n not in taken)
+    for pk in moving:
+        Match.objects.filter(pk=pk).update(table=next(spare))
+
+    def delete_through(self, request, obj) -> None:
+        pairing.delete_draft_round(obj)
+
 
 @admin.register(Match)
-class MatchAdmin(ReadableAutocomplete, HistoryForReading):
+class MatchAdmin(KeptByTheDesk, ReadableAutocomplete, HistoryForReading):
     list_display = (
         "__str__",
         "round",
@@ -202,13 +356,21 @@ class MatchAdmin(ReadableAutocomplete, HistoryForReading):
     autocomplete_fields = ("pair_ns", "pair_ew", "judge")
     readonly_fields = MATCH_COMPUTED
     list_select_related = ("round__tournament", "pair_ns", "pair_ew", "judge")
+    tournament_path = ("round", "tournament")
+
+    def why_not_delete(self, obj) -> str | None:
+        return draft_only(obj.round)
 
 
 @admin.register(Bye)
-class ByeAdmin(admin.ModelAdmin):
+class ByeAdmin(KeptByTheDesk, admin.ModelAdmin):
     list_display = ("round", "pair", "points")
     list_filter = ("round__tournament",)
     search_fields = ("pair__name",)
+    tournament_path = ("round", "tournament")
+
+    def why_not_delete(self, obj) -> str | None:
+        return draft_only(obj.round)
 
 
 class PenaltyInline(ReadOnly, admin.TabularInline):

@@ -121,7 +121,9 @@ class Tournament(models.Model):
             Ruleset.from_spec(self.ruleset)
         except RulesetError as exc:  # the engine's English, said in the director's language
             raise ValidationError({"ruleset": ruleset_refusal(exc)}) from exc
-        unknown = [code for code in self.tie_breaks or [] if code not in TIEBREAKS]
+        if not isinstance(self.tie_breaks or [], list):  # JSON typed in the admin may be any value
+            raise ValidationError({"tie_breaks": _("List the tie-breaks by their codes, in order.")})
+        unknown = [str(code) for code in self.tie_breaks or [] if not isinstance(code, str) or code not in TIEBREAKS]
         if unknown:
             raise ValidationError(
                 {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}
