@@ -32,7 +32,7 @@ from rules.ruleset import Ruleset, RulesetError
 from rules.seats import next_seat, side_of
 from tournaments.access import can_record, in_draft
 from tournaments.finishing import refusal
-from tournaments.models import SEAT_CHOICES, Deal, Match, Penalty, Play, Trick
+from tournaments.models import SEAT_CHOICES, Deal, Match, Penalty, Play, Round, Trick
 
 SEAT_NAMES = dict(SEAT_CHOICES)
 CARD_SEPARATORS = re.compile(r"[\s,，、;]+")  # as rules.cards splits typed cards
@@ -72,9 +72,11 @@ def lock_for_entry(match: Match) -> Match:
     (``pairing.unpublish_round``), and a tournament is finished holding every match's lock
     (``finishing.finish_tournament``), so whatever a request read before the lock, a table begins, and a match's
     result changes, only in a published round of an open tournament."""
-    # Its round and tournament come in the same read (require_entries asks both), locked only the match's row.
-    locked = Match.objects.select_related("round__tournament").select_for_update(of=("self",))
-    match = get_object_or_404(locked, pk=match.pk)
+    match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
+    # Its round and tournament are read after the lock, in a statement of their own: on PostgreSQL a read that
+    # waited for the lock returns the rows it only joined as they were when it began, so a draft or a finish
+    # committed meanwhile would go unseen (tests/table/test_races.py).
+    match.round = Round.objects.select_related("tournament").get(pk=match.round_id)
     require_entries(match)
     return match
 
