@@ -1,7 +1,7 @@
-"""A table's write racing the desk's on PostgreSQL, each in a connection of its own. The desk holds the locks of
-every match it is about to change (a finish, a round back to draft) and the table's write waits for its match's
-lock; once it has it, it must see what the desk committed meanwhile. (SQLite runs one write transaction at a
-time, so there the table's write simply begins after the desk's: the in-memory test database cannot show it.)"""
+"""Two writes racing on PostgreSQL, each in a connection of its own: the first holds the locks it took (the desk
+holds the tournament's, and a finish or a round going back to draft every match's), the second waits for one of
+them and, once it has it, must see what the first committed meanwhile. (SQLite runs one write transaction at a
+time, so there the second simply begins after the first: the in-memory test database cannot show it.)"""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from django.db import connection, connections
 from referee.recording import deal_entry
 from referee.recording.errors import DraftRound, Finished
 from tests.desk.helpers import deal, finish
-from tournaments import finishing, pairing
-from tournaments.models import Deal, Round
+from tournaments import finishing, pairing, people
+from tournaments.models import Deal, Match, Pair, Round
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -55,20 +55,23 @@ def paused(monkeypatch, module, name: str) -> tuple[threading.Event, threading.E
     return inside, proceed
 
 
-def race(monkeypatch, module, name: str, desk, table) -> object:
-    """The desk's write paused holding its locks, the table's write started (it must wait), then the desk's
-    committed: what the table's write ended with."""
+def race(monkeypatch, module, name: str, first, second) -> object:
+    """``first`` paused at ``module.name``, holding its locks; ``second`` started (it must wait for them); then
+    ``first`` let go on and committed: what ``second`` ended with."""
     inside, proceed = paused(monkeypatch, module, name)
-    desk_thread, desk_outcome = in_thread(desk)
+    first_thread, first_outcome = in_thread(first)
     assert inside.wait(WAIT)
-    table_thread, table_outcome = in_thread(table)
-    table_thread.join(0.5)
-    assert table_thread.is_alive(), table_outcome  # waiting for its match's lock
+    second_thread, second_outcome = in_thread(second)
+    second_thread.join(0.5)
+    assert second_thread.is_alive(), second_outcome  # waiting for a lock the first holds
     proceed.set()
-    desk_thread.join(WAIT), table_thread.join(WAIT)
-    assert len(desk_outcome) == 1 and not isinstance(desk_outcome[0], Exception), desk_outcome
-    assert len(table_outcome) == 1, "the table's write never ended"
-    return table_outcome[0]
+    first_thread.join(WAIT), second_thread.join(WAIT)
+    assert len(first_outcome) == 1 and not isinstance(first_outcome[0], Exception), first_outcome
+    assert len(second_outcome) == 1, "the second write never ended"
+    return second_outcome[0]
+
+
+# --- a table's write and the desk's: the table's waits for its match's lock -----------------------------------
 
 
 def test_a_deal_begun_while_its_round_goes_back_to_draft_is_refused(monkeypatch, match, judge):
@@ -96,3 +99,33 @@ def test_a_deal_reopened_while_the_tournament_is_finished_is_refused(monkeypatch
     assert isinstance(result, Finished), result
     confirmed.refresh_from_db()
     assert confirmed.state == Deal.State.CONFIRMED
+
+
+# --- two desk writes: the second waits for the tournament's lock ----------------------------------------------
+
+
+def test_a_pair_deleted_while_a_round_is_paired_is_refused_once_it_is_placed(monkeypatch, tournament, make_pair):
+    pairs = [make_pair() for _ in range(4)]
+    result = race(
+        monkeypatch,
+        pairing,
+        "_write_round",
+        lambda: pairing.pair_round(tournament),
+        lambda: people.delete_pair(pairs[0]),
+    )
+    assert isinstance(result, people.PeopleError) and result.status == 409, result
+    assert Pair.objects.filter(pk=pairs[0].pk).exists()
+
+
+def test_a_round_paired_while_a_pair_is_deleted_leaves_the_pair_out(monkeypatch, tournament, make_pair):
+    pairs = [make_pair() for _ in range(5)]
+    rnd = race(
+        monkeypatch,
+        people,
+        "why_not_delete_pair",
+        lambda: people.delete_pair(pairs[0]),
+        lambda: pairing.pair_round(tournament),
+    )
+    assert not Pair.objects.filter(pk=pairs[0].pk).exists()
+    placed = {pk for m in Match.objects.filter(round=rnd) for pk in (m.pair_ns_id, m.pair_ew_id)}
+    assert placed == {p.pk for p in pairs[1:]} and not rnd.byes.exists()
