@@ -202,7 +202,7 @@ def test_a_tournaments_ruleset_and_scoring_settings_change_on_the_desk_not_here(
     html = admin_client.get(change_url(tournament)).content.decode()
     for name in ("ruleset", "points_win", "bye_points", "tie_breaks", "match_time_limit"):
         assert f'name="{name}"' not in html, name
-    assert 'name="name"' in html
+    assert 'name="name"' in html and f'href="{reverse("desk-settings", args=[tournament.slug])}"' in html
     form = tournament_form(tournament, name="春季赛（改）", ruleset='{"preset": "jj-competition"}', points_win="9")
     assert admin_client.post(change_url(tournament), form).status_code == 302
     tournament.refresh_from_db()
@@ -232,6 +232,8 @@ def test_a_finished_tournaments_pairs_rounds_matches_and_byes_are_only_read_here
     delete = reverse(f"admin:tournaments_{kind}_delete", args=[obj.pk])
     response = admin_client.post(delete, {"post": "yes"}, follow=True)
     assert response.redirect_chain == [(change_url(obj), 302)]
+    said = [str(m) for m in response.context["messages"]]
+    assert said == ["The tournament is finished: its results are final and can no longer be changed."]  # once
     assert type(obj).objects.filter(pk=obj.pk).exists()
     changelist = admin_client.get(reverse(f"admin:tournaments_{kind}_changelist")).content.decode()
     assert 'value="delete_selected"' not in changelist  # bulk delete would ask no one

@@ -24,6 +24,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models
 from django.forms.fields import InvalidJSONInput
 from django.http import Http404, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
@@ -181,7 +183,8 @@ class KeptByTheDesk:
                 return super().delete_view(request, object_id, extra_context)
             except (FinishError, people.PeopleError, setup.SettingsError) as refused:  # changed meanwhile
                 why = refused.message
-        messages.error(request, why)
+        if why != self.why_not_change(obj):  # else the page says it already
+            messages.error(request, why)
         return HttpResponseRedirect(request.path.rsplit("/delete/", 1)[0] + "/change/")
 
     def delete_model(self, request, obj) -> None:
@@ -217,6 +220,14 @@ def draft_only(rnd: Round) -> str | None:
     ) % {"n": rnd.number}
 
 
+def settings_on_the_desk() -> str:
+    """Said on a saved tournament's admin page, whose ruleset and scoring settings are shown only."""
+    return _(
+        "The ruleset and scoring settings change on the desk's <a href=\"{url}\">settings page</a>, which "
+        "scores the recorded deals again."
+    )
+
+
 @admin.register(Tournament)
 class TournamentAdmin(KeptByTheDesk, admin.ModelAdmin):
     formfield_overrides = {models.JSONField: {"form_class": ReadableJSONField}}
@@ -237,6 +248,13 @@ class TournamentAdmin(KeptByTheDesk, admin.ModelAdmin):
 
     def why_not_change(self, obj) -> str | None:
         return None  # its name, dates and public switches may change even when finished, as on the desk
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        if request.method == "GET" and obj is not None:
+            settings_page = reverse("desk-settings", args=[obj.slug])
+            messages.info(request, format_html(settings_on_the_desk(), url=settings_page))
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def why_not_delete(self, obj) -> str | None:
         return setup.why_not_delete_tournament(obj)
