@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.desk.helpers import deal
+from tournaments import pairing
 from tournaments.admin import MATCH_COMPUTED
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 
@@ -293,6 +294,36 @@ def test_a_draft_rounds_table_is_deleted_here_and_a_published_rounds_is_not(admi
     assert not Match.objects.filter(pk=table.pk).exists()
     admin_client.post(reverse("admin:tournaments_match_delete", args=[match.pk]), {"post": "yes"})
     assert Match.objects.filter(pk=match.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_draft_round_is_discarded_here_through_the_desks_service_with_its_tables(admin_client, match, monkeypatch):
+    draft = Round.objects.create(tournament=match.round.tournament, number=2)
+    Match.objects.create(round=draft, table=1, pair_ns=match.pair_ns, pair_ew=match.pair_ew)
+    discarded, original = [], pairing.delete_draft_round
+    monkeypatch.setattr(pairing, "delete_draft_round", lambda rnd: discarded.append(rnd.pk) or original(rnd))
+    response = admin_client.post(reverse("admin:tournaments_round_delete", args=[draft.pk]), {"post": "yes"})
+    assert response.status_code == 302 and discarded == [draft.pk]
+    assert not Round.objects.filter(pk=draft.pk).exists() and not Match.objects.filter(round_id=draft.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_delete_refused_by_the_desks_service_meanwhile_goes_back_to_the_page_saying_why(
+    admin_client, match, monkeypatch
+):
+    """The check passed, then the service (under its lock) found the round published meanwhile."""
+    admin_client.cookies["django_language"] = "en"
+    draft = Round.objects.create(tournament=match.round.tournament, number=2)
+
+    def published_meanwhile(rnd):
+        raise pairing.PairingError("Only a draft round can be changed.")
+
+    monkeypatch.setattr(pairing, "delete_draft_round", published_meanwhile)
+    url = reverse("admin:tournaments_round_delete", args=[draft.pk])
+    response = admin_client.post(url, {"post": "yes"}, follow=True)
+    assert response.redirect_chain == [(change_url(draft), 302)]
+    assert [str(m) for m in response.context["messages"]] == ["Only a draft round can be changed."]
+    assert Round.objects.filter(pk=draft.pk).exists()
 
 
 def round_form(rnd: Round, tables: dict[Match, int]) -> dict:

@@ -181,8 +181,8 @@ class KeptByTheDesk:
         if why is None:
             try:
                 return super().delete_view(request, object_id, extra_context)
-            except (FinishError, people.PeopleError, setup.SettingsError) as refused:  # changed meanwhile
-                why = refused.message
+            except (FinishError, pairing.PairingError, people.PeopleError, setup.SettingsError) as refused:  # changed meanwhile
+                why = str(refused)
         if why != self.why_not_change(obj):  # else the page says it already
             messages.error(request, why)
         return HttpResponseRedirect(request.path.rsplit("/delete/", 1)[0] + "/change/")
@@ -331,6 +331,9 @@ class RoundAdmin(KeptByTheDesk, admin.ModelAdmin):
     def why_not_delete(self, obj) -> str | None:
         return draft_only(obj)
 
+    def delete_through(self, request, obj) -> None:
+        pairing.delete_draft_round(obj)
+
     def save_formset(self, request, form, formset, change) -> None:
         if formset.model is Match:
             clear_tables_taken(formset)
@@ -351,9 +354,6 @@ def clear_tables_taken(formset) -> None:
     spare = (n for n in range(TABLE_LIMIT, 0, -1) if n not in taken)
     for pk in moving:
         Match.objects.filter(pk=pk).update(table=next(spare))
-
-    def delete_through(self, request, obj) -> None:
-        pairing.delete_draft_round(obj)
 
 
 @admin.register(Match)
