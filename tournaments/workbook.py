@@ -26,7 +26,7 @@ from openpyxl.utils import get_column_letter
 
 from rules.ranks import RANK_TEXT, rank_text
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
-from tournaments.standings import compute_standings, tie_break_columns
+from tournaments.standings import compute_standings, standings_title, tie_break_columns
 from tournaments.wording import deal_outcome, match_result, penalty_note
 
 FORMULA_START = ("=", "+", "-", "@")
@@ -129,7 +129,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
         *[(str(label), 14) for _code, label in tbs],
         (_("withdrawn"), 10),
     ]
-    sheet = Sheet(wb, _("Final standings") if tournament.is_finished else _("Standings"), columns)
+    sheet = Sheet(wb, standings_title(tournament), columns)
     signed = {9 + i: SIGNED for i, (code, _label) in enumerate(tbs) if code == "level_diff"}
     for line in compute_standings(tournament):
         p = line.pair

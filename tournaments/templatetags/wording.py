@@ -3,6 +3,7 @@
 from django import template
 
 from tournaments import wording
+from tournaments.standings import standings_title
 
 register = template.Library()
 
@@ -14,3 +15,4 @@ register.filter("violation_name", wording.violation_name)
 register.filter("preset_name", wording.preset_name)
 register.filter("preset_description", wording.preset_description)
 register.filter("penalty_note", wording.penalty_note)
+register.filter("standings_title", standings_title)  # Final standings once the tournament is finished
