@@ -169,10 +169,16 @@ class KeptByTheDesk:
         actions.pop("delete_selected", None)
         return actions
 
+    def page_notes(self, obj) -> list[tuple[int, str]]:
+        """What the object's page says above the form (a message level and a sentence each)."""
+        why = self.why_not_change(obj)
+        return [(messages.WARNING, why)] if why else []
+
     def change_view(self, request, object_id, form_url="", extra_context=None):
         obj = self.get_object(request, unquote(object_id))
-        if request.method == "GET" and obj is not None and (why := self.why_not_change(obj)):
-            messages.warning(request, why)
+        if request.method == "GET" and obj is not None:
+            for level, note in self.page_notes(obj):
+                messages.add_message(request, level, note)
         return super().change_view(request, object_id, form_url, extra_context)
 
     def delete_view(self, request, object_id, extra_context=None):
@@ -249,12 +255,9 @@ class TournamentAdmin(KeptByTheDesk, admin.ModelAdmin):
     def why_not_change(self, obj) -> str | None:
         return None  # its name, dates and public switches may change even when finished, as on the desk
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        obj = self.get_object(request, unquote(object_id))
-        if request.method == "GET" and obj is not None:
-            settings_page = reverse("desk-settings", args=[obj.slug])
-            messages.info(request, format_html(settings_on_the_desk(), url=settings_page))
-        return super().change_view(request, object_id, form_url, extra_context)
+    def page_notes(self, obj) -> list[tuple[int, str]]:
+        settings_page = reverse("desk-settings", args=[obj.slug])
+        return [(messages.INFO, format_html(settings_on_the_desk(), url=settings_page))]
 
     def why_not_delete(self, obj) -> str | None:
         return setup.why_not_delete_tournament(obj)
