@@ -8,11 +8,12 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from referee.recording import deal_entry
 from referee.recording.errors import DraftRound, Finished
 from tests.desk.helpers import deal, finish
+from tests.threads import in_thread
 from tournaments import finishing, pairing, people
 from tournaments.models import Deal, Match, Pair, Round
 
@@ -22,23 +23,6 @@ pytestmark = [
 ]
 
 WAIT = 10.0  # seconds an event may take to come; only reached when something is broken
-
-
-def in_thread(work) -> tuple[threading.Thread, list]:
-    """``work`` in a thread with a database connection of its own; its result or its exception in the list."""
-    outcome: list = []
-
-    def run():
-        try:
-            outcome.append(work())
-        except Exception as exc:  # the test reads it
-            outcome.append(exc)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread, outcome
 
 
 def paused(monkeypatch, module, name: str) -> tuple[threading.Event, threading.Event]:

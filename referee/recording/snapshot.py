@@ -75,7 +75,7 @@ def lock_for_entry(match: Match) -> Match:
     match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
     # Its round and tournament are read after the lock, in a statement of their own: on PostgreSQL a read that
     # waited for the lock returns the rows it only joined as they were when it began, so a draft or a finish
-    # committed meanwhile would go unseen (tests/table/test_races.py).
+    # committed meanwhile would go unseen (tests/test_races.py).
     match.round = Round.objects.select_related("tournament").get(pk=match.round_id)
     require_entries(match)
     return match

@@ -8,10 +8,11 @@ import os
 import threading
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from referee.recording.snapshot import consistent_read
 from referee.sqlite.base import gate_for
+from tests.threads import in_thread
 from tournaments.models import Tournament
 
 WAIT = 5.0  # seconds an event may take to come; only reached when the gate is broken
@@ -44,20 +45,6 @@ def gate_is_free() -> bool:
     finally:
         os.close(fd)  # closing the description gives back a lock it took
     return True
-
-
-def in_thread(work) -> tuple[threading.Thread, list]:
-    done: list = []
-
-    def run():
-        try:
-            done.append(work())
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread, done
 
 
 def write(slug: str) -> str:
