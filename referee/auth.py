@@ -15,7 +15,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from referee.recording.prepared import Prepared
+from referee.table.recording.prepared import Prepared
 
 SESSION = Prepared(lambda key: Session.objects.filter(session_key=key).order_by())
 USER = Prepared(lambda pk: get_user_model()._default_manager.filter(pk=pk).order_by())

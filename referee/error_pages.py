@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from referee.views import wants_json
+from referee.table.views import wants_json
 from tournaments.access import can_read_tournament
 from tournaments.finishing import TournamentFinished
 from tournaments.models import Tournament

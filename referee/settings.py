@@ -37,7 +37,8 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "tournaments",
-    "referee",
+    "referee.table",
+    "tools",
 ]
 
 MIDDLEWARE = [

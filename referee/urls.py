@@ -11,7 +11,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("tournaments.urls")),
-    path("", include("referee.table_urls")),
+    path("", include("referee.table.urls")),
 ]
 
 # Refused requests get the site's own pages (and JSON for the page scripts): referee.error_pages.

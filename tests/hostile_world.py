@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
-from referee.recording import deal_entry, quick, records
-from referee.recording.match_fold import forfeit_match
+from referee.table.recording import deal_entry, quick, records
+from referee.table.recording.match_fold import forfeit_match
 from rules.simulate import simulate_deal
 from tournaments.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Bye, Deal, Match, Pair, Player, Round, Tournament

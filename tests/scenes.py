@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
-from referee.recording import deal_entry
-from referee.recording.match_fold import start_levels
-from referee.recording.snapshot import snapshot
+from referee.table.recording import deal_entry
+from referee.table.recording.match_fold import start_levels
+from referee.table.recording.snapshot import snapshot
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service
 from tournaments.access import JUDGE_GROUP, add_to_group

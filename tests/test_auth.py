@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee.auth import SESSION, USER
-from referee.recording.deal_entry import start_deal
+from referee.table.recording.deal_entry import start_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -62,8 +62,8 @@ def test_postgres_url_gives_the_postgresql_settings(monkeypatch, tmp_path):
 def test_on_postgresql_the_deal_read_of_every_play_is_prepared_after_five_runs(match, judge):
     from django.db import connection
 
-    from referee.recording.deal_entry import start_deal
-    from referee.views import DEAL_WITH_MATCH
+    from referee.table.recording.deal_entry import start_deal
+    from referee.table.views import DEAL_WITH_MATCH
 
     if connection.vendor != "postgresql":
         pytest.skip("SQLite has no server-side prepared statements")

@@ -41,8 +41,8 @@ def test_docs_copy_matches_the_specification_next_door(copy):
     )
 
 
-MODULE_ROW = re.compile(r"`((?:rules|tournaments|referee)/[\w/]+\.py)`")
-PACKAGES = ("rules", "tournaments", "referee")
+MODULE_ROW = re.compile(r"`((?:rules|tournaments|referee|tools)/[\w/]+\.py)`")
+PACKAGES = ("rules", "tournaments", "referee", "tools")
 
 
 def mapped_modules() -> set[str]:

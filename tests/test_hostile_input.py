@@ -14,9 +14,9 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import actions
-from referee.recording import deal_entry, records
-from referee.recording.errors import RecordingError
+from referee.table import actions
+from referee.table.recording import deal_entry, records
+from referee.table.recording.errors import RecordingError
 from rules.simulate import simulate_deal
 from tests.hostile import Sweep, bodies, forms_of
 from tournaments.models import Deal, Penalty, Trick

@@ -25,7 +25,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import actions
+from referee.table import actions
 from tests.hostile import HEADERS, JSON, NUMBERS, Form, Sweep, bodies, forms_of, hostile_queries, send
 from tests.hostile_world import World, build_world
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick

@@ -44,7 +44,7 @@ def test_a_migrated_tournament_ranks_by_its_tie_breaks(tournament):
 @pytest.mark.django_db(transaction=True)
 def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judge):
     """Deals recorded before ``Deal.start_levels`` existed get the fold of the played deals before each."""
-    from referee.recording import deal_entry, match_fold, records
+    from referee.table.recording import deal_entry, match_fold, records
     from rules.simulate import simulate_deal
 
     ruleset = match.round.tournament.ruleset

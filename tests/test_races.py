@@ -10,8 +10,8 @@ import threading
 import pytest
 from django.db import connection
 
-from referee.recording import deal_entry
-from referee.recording.errors import DraftRound, Finished
+from referee.table.recording import deal_entry
+from referee.table.recording.errors import DraftRound, Finished
 from tests.desk.helpers import deal, finish
 from tests.threads import in_thread
 from tournaments import finishing, pairing, people

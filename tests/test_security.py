@@ -14,8 +14,8 @@ from django.conf import settings
 from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
-from referee.recording.deal_entry import start_deal
 from referee.security import client_address
+from referee.table.recording.deal_entry import start_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 STRONG_KEY = "k3y-for-tests-0123456789-abcdefghijklmnop"

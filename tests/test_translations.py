@@ -14,7 +14,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def source_files():
-    for folder in ("templates", "tournaments", "referee"):
+    for folder in ("templates", "tournaments", "referee", "tools"):
         for path in sorted((ROOT / folder).rglob("*")):
             rel = path.relative_to(ROOT).as_posix()
             if path.suffix in {".html", ".py"} and "migrations" not in rel:

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from referee.recording.quick_totals import LAST_LEADS
+from referee.table.recording.quick_totals import LAST_LEADS
 from rules.messages import _TEMPLATES as VIOLATION_TEMPLATES
 from rules.ruleset import PRESETS
 from rules.scoring import PENALTY_CODES, PENALTY_FOR_VIOLATION

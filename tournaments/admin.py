@@ -1,6 +1,6 @@
 """Admin pages for the TD: search and filters on everything a scoring desk looks up.
 
-A match's levels, banker, end and winner are computed from its confirmed deals (``referee.recording``), so here
+A match's levels, banker, end and winner are computed from its confirmed deals (``referee.table.recording``), so here
 they are read-only; deals, tricks, plays and penalties are only read (they change through the judges' pages and
 the desk, which keep the match in step). The change history is for reading too: a revert would bring back an old
 version whole.

@@ -7,7 +7,7 @@ confirmation; else finished, time called (the match not yet over), playing (a de
 deals), not started. An unsettled violation is
 one the judge recorded as played (a ``Ruling`` of that kind on a deal not yet confirmed) that no penalty (keyed to
 it, or called with the form for its seat, trick and the ruleset's penalty) and no dismissal settles — the stored
-trace of the settling rules (``referee.recording.settling``), so the board need not judge every deal again.
+trace of the settling rules (``referee.table.recording.settling``), so the board need not judge every deal again.
 """
 
 from __future__ import annotations

@@ -463,7 +463,7 @@ class Deal(models.Model):
     version = models.PositiveIntegerField(_("version"), default=0)
     # Both sides' levels when the deal began ({"NS": "5", "EW": "3"}), stored so a play need not fold the deals
     # before it. The rule that keeps it true: it is the fold of the played deals before this one
-    # (``referee.recording.match_fold.levels_before``), set by ``start_deal`` and stored again for every deal of
+    # (``referee.table.recording.match_fold.levels_before``), set by ``start_deal`` and stored again for every deal of
     # the match whenever a played deal changes — submit, reopen, a penalty on a submitted deal, and every
     # recompute (confirm, time, forfeit, a recorded deal). A correction to an earlier deal goes through the TD's
     # reopen and a recompute, so it refreshes this too. Empty (a deal made outside the service): it is folded.
@@ -581,7 +581,7 @@ class Penalty(models.Model):
         verbose_name=_("recorded by"),
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
-    # The violation this penalty settles (``referee.recording.settling.violation_key``: trick, seat, code), or
+    # The violation this penalty settles (``referee.table.recording.settling.violation_key``: trick, seat, code), or
     # '' for a penalty the judge called on their own; a violation is penalised once.
     violation = models.CharField(_("violation"), max_length=40, blank=True)
 
@@ -642,7 +642,7 @@ class Ruling(models.Model):
 
 
 class WriteReceipt(models.Model):
-    """The answer to one write a page sent, kept under the page's key for it (``referee.recording.receipts``).
+    """The answer to one write a page sent, kept under the page's key for it (``referee.table.recording.receipts``).
 
     A retry of that write (a reply lost on the network, a double tap) gets this answer back instead of writing
     twice. Keys belong to one account; receipts older than a day are pruned.

@@ -4,7 +4,7 @@ created by mistake, and the engine's ruleset refusals in the director's language
 A change to the ruleset of a tournament whose deals are recorded changes how each of those deals scores. The
 deals' verdicts belong to the table side (``referee``), which this app must not import, so saving announces the
 change with the ``ruleset_changed`` signal inside the save's transaction; the table side's receiver
-(``referee.recording.rescoring``) scores every deal again and recomputes every match, or refuses with
+(``referee.table.recording.rescoring``) scores every deal again and recomputes every match, or refuses with
 ``SettingsError`` and nothing is saved. A finished tournament keeps its rules and scoring settings
 (``finishing.require_open``); its name, dates and what the public sees may still change.
 """

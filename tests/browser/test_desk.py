@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.simulation import simulate_round
+from referee.table.simulation import simulate_round
 from tests.browser.helpers import expect, login
 from tournaments.models import Pair, Player, Round, Tournament
 from tournaments.pairing import pair_round, publish_round

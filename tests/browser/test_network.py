@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.recording import deal_entry
+from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login, wait_for_version
 from tournaments.demo import create_demo
 from tournaments.models import Play

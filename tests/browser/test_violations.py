@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.recording import deal_entry
+from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service
 from tournaments.demo import create_demo

@@ -291,19 +291,19 @@ def test_only_the_last_published_round_goes_back_to_draft(tournament, make_pair)
 
 
 def start_a_deal(match: Match, judge, director) -> None:
-    from referee.recording.deal_entry import start_deal
+    from referee.table.recording.deal_entry import start_deal
 
     start_deal(match, judge, trump="S", declarer="N")
 
 
 def call_the_time(match: Match, judge, director) -> None:
-    from referee.recording.match_fold import call_time
+    from referee.table.recording.match_fold import call_time
 
     call_time(match, judge, now=timezone.now() + timezone.timedelta(days=1))
 
 
 def forfeit(match: Match, judge, director) -> None:
-    from referee.recording.match_fold import forfeit_match
+    from referee.table.recording.match_fold import forfeit_match
 
     forfeit_match(match, director, side="NS")
 
@@ -316,7 +316,7 @@ def test_a_table_read_as_published_does_not_begin_once_its_round_went_back_to_dr
     """The race of a judge beginning a table while the TD takes the round back to draft: the judge's request
     read the round published; the TD's back-to-draft committed first; the judge's write is refused under the
     match's lock (unpublishing locks the matches, so the other order is seen by ``why_not_unpublish``)."""
-    from referee.recording.errors import DraftRound
+    from referee.table.recording.errors import DraftRound
 
     tournament.match_time_limit = 1
     tournament.save()

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from referee.simulation import simulate_match
+from referee.table.simulation import simulate_match
 from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
 from tests.desk.helpers import settings_data
@@ -364,7 +364,7 @@ def test_a_ruleset_change_after_deals_asks_first_then_scores_every_deal_again(
     after = {d.number: d.verdict["result"] for d in match.deals.all()}
     assert after != before
     match.refresh_from_db()
-    from referee.recording.match_fold import OFFICIAL, replay_match
+    from referee.table.recording.match_fold import OFFICIAL, replay_match
 
     state = replay_match(match, states=OFFICIAL)
     assert (match.level_ns, match.level_ew) == (state.levels["NS"], state.levels["EW"])

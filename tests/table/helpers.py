@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.recording import deal_entry
+from referee.table.recording import deal_entry
 from rules.simulate import simulate_deal
 
 

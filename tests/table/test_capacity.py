@@ -9,11 +9,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from referee import actions, views
-from referee.recording import deal_entry, errors, receipts
-from referee.recording import snapshot as snapshot_module
-from referee.recording.prepared import history_row, inserter
-from referee.recording.snapshot import PENALTIES, TRICKS_WITH_PLAYS, claim_version
+from referee.table import actions, views
+from referee.table.recording import deal_entry, errors, receipts
+from referee.table.recording import snapshot as snapshot_module
+from referee.table.recording.prepared import history_row, inserter
+from referee.table.recording.snapshot import PENALTIES, TRICKS_WITH_PLAYS, claim_version
 from tests.table.helpers import simulated
 from tournaments.models import Deal, Play, Trick, WriteReceipt
 

@@ -15,11 +15,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from referee.forms import QuickEntryForm
-from referee.recording import deal_entry, errors, records
-from referee.recording.quick_totals import most_kitty_points
-from referee.recording.snapshot import parse_card_text, ruleset_for
-from referee.screens import current_deal_state
+from referee.table.forms import QuickEntryForm
+from referee.table.recording import deal_entry, errors, records
+from referee.table.recording.quick_totals import most_kitty_points
+from referee.table.recording.snapshot import parse_card_text, ruleset_for
+from referee.table.screens import current_deal_state
 from rules.cards import parse_cards
 from rules.judge import judge as engine_judge
 from rules.ruleset import PRESETS, Ruleset

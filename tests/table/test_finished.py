@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from referee.recording import deal_entry, quick, records, settling
-from referee.recording.errors import Finished
-from referee.recording.match_fold import call_time, forfeit_match
+from referee.table.recording import deal_entry, quick, records, settling
+from referee.table.recording.errors import Finished
+from referee.table.recording.match_fold import call_time, forfeit_match
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service, simulated
 from tournaments.finishing import finish_tournament, reopen_tournament

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.loadtest import PlayEntry, compare_plays, conflict_outcome, local_address, plays_of, shows_play
 from rules.simulate import simulate_deal
+from tools.loadtest.clients import PlayEntry, conflict_outcome, local_address, plays_of, shows_play
+from tools.loadtest.figures import compare_plays
 
 ROOT = Path(__file__).resolve().parents[2]
 

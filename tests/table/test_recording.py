@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.recording import deal_entry, match_fold, records, snapshot
-from referee.recording.errors import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
+from referee.table.recording import deal_entry, match_fold, records, snapshot
+from referee.table.recording.errors import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
 from tests.table.helpers import play_through_service, simulated
 from tournaments.models import Deal, Match
 

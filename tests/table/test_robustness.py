@@ -18,9 +18,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from referee.recording import deal_entry, quick, receipts, records
-from referee.recording.errors import DraftRound, RecordingError
-from referee.screens import deal_state
+from referee.table.recording import deal_entry, quick, receipts, records
+from referee.table.recording.errors import DraftRound, RecordingError
+from referee.table.screens import deal_state
 from rules.simulate import simulate_deal
 from tests.table.helpers import quick_fields
 from tournaments.access import JUDGE_GROUP, add_to_group
@@ -538,7 +538,7 @@ def test_polling_the_state_while_another_client_plays_and_undoes_never_fails(fil
 def test_two_people_applying_one_penalty_at_once_record_it_once(file_db):
     """The judge and the director press "apply" for the same revoke at the same moment (each page with its own
     key and the same version): both are told it is applied, and one penalty is recorded."""
-    from referee.recording import settling
+    from referee.table.recording import settling
     from tournaments.models import Penalty
     from tournaments.services import create_director
 

@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from referee import screens
-from referee.recording import deal_entry, records, settling
-from referee.recording.errors import PermissionRefused, RecordingError
+from referee.table import screens
+from referee.table.recording import deal_entry, records, settling
+from referee.table.recording.errors import PermissionRefused, RecordingError
 from rules.judge import judge as engine_judge
 from tests.table.helpers import flipping_revoke, play_through_service
 from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick

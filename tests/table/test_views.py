@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from referee.recording import deal_entry, errors, match_fold, records
-from referee.screens import current_deal_state
-from referee.views import json_response
+from referee.table.recording import deal_entry, errors, match_fold, records
+from referee.table.screens import current_deal_state
+from referee.table.views import json_response
 from tests.table.helpers import posted_plays, quick_fields, simulated
 from tournaments.models import Deal, Match
 

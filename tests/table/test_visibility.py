@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from referee.recording import deal_entry, records
+from referee.table.recording import deal_entry, records
 from rules.simulate import simulate_deal
 from tournaments.models import Deal, Round
 

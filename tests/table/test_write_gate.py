@@ -10,8 +10,8 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from referee.recording.snapshot import consistent_read
 from referee.sqlite.base import gate_for
+from referee.table.recording.snapshot import consistent_read
 from tests.threads import in_thread
 from tournaments.models import Tournament
 

@@ -1,0 +1,200 @@
+"""The match fold: a match's levels, banker, strikes and end, replayed from its deals by the engine.
+
+They are never edited by hand: ``recompute_match`` replays the confirmed deals with the engine's match fold, so a
+correction to an early deal flows through to everything after it. Calling time and forfeits end a match here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.table.recording.errors import PermissionRefused, RecordingError
+from referee.table.recording.snapshot import (
+    lock_for_entry,
+    penalty_entry,
+    require_record,
+    ruleset_for,
+)
+from rules.match import MatchDeal, MatchState, replay_played
+from rules.ruleset import Ruleset
+from tournaments.access import can_reopen
+from tournaments.models import Deal, Match, Penalty
+
+FOLD_FIELDS = ("pk", "number", "banker", "declarer", "level", "started_at", "finished_at", "attackers_total")
+OFFICIAL = (Deal.State.CONFIRMED,)
+PLAYED = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
+
+
+def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[dict]:
+    """The columns the match fold needs, with each verdict's ``result`` only (the tricks are never parsed)."""
+    deals = match.deals.filter(state__in=list(states))
+    if before is not None:
+        deals = deals.filter(number__lt=before)
+    rows = list(deals.order_by("number").values(*FOLD_FIELDS, "verdict__result"))
+    penalties: dict[int, list[dict]] = {}
+    calls = Penalty.objects.filter(deal_id__in=[r["pk"] for r in rows]).order_by("recorded_at", "pk")
+    for deal_id, *call in calls.values_list("deal_id", "seat", "code", "trick", "note"):
+        penalties.setdefault(deal_id, []).append(penalty_entry(*call))
+    for row in rows:
+        row["penalties"] = penalties.get(row["pk"], [])
+    return rows
+
+
+def match_deal(row: Mapping[str, Any], rs: Ruleset) -> MatchDeal:
+    """What the match fold needs of one stored deal (a row of ``fold_rows``)."""
+    verdict = {"result": row["verdict__result"], "attackers_points": {"total": row["attackers_total"] or 0}}
+    return MatchDeal.from_record(
+        rs, row, verdict, started_at=row["started_at"], finished_at=row["finished_at"]
+    )
+
+
+def first_banker_of(match: Match, rows: list[dict]) -> str | None:
+    """Who won the first deal's declaration (its declarer, else its banker), or None before any deal."""
+    first = (
+        rows[0]
+        if rows and rows[0]["number"] == 1
+        else match.deals.values("declarer", "banker").order_by("number").first()
+    )
+    return (first["declarer"] or first["banker"]) if first else None
+
+
+def replay_deals(
+    match: Match, rs: Ruleset, deals: Iterable[MatchDeal], first_banker: str | None
+) -> tuple[MatchState, tuple[str, ...]]:
+    """The engine's fold of ``deals`` (as played) in this match: its start, time called and forfeit."""
+    return replay_played(
+        rs,
+        deals,
+        started_at=match.started_at,
+        first_banker=first_banker,
+        now=match.time_called_at,
+        forfeited_by=match.forfeited_by or None,
+    )
+
+
+def replay_with_notes(
+    match: Match, *, states: Iterable[str], before: int | None = None
+) -> tuple[MatchState, tuple[str, ...]]:
+    """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch."""
+    rs = ruleset_for(match)
+    rows = fold_rows(match, states, before)
+    deals = [match_deal(row, rs) for row in rows if row["verdict__result"]]
+    return replay_deals(match, rs, deals, first_banker_of(match, rows))
+
+
+def replay_match(match: Match, *, states: Iterable[str], before: int | None = None) -> MatchState:
+    """The match state from its deals in ``states`` (see ``replay_with_notes``)."""
+    return replay_with_notes(match, states=states, before=before)[0]
+
+
+def has_open_deal(match: Match) -> bool:
+    """A deal of the match is still being recorded at the table (not yet submitted)."""
+    return match.deals.exclude(state__in=PLAYED).exists()
+
+
+def table_state(match: Match) -> MatchState:
+    """The state the table plays on: submitted deals count before they are confirmed."""
+    return replay_match(match, states=PLAYED)
+
+
+def levels_before(deal: Deal) -> dict[str, str]:
+    """Both sides' levels when this deal began (from the played deals before it)."""
+    return dict(replay_match(deal.match, states=PLAYED, before=deal.number).levels)
+
+
+def start_levels(deal: Deal) -> dict[str, str]:
+    """``levels_before``, as stored on the deal (``Deal.start_levels``); folded when the deal has none stored."""
+    return dict(deal.start_levels) if deal.start_levels else levels_before(deal)
+
+
+def refresh_start_levels(match: Match) -> None:
+    """Store every deal's ``levels_before`` again, after a played deal changed (the rule: ``Deal.start_levels``)."""
+    rs = ruleset_for(match)
+    rows = fold_rows(match, PLAYED, None)
+    first_banker = first_banker_of(match, rows)
+    played = [(row["number"], match_deal(row, rs)) for row in rows if row["verdict__result"]]
+    changed = []
+    for deal in match.deals.only("pk", "number", "start_levels"):
+        state, _notes = replay_deals(match, rs, [d for n, d in played if n < deal.number], first_banker)
+        if deal.start_levels != dict(state.levels):
+            deal.start_levels = dict(state.levels)
+            changed.append(deal)
+    Deal.objects.bulk_update(changed, ["start_levels"])
+
+
+@transaction.atomic
+def recompute_match(match: Match) -> MatchState:
+    """Set the match's levels, banker and end from its confirmed deals (never edited by hand)."""
+    match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
+    state = replay_match(match, states=OFFICIAL)
+    match.level_ns, match.level_ew = state.levels["NS"], state.levels["EW"]
+    match.banker = state.banker or ""
+    if state.end is not None:
+        match.state = Match.State.FINISHED
+        match.ended_by = state.end.how
+        match.winner = match.pair_of(state.end.winner) if state.end.winner else None
+        last = match.deals.filter(state=Deal.State.CONFIRMED).order_by("-number").first()
+        match.ended_at = match.ended_at or (last.finished_at if last else timezone.now())
+    else:
+        match.state = Match.State.IN_PROGRESS if match.deals.exists() else Match.State.SCHEDULED
+        match.ended_by, match.winner, match.ended_at = "", None, None
+    match.version += 1
+    match.save()
+    match.round.refresh_state()
+    refresh_start_levels(match)
+    return state
+
+
+@transaction.atomic
+def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
+    """After the time limit, with no deal in progress, the match ends by time (RULES §12)."""
+    require_record(user, match)
+    match = lock_for_entry(match)
+    now = now or timezone.now()
+    state = table_state(match)
+    if state.over:
+        raise RecordingError(_("The match is over."))
+    if state.deadline is None or now < state.deadline:
+        raise RecordingError(_("The time limit has not passed yet."))
+    if has_open_deal(match):
+        raise RecordingError(_("Finish and submit the deal in progress first."))
+    match.time_called_at = now
+    match._history_user = user
+    match.save(update_fields=["time_called_at"])
+    return recompute_match(match)
+
+
+@transaction.atomic
+def forfeit_match(match: Match, user, *, side: str) -> MatchState:
+    """The TD records a no-show or a withdrawal: ``side`` forfeits and the other side wins."""
+    if not can_reopen(user):
+        raise PermissionRefused(_("Only the tournament director can record a forfeit."))
+    if side not in ("NS", "EW"):
+        raise RecordingError(_("Choose the side that forfeits."))
+    match = lock_for_entry(match)
+    match.forfeited_by = side
+    match._history_user = user
+    match.save(update_fields=["forfeited_by"])
+    return recompute_match(match)
+
+
+def match_summary(match: Match) -> dict:
+    """``manage.py match_state``'s JSON for one match."""
+    state = replay_match(match, states=OFFICIAL)
+    return {
+        "id": match.pk,
+        "status": match.state,
+        "ruleset": match.round.tournament.ruleset,
+        "levels": dict(state.levels),
+        "banker": state.banker,
+        "deals": state.deals,
+        "winner": state.end.winner if state.end else None,
+        "ended_by": state.end.how if state.end else None,
+    }

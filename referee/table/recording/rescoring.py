@@ -1,0 +1,80 @@
+"""A tournament's ruleset changed after deals were recorded: every played deal is scored again under the new
+rules, in deal order, then every match is recomputed (``match_fold.recompute_match``).
+
+The desk saves the settings in ``tournaments.setup.save_settings`` and announces the change with the
+``ruleset_changed`` signal (the desk may not import the table side); this module receives it inside the save's
+transaction. A deal the new rules cannot score, or that they would leave with an unsettled violation, refuses
+the change (``SettingsError``) and the transaction rolls back: the tournament keeps its rules.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.db import transaction
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from referee.table.recording.errors import RecordingError
+from referee.table.recording.match_fold import PLAYED, levels_before, recompute_match
+from referee.table.recording.quick_totals import quick_verdict
+from referee.table.recording.settling import read_settlement
+from referee.table.recording.snapshot import ruleset_for, snapshot, touch
+from rules.match import MatchError
+from rules.ruleset import RulesetError
+from tournaments.models import Deal, Match
+from tournaments.setup import SettingsError, ruleset_changed
+
+
+@receiver(ruleset_changed, dispatch_uid="referee.rescore_tournament")
+def on_ruleset_changed(sender, tournament, user, **kwargs) -> None:
+    rescore_tournament(tournament, user)
+
+
+@transaction.atomic
+def rescore_tournament(tournament, user) -> int:
+    """Score every played deal of the tournament again and recompute every match; the number of deals whose
+    verdict changed."""
+    changed = 0
+    matches = Match.objects.filter(round__tournament=tournament).select_related("round__tournament")
+    for match in matches.order_by("round__number", "table"):
+        try:
+            changed += rescore_match(match, user)
+            recompute_match(match)
+        except (RecordingError, RulesetError, MatchError) as exc:
+            raise SettingsError(
+                _(
+                    "Under these rules a deal of table %(table)s in round %(round)s cannot be scored, so the "
+                    "rules were not changed."
+                )
+                % {"table": match.table, "round": match.round.number}
+            ) from exc
+    return changed
+
+
+def rescore_match(match: Match, user) -> int:
+    """Each played deal's verdict again under the match's rules, in order (each deal starts at the levels the
+    deals before it now give)."""
+    rs = ruleset_for(match)
+    changed = 0
+    for deal in match.deals.filter(state__in=PLAYED).order_by("number"):
+        deal.match = match
+        verdict = rescored_verdict(deal, rs)
+        if verdict != deal.verdict:
+            deal.verdict = verdict
+            deal._change_reason = "scored again under the tournament's new rules"
+            touch(deal, user)
+            changed += 1
+    return changed
+
+
+def rescored_verdict(deal: Deal, rs) -> dict:
+    """The deal's verdict under ``rs``; RecordingError when it has no result or an unsettled violation."""
+    if deal.mode == Deal.Mode.QUICK:
+        return json.loads(json.dumps(quick_verdict(deal, rs)))
+    judged = snapshot(deal, levels_before(deal)).judged()
+    if not judged.as_dict().get("result"):
+        raise RecordingError(_("The engine could not score this deal."))
+    if judged.violations and read_settlement(deal).open(judged):
+        raise RecordingError(_("A violation would be left unsettled."))
+    return json.loads(json.dumps(judged.as_dict()))  # as stored: lists, not tuples

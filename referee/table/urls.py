@@ -1,0 +1,16 @@
+"""The table side: the judges' pages."""
+
+from django.urls import path
+
+from referee.table import views
+
+urlpatterns = [
+    path("match/<int:match_id>/", views.match_page, name="match"),
+    path("match/<int:match_id>/deal/new/", views.new_deal, name="new_deal"),
+    path("match/<int:match_id>/quick/", views.quick_entry, name="quick_entry"),
+    path("match/<int:match_id>/<slug:action>/", views.match_action, name="match_action"),
+    path("deal/<int:deal_id>/", views.deal_page, name="deal"),
+    path("deal/<int:deal_id>/state/", views.deal_state_json, name="deal_state"),
+    path("deal/<int:deal_id>/review/", views.review, name="review"),
+    path("deal/<int:deal_id>/<slug:action>/", views.deal_action, name="deal_action"),
+]

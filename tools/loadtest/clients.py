@@ -1,0 +1,501 @@
+"""The load test's parts that need no Django: the judges' phones over HTTP, their pace and log.
+
+``manage.py load`` sets the tables up and checks the database afterwards; everything here reaches the site only
+through HTTP, the way the trick-entry page does (static/js/deal.js): a session from /login/, the CSRF token in
+the ``X-CSRFToken`` header, each play posted as form fields with the deal version the page shows, and the new
+state (with the new version) in the JSON reply. Traffic only ever goes to this machine.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import re
+import socket
+import threading
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from rules.cards import format_cards, parse_cards
+from rules.ranks import parse_rank
+from rules.simulate import simulate_deal
+from tools.loadtest.figures import increasing
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+CONNECTION_ERRORS = (OSError, http.client.HTTPException)
+TRUMPS = ("S", "H", "C", "D", "NT")
+IDLE_REUSE = 1.0  # seconds: an older kept-alive connection may be closed by the server (gunicorn keeps 2 s)
+
+
+def local_address(url: str) -> tuple[str, int]:
+    """Host and port of ``url``, refused unless it is plain HTTP on this machine."""
+    parts = urlsplit(url)
+    if parts.scheme != "http" or parts.hostname not in LOCAL_HOSTS:
+        raise ValueError(f"{url!r}: the load test only sends traffic to http://127.0.0.1 or http://localhost")
+    return parts.hostname, parts.port or 80
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ---------------------------------------------------------------- plays of a simulated deal
+
+
+def card_key(seat: str, cards: Iterable[str] | str) -> tuple[str, tuple[str, ...]]:
+    """A play as a comparable value: the seat and its cards in canonical text, whatever order they came in."""
+    text = cards if isinstance(cards, str) else " ".join(cards)
+    return seat, tuple(sorted(format_cards(parse_cards(text)).split()))
+
+
+@dataclass(frozen=True)
+class PlayEntry:
+    """One play of a simulated deal, at its place in the deal (counted over all tricks)."""
+
+    position: int
+    seat: str
+    cards: str
+    throw: dict | None = None
+
+    @property
+    def key(self) -> tuple[str, tuple[str, ...]]:
+        return card_key(self.seat, self.cards)
+
+    def fields(self, version: int) -> dict[str, Any]:
+        """The form fields deal.js posts for this play."""
+        data: dict[str, Any] = {"seat": self.seat, "cards": self.cards, "version": version}
+        if self.throw:
+            data.update({f"throw_{k}": v for k, v in self.throw.items()})
+        return data
+
+
+def plays_of(record: dict) -> list[PlayEntry]:
+    """The record's plays in the order the judge enters them (a challenged throw goes with its lead)."""
+    out: list[PlayEntry] = []
+    for trick in record["tricks"]:
+        for j, (seat, cards) in enumerate(trick["plays"]):
+            out.append(PlayEntry(len(out), seat, cards, trick.get("throw") if j == 0 else None))
+    return out
+
+
+def state_keys(state: dict) -> list[tuple[str, tuple[str, ...]]]:
+    """The plays a deal-state reply shows, in order."""
+    return [
+        card_key(p["seat"], [c["code"] for c in p["cards"]])
+        for t in state.get("tricks", [])
+        for p in t["plays"]
+    ]
+
+
+def shows_play(state: dict | None, entry: PlayEntry) -> bool:
+    """The reply's state already holds this play at its place (a retry whose first try was saved)."""
+    if not state:
+        return False
+    keys = state_keys(state)
+    return entry.position < len(keys) and keys[entry.position] == entry.key
+
+
+# ---------------------------------------------------------------- bounds of a run
+
+
+class Budget:
+    """The run's bounds, shared by every client: no new play after the deadline, no request past the cap."""
+
+    def __init__(self, duration: float, max_requests: int) -> None:
+        self.start = time.monotonic()
+        self.deadline = self.start + duration
+        self.left = max_requests
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+
+    def take(self) -> bool:
+        """Count one request; False once the cap is reached or the run was stopped."""
+        with self.lock:
+            if self.left <= 0 or self.stopped.is_set():
+                return False
+            self.left -= 1
+            return True
+
+    @property
+    def over(self) -> bool:
+        return self.stopped.is_set() or self.left <= 0 or time.monotonic() >= self.deadline
+
+    def sleep_until(self, when: float) -> bool:
+        """Wait for ``when`` (a monotonic time); False when the run ends first."""
+        while True:
+            now = time.monotonic()
+            if self.over or when > self.deadline:
+                return False
+            if now >= when:
+                return True
+            self.stopped.wait(min(when - now, 0.5))
+
+
+class Pace:
+    """When a client posts its next play: on a fixed schedule (open loop) or at once (closed loop)."""
+
+    def __init__(self, budget: Budget, rate: float | None, phase: float = 0.0) -> None:
+        self.budget = budget
+        self.interval = 1 / rate if rate else 0.0
+        self.next_at = budget.start + phase
+        self.late = 0  # plays that went out more than a second after their time (the server was slow)
+
+    def wait(self) -> bool:
+        if not self.interval:
+            return not self.budget.over
+        if not self.budget.sleep_until(self.next_at):
+            return False
+        if time.monotonic() - self.next_at > 1.0:
+            self.late += 1
+        self.next_at += self.interval
+        return True
+
+
+# ---------------------------------------------------------------- what the clients saw
+
+
+@dataclass
+class Log:
+    """What clients saw, per deal; each client keeps its own and they are merged after the run."""
+
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    acked: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    rejected: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    unresolved: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    versions: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    records: dict[int, dict] = field(default_factory=dict)
+    conflicts: Counter = field(default_factory=Counter)
+    retried: int = 0
+    recovered: int = 0  # retried plays found already stored (a lost reply, or a race lost)
+    late: int = 0
+    version_faults: int = 0  # deals whose versions, as one client saw them, did not always go up
+    stopped_by: Counter = field(default_factory=Counter)
+    cpu: dict[str, float] = field(
+        default_factory=dict
+    )  # CPU seconds of the run: "server" (if known), "clients"
+
+    def merge(self, other: Log) -> None:
+        """Add another client's log (its versions are checked here: only one client's order means anything)."""
+        self.version_faults += other.version_faults + sum(not increasing(v) for v in other.versions.values())
+        self.latencies += other.latencies
+        self.statuses.update(other.statuses)
+        self.conflicts.update(other.conflicts)
+        self.stopped_by.update(other.stopped_by)
+        self.retried += other.retried
+        self.recovered += other.recovered
+        self.late += other.late
+        self.records.update(other.records)
+        for mine, theirs in (
+            (self.acked, other.acked),
+            (self.rejected, other.rejected),
+            (self.unresolved, other.unresolved),
+        ):
+            for deal, positions in theirs.items():
+                mine[deal] |= positions
+
+
+# ---------------------------------------------------------------- a judge's phone
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+    elapsed: float
+
+    def json(self) -> dict:
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return {}
+
+    @property
+    def state(self) -> dict | None:
+        return self.json().get("state")
+
+
+class Browser:
+    """Cookies and one kept-alive connection: enough of a browser for the site's forms and JSON actions."""
+
+    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
+        self.host, self.port, self.timeout = host, port, timeout
+        self.cookies: dict[str, str] = {}
+        self.conn: http.client.HTTPConnection | None = None
+        self.used_at = 0.0
+
+    def request(
+        self, method: str, path: str, fields: dict | None = None, *, accept_json: bool = False
+    ) -> Reply:
+        """One request; connection errors are raised (and the connection dropped) for the caller to retry."""
+        headers = {
+            "Accept": "application/json" if accept_json else "text/html",
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
+        body = None
+        if method == "POST":
+            body = urlencode(fields or {})
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        if self.conn is not None and time.monotonic() - self.used_at > IDLE_REUSE:
+            self.close()
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        start = time.perf_counter()
+        try:
+            self.conn.request(method, path, body, headers)
+            response = self.conn.getresponse()
+            data = response.read()
+        except CONNECTION_ERRORS:
+            self.close()
+            raise
+        elapsed = time.perf_counter() - start
+        self.used_at = time.monotonic()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        if response.will_close:
+            self.close()
+        return Reply(response.status, response.headers, data, elapsed)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+class Judge:
+    """One judge's phone: logs in, then enters plays; after a connection error it posts the same play again."""
+
+    def __init__(
+        self, address: tuple[str, int], username: str, password: str, budget: Budget, retry_for: float
+    ) -> None:
+        self.browser = Browser(*address)
+        self.username, self.password = username, password
+        self.budget, self.retry_for = budget, retry_for
+        self.log = Log()
+        self.last_status: int | str | None = None  # of the last request: an HTTP status or "connection error"
+
+    def login(self) -> None:
+        """The login form, as a browser fills it: the CSRF cookie first, then the form with its token."""
+        self.browser.request("GET", "/login/")
+        token = self.browser.cookies.get("csrftoken", "")
+        fields = {"username": self.username, "password": self.password, "csrfmiddlewaretoken": token}
+        reply = self.browser.request("POST", "/login/", fields)
+        if reply.status != 302 or "sessionid" not in self.browser.cookies:
+            raise RuntimeError(f"{self.username}: login refused (HTTP {reply.status})")
+
+    def send(self, method: str, path: str, fields: dict | None = None, *, accept_json: bool = True):
+        """One action, tried again (same fields, same version) after a connection error or a 5xx.
+
+        None when the request cap is reached or the server stays away longer than ``retry_for``.
+        """
+        give_up = time.monotonic() + self.retry_for
+        pause = 0.1
+        if method == "POST":  # as the page does: one key per intended write, the same on every retry
+            fields = {**(fields or {}), "idempotency_key": uuid.uuid4().hex}
+        while self.budget.take():
+            try:
+                reply = self.browser.request(method, path, fields, accept_json=accept_json)
+            except CONNECTION_ERRORS:
+                self.last_status = "connection error"
+                self.log.statuses[self.last_status] += 1
+            else:
+                self.last_status = reply.status
+                self.log.statuses[reply.status] += 1
+                if reply.status < 500:
+                    return reply
+            if time.monotonic() + pause > give_up:
+                return None
+            self.log.retried += 1
+            time.sleep(pause)
+            pause = min(pause * 2, 2.0)
+        return None
+
+    def post_play(
+        self, deal_id: int, entry: PlayEntry, version: int, *, before: Callable[[], Any] | None = None
+    ) -> int | None:
+        """Post one play; the deal's new version once it is stored (acknowledged), else None (logged)."""
+        if before is not None:
+            before()
+        retried = self.log.retried
+        reply = self.send("POST", f"/deal/{deal_id}/play/", entry.fields(version))
+        if reply is None:
+            self.log.unresolved[deal_id].add(entry.position)
+            return None
+        state = reply.state
+        if reply.status == 200:
+            self.log.latencies.append(reply.elapsed)
+        elif reply.status == 409 and shows_play(state, entry):
+            self.log.recovered += self.log.retried > retried
+        else:
+            self.log.rejected[deal_id].add(entry.position)
+            return None
+        new_version = state["deal"]["version"]
+        self.log.acked[deal_id].add(entry.position)
+        self.log.versions[deal_id].append(new_version)
+        return new_version
+
+    def deal_action(
+        self, deal_id: int, action: str, fields: dict, done: Callable[[dict], bool]
+    ) -> int | None:
+        """Kitty or submit: the new version when it is done (a 409 whose state shows it done counts too)."""
+        reply = self.send("POST", f"/deal/{deal_id}/{action}/", fields)
+        if reply is None or reply.status not in (200, 409) or not reply.state or not done(reply.state):
+            return None
+        return reply.state["deal"]["version"]
+
+    def start_deal(self, match_id: int, trump: str) -> int | None:
+        """The new-deal form; after a lost reply the match page's “continue” link names the deal it started."""
+        form = self.send("GET", f"/match/{match_id}/deal/new/", accept_json=False)
+        shown = form and re.search(rb'name="next_deal" value="(\d+)"', form.body)
+        if not shown:
+            return None
+        fields = {"trump": trump, "next_deal": shown.group(1).decode()}
+        reply = self.send("POST", f"/match/{match_id}/deal/new/", fields, accept_json=False)
+        if reply is not None and reply.status == 302:
+            found = re.search(r"/deal/(\d+)/", reply.headers.get("Location", ""))
+            return int(found.group(1)) if found else None
+        page = self.send("GET", f"/match/{match_id}/", accept_json=False)
+        found = page and re.search(rb'class="button primary" href="/deal/(\d+)/"', page.body)
+        return int(found.group(1)) if found else None
+
+    def state(self, deal_id: int) -> dict | None:
+        reply = self.send("GET", f"/deal/{deal_id}/state/")
+        return reply.json() if reply is not None and reply.status == 200 else None
+
+
+# ---------------------------------------------------------------- tables
+
+
+@dataclass
+class TableJob:
+    """One table: its judge, the open deal, the simulated record to replay and how far it is entered."""
+
+    table: int
+    match_id: int
+    deal_id: int
+    version: int
+    username: str
+    password: str
+    record: dict
+    ruleset: dict
+    seed: str
+    position: int = 0  # plays entered before the run (through the service)
+    deals: int = 1
+
+
+def finish_and_start(judge: Judge, job: TableJob) -> bool:
+    """The deal is played: kitty, submit, then a new deal with its own simulated record (False: table stops)."""
+    record = job.record
+    version = judge.deal_action(
+        job.deal_id,
+        "kitty",
+        {"kitty": record["kitty"], "version": job.version},
+        lambda s: bool(s["deal"]["kitty_text"]),
+    )
+    if version is not None:
+        version = judge.deal_action(
+            job.deal_id, "submit", {"version": version}, lambda s: s["deal"]["state"] != "recording"
+        )
+    if version is None:
+        judge.log.stopped_by["could not submit"] += 1
+        return False
+    judge.log.versions[job.deal_id].append(version)
+    rng = random.Random(f"{job.seed}-{job.deals}")
+    deal_id = judge.start_deal(job.match_id, rng.choice(TRUMPS))
+    state = judge.state(deal_id) if deal_id else None
+    if state is None:
+        judge.log.stopped_by["no new deal"] += 1
+        return False
+    deal = state["deal"]
+    job.deals += 1
+    job.deal_id, job.version, job.position = deal["id"], deal["version"], len(state_keys(state))
+    job.record = simulate_deal(
+        job.ruleset,
+        banker=deal["banker"],
+        level=parse_rank(deal["level"]),
+        trump=deal["trump"],
+        seed=f"{job.seed}-{job.deals}",
+    )
+    judge.log.records[job.deal_id] = job.record
+    return True
+
+
+def run_table(job: TableJob, judge: Judge, pace: Pace) -> Log:
+    """Enter the table's deals play by play until the run ends or a play is refused."""
+    judge.log.records[job.deal_id] = job.record
+    judge.log.acked[job.deal_id] |= set(range(job.position))
+    plays = plays_of(job.record)
+    while pace.wait():
+        if job.position == len(plays):
+            if not finish_and_start(judge, job):
+                break
+            plays = plays_of(job.record)
+            continue
+        version = judge.post_play(job.deal_id, plays[job.position], job.version)
+        if version is None:
+            judge.log.stopped_by["play not stored"] += 1
+            break
+        job.version, job.position = version, job.position + 1
+    judge.log.late += pace.late
+    return judge.log
+
+
+def race(
+    judges: Sequence[Judge], job: TableJob, entry: PlayEntry, pool: ThreadPoolExecutor
+) -> list[int | None]:
+    """Both phones post the same play with the same version, released together by a barrier."""
+    barrier = threading.Barrier(len(judges))
+    futures = [
+        pool.submit(j.post_play, job.deal_id, entry, job.version, before=lambda: barrier.wait(timeout=60))
+        for j in judges
+    ]
+    return [f.result() for f in futures]
+
+
+def conflict_outcome(statuses: Sequence[Any], versions: Sequence[int | None]) -> str:
+    """How a race ended: one 200 and one clean 409 is right; two 200s would be a play stored twice."""
+    ok = sorted(str(s) for s in statuses)
+    if ok == ["200", "409"] and versions[0] == versions[1] is not None:
+        return "clean"
+    if ok == ["200", "200"]:
+        return "both accepted"
+    if all(v is not None for v in versions):
+        return "reply lost, play stored once"
+    return "other"
+
+
+def run_pair(job: TableJob, judges: Sequence[Judge], pace: Pace) -> Log:
+    """Two phones of one table racing on every play of its deal (no new deal after it: the race is the point)."""
+    first = judges[0]
+    first.log.records[job.deal_id] = job.record
+    first.log.acked[job.deal_id] |= set(range(job.position))
+    plays = plays_of(job.record)
+    with ThreadPoolExecutor(len(judges)) as pool:
+        while job.position < len(plays) and pace.wait():
+            versions = race(judges, job, plays[job.position], pool)
+            first.log.conflicts[conflict_outcome([j.last_status for j in judges], versions)] += 1
+            stored = [v for v in versions if v is not None]
+            if not stored:
+                first.log.stopped_by["play not stored"] += 1
+                break
+            job.version, job.position = max(stored), job.position + 1
+    log = Log()
+    for j in judges:
+        log.merge(j.log)
+    log.late += pace.late
+    return log
+
+
