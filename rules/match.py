@@ -389,11 +389,6 @@ def replay_played(
     return _close(state, forfeited_by, now), tuple(notes)
 
 
-def final_positions(state: MatchState) -> dict[str, int]:
-    """Each side's final ladder position (0 = first rung), for the standings' level difference."""
-    return {s: state.ruleset.ladder_index(state.levels[s]) for s in SIDES}
-
-
 __all__: Sequence[str] = (
     "END_HOWS",
     "MatchDeal",
@@ -402,7 +397,6 @@ __all__: Sequence[str] = (
     "MatchState",
     "call_time",
     "can_start_deal",
-    "final_positions",
     "fold_deal",
     "forfeit",
     "replay",

@@ -142,8 +142,9 @@ def message(code: str, **kw: object) -> tuple[str, str]:
     kw = dict(kw)
     for key in ("kind", "held"):
         if key in kw:
-            kw.setdefault(f"{key}_zh", KIND_ZH.get(str(kw[key]), str(kw[key])))
-            kw[key] = KIND_EN.get(str(kw[key]), kw[key])
+            name_en, name_zh = kind_name(str(kw[key]))
+            kw.setdefault(f"{key}_zh", name_zh)
+            kw[key] = name_en
     # Judges say 东家, not E: seats are named in Chinese in the Chinese message.
     kw_zh = {k: SEAT_ZH.get(str(v), v) if k in SEAT_KEYS else v for k, v in kw.items()}
     return en.format(**kw), zh.format(**kw_zh)

@@ -1,10 +1,12 @@
-"""Units of three and four decks (RULES §13): sets of n, chains of sets, reading, following, throws, winning.
+"""Units of three and four decks (RULES §13): following, throws and winning with sets of n and chains of sets.
 
 Used when the deal's ``Trump.max_set`` is 3 or 4 (or a ruleset has follow tables or bombs); two decks keep the
 leaner ``units``/``follow``/``trick`` code. A set is ``n`` identical cards (pair, triple, quad); a chain is two or
 more sets of one ``n`` whose cards have consecutive ``Trump.link`` values (the level rank is skipped unless the
 ruleset keeps chains to consecutive ranks). Units are ``units.Unit``: ``kind`` PAIR for a set, TRACTOR for a
-chain, ``Unit.n`` the set size, ``Unit.rank_key`` = (n, length) the kind's rank (§13.1).
+chain, ``Unit.n`` the set size, ``Unit.rank_key`` = (n, length) the kind's rank (§13.1). Reading a play
+into sets and chains (``units.read_sets``) and the kinds' names (``units.unit_name``) live in ``units``,
+which this module builds on.
 
 Following (§13.3): a lead of one unit whose kind has a line in the ruleset's ``follow_tables`` is followed by
 the first line the follower can form; any other lead by the general rule, a vector compared in order — the
@@ -23,7 +25,17 @@ from typing import NamedTuple
 
 from .cards import Card, card_counts
 from .order import TRUMP, Trump
-from .units import PAIR, SINGLE, TRACTOR, Shape, Unit, cover_by_pos, shape_of_units, take_runs
+from .units import (
+    PAIR,
+    SINGLE,
+    TRACTOR,
+    Shape,
+    Unit,
+    cover_by_pos,
+    read_sets,
+    sets_at,
+    shape_of_units,
+)
 
 Counts = dict[Card, int]
 
@@ -33,57 +45,6 @@ class Problem(NamedTuple):
 
     code: str
     witness: tuple[Card, ...]
-
-
-# ---------------------------------------------------------------- reading (§13.1)
-
-
-def sets_at(counts: Counts, n: int, link: Sequence[int]) -> dict[int, list[Card]]:
-    """Chain link → the cards forming an ``n``-set there, one entry per set (a quad gives two pairs)."""
-    out: dict[int, list[Card]] = {}
-    for c, k in counts.items():
-        while k >= n:
-            out.setdefault(link[c], []).append(c)
-            k -= n
-    return out
-
-
-def read(cards: Sequence[Card], t: Trump) -> list[Unit]:
-    """Cards of one effective suit as units (§13.1): chains of the largest n (longest first), then lone sets
-    of that n, then the same for each smaller n on what is left, singles last; each group high to low."""
-    pos, link = t.pos, t.link
-    counts = card_counts(cards)
-    units: list[Unit] = []
-    for n in range(t.max_set, 1, -1):
-        by = sets_at(counts, n, link)
-        if not by:
-            continue
-        if len(by) >= 2:
-            for run in take_runs(by):
-                cs = tuple(c for _l, c in reversed(run) for _ in range(n))
-                units.append(Unit(TRACTOR, len(run), pos[run[-1][1]], pos[run[0][1]], cs))
-                for _l, c in run:
-                    counts[c] -= n
-        lone = sorted((c for v in by.values() for c in v), key=pos.__getitem__, reverse=True)
-        for c in lone:
-            units.append(Unit(PAIR, 1, pos[c], pos[c], (c,) * n))
-            counts[c] -= n
-    singles = sorted((c for c, k in counts.items() for _ in range(k)), key=pos.__getitem__, reverse=True)
-    units.extend(Unit(SINGLE, 0, pos[c], pos[c], (c,)) for c in singles)
-    return units
-
-
-def unit_name(u: Unit, max_set: int = 3) -> str:
-    """The kind's name: single, pair, tractor, triple, titanic (泰坦尼克), quad, bulldozer (推土机). Seed 001
-    (four decks) calls a chain of triples 推土机 too."""
-    n, length = u.rank_key
-    if n == 1:
-        return "single"
-    if n == 2:
-        return "pair" if length == 1 else "tractor"
-    if n == 3:
-        return "triple" if length == 1 else ("bulldozer" if max_set >= 4 else "titanic")
-    return "quad" if length == 1 else "bulldozer"
 
 
 def lead_shape(units: Sequence[Unit], rs: object, t: Trump) -> Shape:
@@ -395,7 +356,7 @@ def _bomb(cards: Sequence[Card], shape: Shape, t: Trump) -> tuple[int, int]:
     """(n, length) when the play is a bomb against the lead (a single tractor), else (0, 0): a quad on a
     tractor of 2 pairs, or a chain of triples or quads of the tractor's card count (seed 001: 四张胜拖拉机，
     推土机胜拖拉机)."""
-    units = read(cards, t)
+    units = read_sets(cards, t)
     if len(units) != 1:
         return (0, 0)
     n, length = units[0].rank_key

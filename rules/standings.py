@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .match import MatchState, final_positions
+from .ranks import RANKS
+from .ruleset import Ruleset
 
 TIEBREAKS: tuple[str, ...] = ("level_diff", "buchholz", "head_to_head", "banker_wins", "attackers_points")
 
@@ -43,7 +44,7 @@ class MatchResult:
     """One finished match between pairs ``a`` and ``b`` (``b`` None: a bye for ``a``, worth ``bye_points``, or the
     settings' ``bye`` when None).
 
-    ``winner`` is ``a``, ``b`` or None (a draw). ``level_*`` are final ladder positions (0 = first rung);
+    ``winner`` is ``a``, ``b`` or None (a draw). ``level_*`` are final ladder positions (``ladder_position``);
     ``banker_wins_*`` deals won as banker side; ``attackers_points_*`` points scored as attackers.
     """
 
@@ -58,24 +59,20 @@ class MatchResult:
     attackers_points_b: int = 0
     bye_points: int | None = None
 
-    @classmethod
-    def from_match(cls, state: MatchState, ns_pair: str, ew_pair: str) -> MatchResult:
-        """From a finished match: the NS partnership is ``ns_pair``, EW is ``ew_pair``."""
-        if state.end is None:
-            raise StandingsError("the match is not over")
-        pos = final_positions(state)
-        winner = {"NS": ns_pair, "EW": ew_pair, None: None}[state.end.winner]
-        return cls(
-            ns_pair,
-            ew_pair,
-            winner,
-            pos["NS"],
-            pos["EW"],
-            state.banker_wins["NS"],
-            state.banker_wins["EW"],
-            state.attackers_points["NS"],
-            state.attackers_points["EW"],
-        )
+
+def ladder_position(rs: Ruleset, level: str) -> int:
+    """A final level's position for the level difference (§12): its rung on the ladder (0 = first rung). A level
+    off the ladder (the 2 of permanent twos) counts the rungs below it, so it still sits where it ranks; a text
+    that is no rank counts 0."""
+    if level in rs.ladder:
+        return rs.ladder_index(level)
+    below = RANKS.index(level) if level in RANKS else 0
+    return sum(1 for rung in rs.ladder if RANKS.index(rung) < below)
+
+
+def ladder_positions(rs: Ruleset) -> dict[str, int]:
+    """``ladder_position`` of every rank, for reading many stored levels."""
+    return {level: ladder_position(rs, level) for level in RANKS}
 
 
 @dataclass(frozen=True, slots=True)

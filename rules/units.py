@@ -1,4 +1,5 @@
-"""Units of a play (RULES §4): singles, pairs and tractors, read longest tractors first.
+"""Units of a play (RULES §4): singles, pairs and tractors, read longest tractors first; with three or four
+decks, sets of n and chains of them (§13.1, ``read_sets``), which ``rules.sets`` builds on.
 
 A ``Unit`` is a small named tuple: ``kind`` (SINGLE 0, PAIR 1, TRACTOR 2), ``length`` (pairs: 0, 1, or the
 tractor's length), ``top`` and ``low`` (chain positions of its highest and lowest card or pair) and its
@@ -92,11 +93,9 @@ def take_runs(by_pos: dict[int, list[Card]]) -> list[list[tuple[int, Card]]]:
 
 def decompose(cards: Sequence[Card], trump: Trump) -> list[Unit]:
     """Units of a set of one effective suit: longest tractors first, then pairs, then singles (highest first).
-    Three and four decks read sets of n and chains of them (``rules.sets.read``, RULES §13.1)."""
+    Three and four decks read sets of n and chains of them (``read_sets``, RULES §13.1)."""
     if trump.max_set > 2:
-        from .sets import read  # three or four decks: sets of n (rules.sets builds on this module)
-
-        return read(cards, trump)
+        return read_sets(cards, trump)
     pos = trump.pos
     n = len(cards)
     if n == 1:
@@ -198,8 +197,6 @@ def shape_name(units: Sequence[Unit], max_set: int = 2) -> str:
     if len(units) != 1:
         return "throw"
     if max_set > 2:
-        from .sets import unit_name
-
         return unit_name(units[0], max_set)
     return KIND_NAMES[units[0].kind]
 
@@ -207,3 +204,54 @@ def shape_name(units: Sequence[Unit], max_set: int = 2) -> str:
 def largest_unit(units: Sequence[Unit]) -> Unit:
     """The largest unit: highest kind, then longest, then highest (two decks; ``Unit.rank_key`` ranks more)."""
     return max(units, key=lambda u: (u.kind, u.length, u.top))
+
+
+# ---------------------------------------------------------------- sets of n (three and four decks, §13.1)
+
+
+def sets_at(counts: dict[Card, int], n: int, link: Sequence[int]) -> dict[int, list[Card]]:
+    """Chain link → the cards forming an ``n``-set there, one entry per set (a quad gives two pairs)."""
+    out: dict[int, list[Card]] = {}
+    for c, k in counts.items():
+        while k >= n:
+            out.setdefault(link[c], []).append(c)
+            k -= n
+    return out
+
+
+def read_sets(cards: Sequence[Card], t: Trump) -> list[Unit]:
+    """Cards of one effective suit as units (§13.1): chains of the largest n (longest first), then lone sets
+    of that n, then the same for each smaller n on what is left, singles last; each group high to low."""
+    pos, link = t.pos, t.link
+    counts = card_counts(cards)
+    units: list[Unit] = []
+    for n in range(t.max_set, 1, -1):
+        by = sets_at(counts, n, link)
+        if not by:
+            continue
+        if len(by) >= 2:
+            for run in take_runs(by):
+                cs = tuple(c for _l, c in reversed(run) for _ in range(n))
+                units.append(Unit(TRACTOR, len(run), pos[run[-1][1]], pos[run[0][1]], cs))
+                for _l, c in run:
+                    counts[c] -= n
+        lone = sorted((c for v in by.values() for c in v), key=pos.__getitem__, reverse=True)
+        for c in lone:
+            units.append(Unit(PAIR, 1, pos[c], pos[c], (c,) * n))
+            counts[c] -= n
+    singles = sorted((c for c, k in counts.items() for _ in range(k)), key=pos.__getitem__, reverse=True)
+    units.extend(Unit(SINGLE, 0, pos[c], pos[c], (c,)) for c in singles)
+    return units
+
+
+def unit_name(u: Unit, max_set: int = 3) -> str:
+    """The kind's name: single, pair, tractor, triple, titanic (泰坦尼克), quad, bulldozer (推土机). Seed 001
+    (four decks) calls a chain of triples 推土机 too."""
+    n, length = u.rank_key
+    if n == 1:
+        return "single"
+    if n == 2:
+        return "pair" if length == 1 else "tractor"
+    if n == 3:
+        return "triple" if length == 1 else ("bulldozer" if max_set >= 4 else "titanic")
+    return "quad" if length == 1 else "bulldozer"

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
-from rules.ranks import RANKS
-from rules.ruleset import Ruleset, RulesetError
-from rules.standings import TIEBREAKS, MatchResult, StandingsSettings, standings
+from rules.ruleset import Ruleset
+from rules.standings import TIEBREAKS, MatchResult, StandingsSettings, ladder_positions, standings
 from tournaments.models import TIE_BREAKS, Bye, Deal, Match, Pair, Tournament
 from tournaments.pairing import by_seed
 
@@ -74,19 +73,6 @@ def settings_for(tournament: Tournament) -> StandingsSettings:
         bye=tournament.bye_points,
         tiebreaks=tuple(tie_break_codes(tournament)),
     )
-
-
-def ladder_position(ruleset: Ruleset, level: str) -> int:
-    """Position on the ladder (0 = first rung); a level off the ladder counts the rungs below it."""
-    try:
-        return ruleset.ladder_index(level)
-    except RulesetError:
-        below = RANKS.index(level) if level in RANKS else 0
-        return sum(1 for r in ruleset.ladder if RANKS.index(r) < below)
-
-
-def ladder_positions(ruleset: Ruleset) -> dict[str, int]:
-    return {level: ladder_position(ruleset, level) for level in RANKS}
 
 
 def deal_totals(match_ids) -> dict[int, dict[str, list[int]]]:

@@ -6,9 +6,15 @@ import random
 
 import pytest
 
-from rules.match import forfeit, start_match
 from rules.ruleset import PRESETS
-from rules.standings import MatchResult, StandingsError, StandingsSettings, standings
+from rules.standings import (
+    MatchResult,
+    StandingsError,
+    StandingsSettings,
+    ladder_position,
+    ladder_positions,
+    standings,
+)
 
 R = MatchResult
 
@@ -108,12 +114,29 @@ def test_unknown_tie_break_unknown_winner_and_self_match_are_refused():
         standings([R("A", "A", None)])
 
 
-def test_result_from_a_finished_match_and_refused_for_an_unfinished_one():
-    m = forfeit(start_match(PRESETS["standard"]), "NS")
-    r = MatchResult.from_match(m, "pair-1", "pair-2")
-    assert (r.a, r.b, r.winner, r.level_a, r.level_b) == ("pair-1", "pair-2", "pair-2", 0, 0)
-    with pytest.raises(StandingsError):
-        MatchResult.from_match(start_match(PRESETS["standard"]), "x", "y")
+@pytest.mark.parametrize(
+    "preset, level, position",
+    [
+        ("standard", "2", 0),  # the first rung
+        ("standard", "5", 3),
+        ("standard", "A", 12),
+        ("permanent-twos", "5", 2),  # ladder 3…A
+        ("permanent-twos", "2", 0),  # off the ladder, below every rung
+        ("club-competition", "3", 1),  # ladder 2 5 T J Q K A: the 2 is below it
+        ("club-competition", "7", 2),  # 2 and 5 below it: level with T
+        ("club-competition", "Q", 4),
+        ("standard", "", 0),  # no rank at all
+    ],
+)
+def test_a_level_off_the_ladder_counts_the_rungs_below_it(preset, level, position):
+    assert ladder_position(PRESETS[preset], level) == position
+
+
+def test_ladder_positions_give_every_rank_its_position():
+    positions = ladder_positions(PRESETS["club-competition"])
+    assert positions == {
+        "2": 0, "3": 1, "4": 1, "5": 1, "6": 2, "7": 2, "8": 2, "9": 2, "T": 2, "J": 3, "Q": 4, "K": 5, "A": 6
+    }  # fmt: skip
 
 
 def test_512_pairs_over_9_rounds_are_ranked_by_match_points():
