@@ -22,8 +22,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from referee.table.views import wants_json
-from tournaments.access import can_read_tournament
-from tournaments.finishing import TournamentFinished
+from tournaments.competition.access import can_read_tournament
+from tournaments.competition.finishing import TournamentFinished
 from tournaments.models import Tournament
 
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]{1,80})/")

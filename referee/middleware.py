@@ -7,7 +7,7 @@ from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
 from referee.error_pages import method_not_allowed, tournament_finished
-from tournaments.finishing import TournamentFinished
+from tournaments.competition.finishing import TournamentFinished
 
 
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):

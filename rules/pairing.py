@@ -1,7 +1,7 @@
 """Draw generators: who meets whom in a round (round robin, Swiss, seed order) — plain ids in, plain games out.
 
 No database here (as Tabbycat keeps its draw generators apart from the managers that read and write rounds):
-``tournaments.pairing`` gathers the pairs, the games already played, the byes and the seats, calls these
+``tournaments.pairing.services`` gathers the pairs, the games already played, the byes and the seats, calls these
 functions and writes the round. A game is ``(north_south, east_west)``; a bye is a pair with no opponent.
 """
 

@@ -7,9 +7,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from hypothesis import settings as hypothesis_settings
 
-from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Pair, Player, Round, Tournament
-from tournaments.services import create_director
 
 # Hashing passwords at full strength is most of the suite's time; the tests check who may log in, not the hash.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from referee.table.recording import deal_entry, quick, records
 from referee.table.recording.match_fold import forfeit_match
 from rules.simulate import simulate_deal
-from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.accounts import create_director
 from tournaments.models import Bye, Deal, Match, Pair, Player, Round, Tournament
-from tournaments.services import create_director
 
 PASSWORD = "hostile-pass-1"
 

@@ -13,7 +13,7 @@ from referee.table.recording.match_fold import start_levels
 from referee.table.recording.snapshot import snapshot
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service
-from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
 
 PASSWORD = "judge-pass-1"

@@ -9,9 +9,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.desk.helpers import deal
-from tournaments import pairing
 from tournaments.admin import MATCH_COMPUTED
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
+from tournaments.pairing import services as pairing
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
-from tournaments.access import is_director, is_judge
+from tournaments.competition.access import is_director, is_judge
 from tournaments.models import Match, Pair, Player, Round, Tournament
 
 

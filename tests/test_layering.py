@@ -121,18 +121,10 @@ def graph() -> grimp.ImportGraph:
     return build(packages_in(ROOT))
 
 
-KNOWN_CYCLES = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="known cycles, being removed as tournaments/ is split: models → setup → people → finishing → models "
-    "(models.py imports setup.ruleset_refusal inside a method) and standings ↔ pairing",
-)
 PACKAGES = packages_in(ROOT)
 
 
-@pytest.mark.parametrize(
-    "package", [pytest.param(p, marks=KNOWN_CYCLES) if p == "tournaments" else p for p in PACKAGES]
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_cycle_among_a_packages_modules(graph, package):
     assert_no_cycle(graph, ROOT, package)
 

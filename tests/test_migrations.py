@@ -33,7 +33,7 @@ def test_stored_tie_breaks_take_the_engine_codes_and_back():
 
 @pytest.mark.django_db
 def test_a_migrated_tournament_ranks_by_its_tie_breaks(tournament):
-    from tournaments.standings import compute_standings, tie_break_columns
+    from tournaments.standings.compute import compute_standings, tie_break_columns
 
     tournament.tie_breaks = ["banker_wins", "level_diff"]
     tournament.full_clean()

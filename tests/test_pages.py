@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tournaments.demo import create_demo
+from tournaments.setup.demo import create_demo
 
 
 def in_english(client):

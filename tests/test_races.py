@@ -14,8 +14,10 @@ from referee.table.recording import deal_entry
 from referee.table.recording.errors import DraftRound, Finished
 from tests.desk.helpers import deal, finish
 from tests.threads import in_thread
-from tournaments import finishing, pairing, people
+from tournaments.competition import finishing
 from tournaments.models import Deal, Match, Pair, Round
+from tournaments.pairing import services as pairing
+from tournaments.people import services as people
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,8 +6,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
+from tournaments.competition.wording import deal_outcome, kitty_bonus, match_result, match_status
 from tournaments.models import Deal, Match
-from tournaments.wording import deal_outcome, kitty_bonus, match_result, match_status
 
 
 @pytest.fixture(autouse=True)

@@ -19,9 +19,9 @@ from rules.messages import _TEMPLATES as VIOLATION_TEMPLATES
 from rules.ruleset import PRESETS
 from rules.scoring import PENALTY_CODES, PENALTY_FOR_VIOLATION
 from tests.scenes import build_scene
-from tournaments import wording
+from tournaments.competition import wording
+from tournaments.competition.accounts import create_director
 from tournaments.models import PENALTY_LABELS, Deal, Match
-from tournaments.services import create_director
 
 pytestmark = pytest.mark.django_db
 

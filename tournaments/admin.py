@@ -30,10 +30,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
-from tournaments import pairing, people, setup
-from tournaments.finishing import FinishError, refusal
+from tournaments.competition.finishing import FinishError, refusal
+from tournaments.competition.wording import preset_name, ruleset_presets
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
-from tournaments.wording import preset_name, ruleset_presets
+from tournaments.pairing import services as pairing
+from tournaments.people import services as people
+from tournaments.setup import services as setup
 
 # What the recording service computes from the confirmed deals.
 MATCH_COMPUTED = (
@@ -242,7 +244,7 @@ class TournamentAdmin(KeptByTheDesk, admin.ModelAdmin):
     search_fields = ("name", "slug", "venue")
     prepopulated_fields = {"slug": ("name",)}
     date_hierarchy = "start_date"
-    # Shown, never edited here: finishing and reopening are the desk's (tournaments.finishing), with history.
+    # Shown, never edited here: finishing and reopening are the desk's (tournaments.competition.finishing), with history.
     readonly_fields = ("finished_at", "finished_by")
     tournament_path = ()
 

@@ -3,6 +3,6 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("tournaments.public_urls")),
-    path("t/<slug:slug>/desk/", include("tournaments.desk_urls")),
+    path("", include("tournaments.public.urls")),
+    path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
 ]

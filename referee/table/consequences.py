@@ -20,8 +20,8 @@ from rules.levels import LevelGain
 from rules.ruleset import Ruleset
 from rules.scoring import Consequence, failed_throw_points, penalty_consequence, score_deal
 from rules.seats import side_of
+from tournaments.competition.wording import deal_outcome
 from tournaments.models import PENALTY_LABELS
-from tournaments.wording import deal_outcome
 
 
 def seat_label(seat: str | None, players: Mapping[str, str]) -> str:

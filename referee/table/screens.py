@@ -45,10 +45,16 @@ from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
 from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
-from tournaments.access import can_confirm, can_read_deals, can_read_results, can_record, can_reopen
-from tournaments.board import seat_players
+from tournaments.board.state import seat_players
+from tournaments.competition.access import (
+    can_confirm,
+    can_read_deals,
+    can_read_results,
+    can_record,
+    can_reopen,
+)
+from tournaments.competition.wording import card_face, match_result
 from tournaments.models import Deal, Match
-from tournaments.wording import card_face, match_result
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
 

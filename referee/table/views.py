@@ -22,7 +22,7 @@ from referee.table import actions, screens
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.table.recording.errors import Finished, PermissionRefused
 from referee.table.recording.prepared import Prepared
-from tournaments import access
+from tournaments.competition import access
 from tournaments.models import Deal, Match
 
 # What the judges' pages show of a match: read with it in one query.

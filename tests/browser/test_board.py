@@ -10,8 +10,8 @@ from django.utils import timezone
 from rules.simulate import simulate_deal
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.desk.helpers import deal
-from tournaments.demo import create_demo
 from tournaments.models import Deal, Match, Ruling
+from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

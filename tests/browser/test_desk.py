@@ -8,9 +8,9 @@ import pytest
 
 from referee.table.simulation import simulate_round
 from tests.browser.helpers import expect, login
+from tournaments.competition.accounts import create_director
 from tournaments.models import Pair, Player, Round, Tournament
-from tournaments.pairing import pair_round, publish_round
-from tournaments.services import create_director
+from tournaments.pairing.services import pair_round, publish_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

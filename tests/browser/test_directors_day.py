@@ -13,8 +13,8 @@ import openpyxl
 import pytest
 
 from tests.browser.helpers import expect, login
+from tournaments.competition.accounts import create_director
 from tournaments.models import Deal, Match, Pair, Tournament
-from tournaments.services import create_director
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

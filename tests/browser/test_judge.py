@@ -8,7 +8,7 @@ import pytest
 from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
 from tests.browser.helpers import confirm_as_second_judge, expect, login, wait_for_version
-from tournaments.demo import create_demo
+from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

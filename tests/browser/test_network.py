@@ -8,8 +8,8 @@ import pytest
 
 from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login, wait_for_version
-from tournaments.demo import create_demo
 from tournaments.models import Play
+from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.helpers import enter_pairs, expect, login
+from tournaments.competition.accounts import create_director
 from tournaments.models import Pair, Player, Tournament
-from tournaments.services import create_director
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.helpers import expect, login
-from tournaments.demo import create_demo
+from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

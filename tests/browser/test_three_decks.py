@@ -15,8 +15,8 @@ from rules.ruleset import Ruleset
 from rules.simulate import simulate_deal
 from tests.browser.helpers import confirm_as_second_judge, expect, login, wait_for_version
 from tests.table.helpers import deck_ruleset
-from tournaments.demo import create_demo
-from tournaments.wording import card_faces
+from tournaments.competition.wording import card_faces
+from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

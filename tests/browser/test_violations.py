@@ -10,8 +10,8 @@ import pytest
 from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service
-from tournaments.demo import create_demo
 from tournaments.models import Deal, Penalty
+from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TABLET = {"width": 820, "height": 1180}

@@ -96,7 +96,7 @@ def settings_data(tournament=None, *, preset: str | None = None, **changes) -> d
     settings; ``preset`` starts the ruleset from that preset), with ``changes`` by field name: the ruleset's
     settings are ``rules-<setting>``. A value None leaves the field out, as an unticked box."""
     from tournaments.models import Tournament
-    from tournaments.setup_forms import RulesetForm, TournamentForm
+    from tournaments.setup.forms import RulesetForm, TournamentForm
 
     tournament = tournament or Tournament()
     data: dict = {}

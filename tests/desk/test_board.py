@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.desk.helpers import deal
-from tournaments import board
+from tournaments.board import state as board
 from tournaments.models import Deal, Match, Penalty, Player, Round, Ruling
 
 

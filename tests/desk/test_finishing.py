@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from tests.desk.helpers import deal, finish, settings_data
-from tournaments.finishing import (
+from tournaments.competition.finishing import (
     FinishError,
     TournamentFinished,
     finish_tournament,
@@ -20,9 +20,8 @@ from tournaments.finishing import (
     reopen_tournament,
     why_not_finish,
 )
-from tournaments.importing import Entry, import_entries
 from tournaments.models import Deal, Pair, Round, Tournament
-from tournaments.pairing import (
+from tournaments.pairing.services import (
     delete_draft_round,
     pair_round,
     publish_round,
@@ -31,9 +30,10 @@ from tournaments.pairing import (
     swap_pairs,
     unpublish_round,
 )
-from tournaments.people import PairEntry, delete_pair, save_pair, set_withdrawn, why_not_delete_pair
-from tournaments.setup import save_settings
-from tournaments.workbook import write_workbook
+from tournaments.people.services import PairEntry, delete_pair, save_pair, set_withdrawn, why_not_delete_pair
+from tournaments.setup.services import save_settings
+from tournaments.workbook.export import write_workbook
+from tournaments.workbook.importing import Entry, import_entries
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,15 @@ from django.core.management import CommandError, call_command
 from django.utils import translation
 
 from tests.desk.helpers import xlsx_bytes
-from tournaments.importing import MAX_BYTES, header_for, import_entries, parse, template_csv, template_xlsx
 from tournaments.models import Pair, Player
+from tournaments.workbook.importing import (
+    MAX_BYTES,
+    header_for,
+    import_entries,
+    parse,
+    template_csv,
+    template_xlsx,
+)
 
 ZH_HEADER = "队名,选手1,选手2,俱乐部"
 

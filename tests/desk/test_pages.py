@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from tests.desk.helpers import deal, finish
 from tournaments.models import Pair, Round, Tournament
-from tournaments.pairing import PairingError, pair_round, publish_round, set_bye_points
-from tournaments.standings import compute_standings
+from tournaments.pairing.services import PairingError, pair_round, publish_round, set_bye_points
+from tournaments.standings.compute import compute_standings
 
 
 def en(client):
@@ -278,7 +278,7 @@ def test_overview_hides_a_draft_pairing_from_the_public(client, director, tourna
 
 @pytest.mark.django_db
 def test_the_tournament_page_names_the_settings_played_otherwise_than_the_preset(client, tournament):
-    from tournaments.ruleset_words import setting_label
+    from tournaments.setup.words import setting_label
 
     tournament.ruleset = {"preset": "standard", "misplay_points": 20, "kitty_cap": 32}
     tournament.save()

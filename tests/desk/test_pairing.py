@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tests.desk.helpers import deal, finish
 from tournaments.models import Bye, Match, Round, Seating, Tournament
-from tournaments.pairing import (
+from tournaments.pairing.services import (
     PairingError,
     delete_draft_round,
     pair_round,
@@ -20,7 +20,7 @@ from tournaments.pairing import (
     swap_pairs,
     unpublish_round,
 )
-from tournaments.people import set_withdrawn
+from tournaments.people.services import set_withdrawn
 
 # --- the database services ----------------------------------------------------------------------------------
 
@@ -122,7 +122,7 @@ def test_withdrawn_pair_keeps_results_and_is_not_paired(tournament, make_pair):
     assert quitter.pk not in seated
     assert len(seated) + r2.byes.count() == 3
     assert Match.objects.filter(round=r1, winner=quitter).exists()  # results kept
-    from tournaments.standings import compute_standings
+    from tournaments.standings.compute import compute_standings
 
     line = next(x for x in compute_standings(tournament) if x.pair == quitter)
     assert line.match_points == tournament.points_win

@@ -11,10 +11,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.desk.helpers import finish
-from tournaments import access
+from tournaments.competition import access
 from tournaments.models import Bye, Match, Pair, Player, Round, Tournament
-from tournaments.pairing import pair_round, publish_round
-from tournaments.people import (
+from tournaments.pairing.services import pair_round, publish_round
+from tournaments.people.forms import CaptainForm, JudgeForm, PairForm, TableJudgeForm
+from tournaments.people.services import (
     PairEntry,
     PeopleError,
     assign_judge,
@@ -32,7 +33,6 @@ from tournaments.people import (
     set_withdrawn,
     sharing_pairs,
 )
-from tournaments.people_forms import CaptainForm, JudgeForm, PairForm, TableJudgeForm
 
 
 def en(client):
@@ -799,7 +799,7 @@ def test_a_deactivated_judge_cannot_log_in_until_reactivated(client, director, t
 
 @pytest.mark.django_db
 def test_a_directors_account_is_not_managed_from_the_judges_page(client, director, tournament, make_judge):
-    from tournaments.access import JUDGE_GROUP, add_to_group
+    from tournaments.competition.access import JUDGE_GROUP, add_to_group
 
     add_to_group(director, JUDGE_GROUP)
     client.force_login(director)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.importing import import_entries, parse
+from tournaments.workbook.importing import import_entries, parse
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

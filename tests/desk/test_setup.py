@@ -17,18 +17,19 @@ from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
 from tests.desk.helpers import settings_data
 from tests.hostile import Form, Sweep, bodies
-from tournaments import ruleset_words, wording
+from tournaments.competition import wording
 from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
-from tournaments.pairing import pair_round, publish_round
-from tournaments.people import give_captain_account
-from tournaments.setup import SettingsError, delete_tournament
-from tournaments.setup_forms import (
+from tournaments.pairing.services import pair_round, publish_round
+from tournaments.people.services import give_captain_account
+from tournaments.setup import words as ruleset_words
+from tournaments.setup.forms import (
     SETTINGS,
     DeleteTournamentForm,
     RulesetForm,
     TournamentForm,
     json_setting_field,
 )
+from tournaments.setup.services import SettingsError, delete_tournament
 
 NEW = reverse("tournament-new")
 
@@ -213,8 +214,8 @@ def test_every_preset_of_the_engine_is_offered_with_a_name_and_a_line_in_chinese
 
 
 def make_user(kind: str):
-    from tournaments.access import JUDGE_GROUP, add_to_group
-    from tournaments.services import create_director
+    from tournaments.competition.access import JUDGE_GROUP, add_to_group
+    from tournaments.competition.accounts import create_director
 
     if kind == "director":
         return create_director("td", "director-pass-1")

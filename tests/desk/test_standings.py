@@ -6,7 +6,7 @@ import pytest
 
 from tests.desk.helpers import deal, play
 from tournaments.models import Bye, Deal, Round
-from tournaments.standings import compute_standings, gather_results
+from tournaments.standings.compute import compute_standings, gather_results
 
 
 def table(lines):

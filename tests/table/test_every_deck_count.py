@@ -24,9 +24,9 @@ from rules.cards import parse_cards
 from rules.judge import judge as engine_judge
 from rules.ruleset import PRESETS, Ruleset
 from tests.table.helpers import DECKS, deck_ruleset, posted_plays, quick_fields, simulated
-from tournaments import wording
+from tournaments.competition import wording
 from tournaments.models import Deal, Match, Tournament
-from tournaments.workbook import write_workbook
+from tournaments.workbook.export import write_workbook
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -448,7 +448,7 @@ def test_a_quick_deal_scores_the_kitty_by_the_last_leads_sets(table, judge, lead
 
 @pytest.mark.parametrize("preset", ["three-deck", "four-deck"])
 def test_the_settings_form_writes_and_reads_back_a_presets_follow_orders(preset):
-    from tournaments.ruleset_words import follow_tables_text, read_follow_tables
+    from tournaments.setup.words import follow_tables_text, read_follow_tables
 
     tables = Ruleset.from_spec(preset).as_dict()["follow_tables"]
     text = follow_tables_text(tables)

@@ -19,9 +19,9 @@ from referee.table.recording.errors import Finished
 from referee.table.recording.match_fold import call_time, forfeit_match
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service, simulated
-from tournaments.finishing import finish_tournament, reopen_tournament
+from tournaments.competition.accounts import seat_table
+from tournaments.competition.finishing import finish_tournament, reopen_tournament
 from tournaments.models import Deal, Match, Penalty, Play, Round, Ruling, Tournament
-from tournaments.services import seat_table
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}

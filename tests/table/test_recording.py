@@ -319,7 +319,7 @@ def simulated_for(match, banker, level, seed):
 
 
 def other_director():
-    from tournaments.services import create_director
+    from tournaments.competition.accounts import create_director
 
     return create_director("td2", "director-pass-2")
 

@@ -23,9 +23,9 @@ from referee.table.recording.errors import DraftRound, RecordingError
 from referee.table.screens import deal_state
 from rules.simulate import simulate_deal
 from tests.table.helpers import quick_fields
-from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Match, Round, Tournament, Trick, WriteReceipt
-from tournaments.services import seat_table
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 db = pytest.mark.django_db
@@ -428,7 +428,7 @@ def test_a_judges_home_page_lists_no_draft_table(client, draft, judge, round1, m
 
 @db
 def test_a_captains_home_page_lists_the_pairs_published_open_matches(client, draft, round1, make_pair):
-    from tournaments.people import give_captain_account
+    from tournaments.people.services import give_captain_account
 
     pair = draft.pair_ew  # its draft table is not listed
     captain, _password = give_captain_account(pair, "cap")
@@ -539,8 +539,8 @@ def test_two_people_applying_one_penalty_at_once_record_it_once(file_db):
     """The judge and the director press "apply" for the same revoke at the same moment (each page with its own
     key and the same version): both are told it is applied, and one penalty is recorded."""
     from referee.table.recording import settling
+    from tournaments.competition.accounts import create_director
     from tournaments.models import Penalty
-    from tournaments.services import create_director
 
     judge, match = table()
     director = create_director("td", "director-pass-1")

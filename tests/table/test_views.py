@@ -136,7 +136,7 @@ def test_a_captain_of_the_other_side_may_confirm(match, judge):
 
 
 def judge_director():
-    from tournaments.services import create_director
+    from tournaments.competition.accounts import create_director
 
     user = get_user_model().objects.filter(username="td-x").first()
     return user or create_director("td-x", "director-pass-9")

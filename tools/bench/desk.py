@@ -19,9 +19,9 @@ from django.test import RequestFactory
 from django.utils import translation
 
 from tournaments.models import Deal, Match, Pair, Penalty, Player, Round, Seating, Tournament
-from tournaments.standings import compute_standings, tie_break_columns
-from tournaments.tables import StandingsTable
-from tournaments.workbook import write_workbook
+from tournaments.standings.compute import compute_standings, tie_break_columns
+from tournaments.standings.tables import StandingsTable
+from tournaments.workbook.export import write_workbook
 
 SEATS = "NESW"
 LEVELS = "23456789TJQKA"
@@ -118,7 +118,7 @@ def render_standings(t: Tournament) -> str:
     table = StandingsTable([x.as_row() for x in compute_standings(t)], tie_breaks=tie_break_columns(t))
     table.request = request
     return render_to_string(
-        "tournaments/standings_fragment.html",
+        "tournaments/standings/fragment.html",
         {"table": table, "title": "bench", "updated": None},
         request=request,
     )
@@ -146,7 +146,7 @@ class Command(BaseCommand):
         t0 = time.perf_counter()
         t = build_event(o["pairs"], o["rounds"], o["deals"])
         self.stdout.write(
-            f"built {o['pairs']} pairs × {o['rounds']} rounds, {Deal.objects.filter(match__round__tournament=t).count()}"
+            f"built {o['pairs']} pairs × {o['rounds']} rounds, {Deal.objects.of(t).count()}"
             f" deals in {time.perf_counter() - t0:.1f} s (rolled back afterwards)"
         )
 

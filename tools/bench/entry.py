@@ -24,9 +24,9 @@ from referee.table.recording.deal_entry import confirm_deal, set_kitty, start_de
 from referee.table.recording.match_fold import table_state
 from rules.seats import side_of
 from rules.simulate import simulate_deal
-from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.accounts import seat_table
 from tournaments.models import Round, Tournament
-from tournaments.services import seat_table
 
 FORM = "application/x-www-form-urlencoded"  # as the page's script posts (URLSearchParams)
 

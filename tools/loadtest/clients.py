@@ -12,7 +12,6 @@ import http.client
 import json
 import random
 import re
-import socket
 import threading
 import time
 import uuid
@@ -22,31 +21,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from rules.cards import format_cards, parse_cards
 from rules.ranks import parse_rank
 from rules.simulate import simulate_deal
 from tools.loadtest.figures import increasing
 
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 CONNECTION_ERRORS = (OSError, http.client.HTTPException)
 TRUMPS = ("S", "H", "C", "D", "NT")
 IDLE_REUSE = 1.0  # seconds: an older kept-alive connection may be closed by the server (gunicorn keeps 2 s)
-
-
-def local_address(url: str) -> tuple[str, int]:
-    """Host and port of ``url``, refused unless it is plain HTTP on this machine."""
-    parts = urlsplit(url)
-    if parts.scheme != "http" or parts.hostname not in LOCAL_HOSTS:
-        raise ValueError(f"{url!r}: the load test only sends traffic to http://127.0.0.1 or http://localhost")
-    return parts.hostname, parts.port or 80
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ---------------------------------------------------------------- plays of a simulated deal
@@ -497,5 +481,3 @@ def run_pair(job: TableJob, judges: Sequence[Judge], pace: Pace) -> Log:
         log.merge(j.log)
     log.late += pace.late
     return log
-
-

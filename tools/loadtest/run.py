@@ -45,8 +45,6 @@ from tools.loadtest.clients import (
     Pace,
     TableJob,
     card_key,
-    free_port,
-    local_address,
     plays_of,
     run_pair,
     run_table,
@@ -60,12 +58,14 @@ from tools.loadtest.figures import (
 )
 from tools.loadtest.server import (
     Server,
+    free_port,
     kill_midway,
+    local_address,
     server_env,
 )
-from tournaments.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Play, Round, Tournament, Trick
-from tournaments.services import seat_table
 
 PASSWORD = "load-judge-pass"
 

@@ -4,13 +4,31 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from tools.loadtest.clients import CONNECTION_ERRORS, Browser, Budget
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def local_address(url: str) -> tuple[str, int]:
+    """Host and port of ``url``, refused unless it is plain HTTP on this machine."""
+    parts = urlsplit(url)
+    if parts.scheme != "http" or parts.hostname not in LOCAL_HOSTS:
+        raise ValueError(f"{url!r}: the load test only sends traffic to http://127.0.0.1 or http://localhost")
+    return parts.hostname, parts.port or 80
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class Server:

@@ -4,8 +4,8 @@ since deleted)."""
 
 from django import template
 
-from tournaments.board import waiting_count
-from tournaments.people import display_name
+from tournaments.board.state import waiting_count
+from tournaments.people.services import display_name
 
 register = template.Library()
 register.simple_tag(waiting_count)

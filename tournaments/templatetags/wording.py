@@ -2,8 +2,8 @@
 
 from django import template
 
-from tournaments import wording
-from tournaments.standings import standings_title
+from tournaments.competition import wording
+from tournaments.standings.compute import standings_title
 
 register = template.Library()
 

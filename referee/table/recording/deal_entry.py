@@ -54,7 +54,7 @@ from rules.judge import Verdict
 from rules.ruleset import Ruleset
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
-from tournaments.access import can_confirm, can_reopen
+from tournaments.competition.access import can_confirm, can_reopen
 from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty, Play, Trick
 
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.

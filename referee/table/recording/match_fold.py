@@ -24,7 +24,7 @@ from referee.table.recording.snapshot import (
 )
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
-from tournaments.access import can_reopen
+from tournaments.competition.access import can_reopen
 from tournaments.models import Deal, Match, Penalty
 
 FOLD_FIELDS = ("pk", "number", "banker", "declarer", "level", "started_at", "finished_at", "attackers_total")

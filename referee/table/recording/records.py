@@ -28,8 +28,8 @@ from rules.ranks import parse_rank
 from rules.record import Record, RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
+from tournaments.competition.text import text_problem
 from tournaments.models import Deal, Match, Penalty, Play, Trick
-from tournaments.text import text_problem
 
 
 def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial: bool = False) -> dict:

@@ -1,7 +1,7 @@
 """A tournament's ruleset changed after deals were recorded: every played deal is scored again under the new
 rules, in deal order, then every match is recomputed (``match_fold.recompute_match``).
 
-The desk saves the settings in ``tournaments.setup.save_settings`` and announces the change with the
+The desk saves the settings in ``tournaments.setup.services.save_settings`` and announces the change with the
 ``ruleset_changed`` signal (the desk may not import the table side); this module receives it inside the save's
 transaction. A deal the new rules cannot score, or that they would leave with an unsettled violation, refuses
 the change (``SettingsError``) and the transaction rolls back: the tournament keeps its rules.
@@ -23,7 +23,7 @@ from referee.table.recording.snapshot import ruleset_for, snapshot, touch
 from rules.match import MatchError
 from rules.ruleset import RulesetError
 from tournaments.models import Deal, Match
-from tournaments.setup import SettingsError, ruleset_changed
+from tournaments.setup.services import SettingsError, ruleset_changed
 
 
 @receiver(ruleset_changed, dispatch_uid="referee.rescore_tournament")
@@ -36,7 +36,7 @@ def rescore_tournament(tournament, user) -> int:
     """Score every played deal of the tournament again and recompute every match; the number of deals whose
     verdict changed."""
     changed = 0
-    matches = Match.objects.filter(round__tournament=tournament).select_related("round__tournament")
+    matches = Match.objects.of(tournament).select_related("round__tournament")
     for match in matches.order_by("round__number", "table"):
         try:
             changed += rescore_match(match, user)

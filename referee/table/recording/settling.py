@@ -38,9 +38,9 @@ from referee.table.recording.snapshot import (
 from rules.judge import Verdict, Violation
 from rules.scoring import PENALTY_FOR_VIOLATION
 from rules.seats import SEATS
-from tournaments.access import can_reopen
+from tournaments.competition.access import can_reopen
+from tournaments.competition.text import text_problem
 from tournaments.models import Deal, Penalty, Ruling
-from tournaments.text import text_problem
 
 KEY_PATTERN = re.compile(r"(?:-|\d{1,3}):[NWSE-]:[a-z_]{1,20}")
 OUT_OF_TURN = "wrong_order"  # the engine's code for a play out of turn

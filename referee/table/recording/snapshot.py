@@ -30,8 +30,8 @@ from rules.judge import Verdict, judge
 from rules.record import FORMAT, RecordError
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import next_seat, side_of
-from tournaments.access import can_record, in_draft
-from tournaments.finishing import refusal
+from tournaments.competition.access import can_record, in_draft
+from tournaments.competition.finishing import refusal
 from tournaments.models import SEAT_CHOICES, Deal, Match, Penalty, Play, Round, Trick
 
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -82,7 +82,7 @@ def lock_for_entry(match: Match) -> Match:
 
 
 def require_record(user, match: Match) -> None:
-    """Refuse a write by anyone ``tournaments.access.can_record`` does not allow."""
+    """Refuse a write by anyone ``tournaments.competition.access.can_record`` does not allow."""
     require_entries(match)
     if not can_record(user, match):
         raise PermissionRefused(_("You may not record this match: it is assigned to another judge."))

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand
 from django.utils import translation
 
 from tournaments.management.commands._desk import get_tournament
-from tournaments.workbook import write_workbook
+from tournaments.workbook.export import write_workbook
 
 
 class Command(BaseCommand):

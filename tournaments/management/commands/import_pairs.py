@@ -2,9 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.finishing import TournamentFinished
-from tournaments.importing import ImportFileError, import_entries, parse
+from tournaments.competition.finishing import TournamentFinished
 from tournaments.management.commands._desk import get_tournament
+from tournaments.workbook.importing import ImportFileError, import_entries, parse
 
 
 class Command(BaseCommand):

@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.finishing import TournamentFinished
+from tournaments.competition.finishing import TournamentFinished
 from tournaments.management.commands._desk import get_tournament
-from tournaments.pairing import PairingError, pair_round, publish_round
+from tournaments.pairing.services import PairingError, pair_round, publish_round
 
 
 class Command(BaseCommand):

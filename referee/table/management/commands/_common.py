@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
-from tournaments.access import is_director
+from tournaments.competition.access import is_director
 from tournaments.models import Match
 
 

@@ -3,8 +3,8 @@ from django.core.management.base import BaseCommand
 
 from referee.table.simulation import simulate_match, simulate_round
 from rules.ruleset import PRESETS
-from tournaments.access import DIRECTOR_GROUP
-from tournaments.demo import create_demo, demo_data
+from tournaments.competition.access import DIRECTOR_GROUP
+from tournaments.setup.demo import create_demo, demo_data
 
 
 class Command(BaseCommand):

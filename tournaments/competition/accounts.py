@@ -1,0 +1,37 @@
+"""Small services shared by the pages, the management commands and the tests."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tournaments.competition.access import DIRECTOR_GROUP, add_to_group
+from tournaments.models import Match, Pair, Player
+
+
+def site_is_new() -> bool:
+    """True on an empty database: nobody can log in yet, so the home page offers the director's account."""
+    return not get_user_model().objects.exists()
+
+
+@transaction.atomic
+def create_director(username: str, password: str, email: str = ""):
+    """The TD's account: staff (admin pages), superuser, and in the director group."""
+    user = get_user_model().objects.create_superuser(username=username, email=email, password=password)
+    add_to_group(user, DIRECTOR_GROUP)
+    return user
+
+
+def seat_table(rnd, table: int, judge, names: tuple[str, str] = ("NS", "EW")):
+    """A match at ``table`` between two new pairs named ``names`` (players ``…a``/``…b``), for the benchmarks,
+    the load test and the tests that need a table without a draw."""
+    pairs = [
+        Pair.objects.create(
+            tournament=rnd.tournament,
+            name=name,
+            player1=Player.objects.create(name=f"{name}a"),
+            player2=Player.objects.create(name=f"{name}b"),
+        )
+        for name in names
+    ]
+    return Match.objects.create(round=rnd, table=table, pair_ns=pairs[0], pair_ew=pairs[1], judge=judge)

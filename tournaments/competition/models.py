@@ -1,0 +1,395 @@
+"""The competition's data: tournaments and their ruleset, players, pairs, rounds, matches, byes and seatings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from rules.ranks import RANK_TEXT, RANKS
+from rules.ruleset import Ruleset, RulesetError
+from rules.standings import TIEBREAKS
+from tournaments.competition.stamps import by_user
+from tournaments.competition.wording import TIE_BREAK_NAMES
+from tournaments.setup.refusals import ruleset_refusal
+
+SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
+SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
+RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
+
+# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.competition.wording.
+TIE_BREAK_LABELS = TIE_BREAK_NAMES
+TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
+DEFAULT_TIE_BREAKS = list(TIEBREAKS)
+
+
+def default_ruleset() -> dict:
+    return {"preset": "standard"}
+
+
+def default_tie_breaks() -> list[str]:
+    return list(DEFAULT_TIE_BREAKS)
+
+
+class OfTournament(models.QuerySet):
+    """Rows that belong to one tournament, reached through ``tournament_path`` (the one filter every page and
+    service repeats)."""
+
+    tournament_path = "round__tournament"
+
+    def of(self, tournament: Tournament) -> OfTournament:
+        return self.filter(**{self.tournament_path: tournament})
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("round robin")
+        SWISS = "swiss", _("Swiss")
+        KNOCKOUT = "knockout", _("knockout")
+        MANUAL = "manual", _("manual")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=False)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    ruleset = models.JSONField(
+        _("ruleset"),
+        default=default_ruleset,
+        help_text=_("a preset name plus the settings that differ from it"),
+    )
+    format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.SWISS)
+    num_rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    match_time_limit = models.PositiveSmallIntegerField(
+        _("match time limit (minutes)"),
+        null=True,
+        blank=True,
+        help_text=_("leave empty to use the ruleset's"),
+    )
+    points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
+    points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
+    points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    tie_breaks = models.JSONField(_("tie-breaks"), default=default_tie_breaks, blank=True)
+    is_public = models.BooleanField(_("public"), default=True)
+    # What the public pages show (the TD switches each on or off).
+    public_standings = models.BooleanField(_("public standings"), default=True)
+    public_pairings = models.BooleanField(_("public pairings"), default=True)
+    public_results = models.BooleanField(_("public results"), default=True)
+    public_deal_log = models.BooleanField(_("public deal log"), default=True)
+    # Pairing (Swiss): avoid pairs of one club meeting; what a bye is worth.
+    avoid_same_club = models.BooleanField(_("avoid same-club pairings"), default=False)
+    bye_points = models.PositiveSmallIntegerField(_("points for a bye"), default=2)
+    # Tables that do not record tricks may enter a deal's totals only.
+    quick_entry_allowed = models.BooleanField(_("quick entry allowed"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Set when the director finishes the tournament (its results are final), cleared when they reopen it; the
+    # history keeps every finish and reopening with who and when (``tournaments.competition.finishing``).
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
+    finished_by = by_user(_("finished by"), editable=False)
+
+    # Who changed the settings and when (a ruleset change re-scores every deal: the director answers for it), and
+    # who finished or reopened the tournament.
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True)
+                | Q(start_date__isnull=True)
+                | Q(end_date__gte=F("start_date")),
+                name="tournament_dates_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", args=[self.slug])
+
+    def clean(self) -> None:
+        try:
+            Ruleset.from_spec(self.ruleset)
+        except RulesetError as exc:  # the engine's English, said in the director's language
+            raise ValidationError({"ruleset": ruleset_refusal(exc)}) from exc
+        if not isinstance(self.tie_breaks or [], list):  # JSON typed in the admin may be any value
+            raise ValidationError({"tie_breaks": _("List the tie-breaks by their codes, in order.")})
+        unknown = [str(code) for code in self.tie_breaks or [] if not isinstance(code, str) or code not in TIEBREAKS]
+        if unknown:
+            raise ValidationError(
+                {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}
+            )
+
+    @cached_property
+    def has_kitty(self) -> bool:
+        """Whether this tournament's game buries a kitty (not with four decks): the pages show a kitty bonus only
+        then."""
+        try:
+            return Ruleset.from_spec(self.ruleset).kitty_size > 0
+        except RulesetError:  # a spec the director must still fix: show the column, as the presets do
+            return True
+
+    @property
+    def is_finished(self) -> bool:
+        """The director finished the tournament: nothing changes its results until they reopen it."""
+        return self.finished_at is not None
+
+    @property
+    def preset_name(self) -> str:
+        spec = self.ruleset
+        return spec if isinstance(spec, str) else spec.get("preset", "standard")
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    contact = models.CharField(_("contact"), max_length=200, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Pair(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("pair name"), max_length=100)
+    player1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 1")
+    )
+    player2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 2")
+    )
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="captained_pairs",
+        verbose_name=_("captain's account"),
+        help_text=_("may confirm deals of this pair's matches"),
+    )
+
+    # Who withdrew or reinstated the pair, or changed its entry, and when.
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+        ordering = ["tournament", "seed", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="pair_name_unique_in_tournament"),
+            models.CheckConstraint(condition=~Q(player1=F("player2")), name="pair_two_different_players"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players(self) -> str:
+        return f"{self.player1.name} / {self.player2.name}"
+
+
+def by_seed(pairs: Iterable[Pair]) -> list[Pair]:
+    """Seed order: by seed (unseeded last), then name."""
+    return sorted(pairs, key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
+
+
+class Round(models.Model):
+    class State(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+        FINISHED = "finished", _("finished")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(_("state"), max_length=12, choices=State.choices, default=State.DRAFT)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(n)s") % {"n": self.number}
+
+    def refresh_state(self) -> None:
+        """A published round is finished when every match in it is; reopening a match reopens the round."""
+        if self.state == Round.State.DRAFT:
+            return
+        done = not self.matches.exclude(state=Match.State.FINISHED).exists()
+        state = Round.State.FINISHED if done else Round.State.PUBLISHED
+        if state != self.state:
+            self.state = state
+            self.save(update_fields=["state"])
+
+
+class Match(models.Model):
+    class State(models.TextChoices):
+        SCHEDULED = "scheduled", _("not started")
+        IN_PROGRESS = "in_progress", _("in progress")
+        FINISHED = "finished", _("finished")
+
+    class EndedBy(models.TextChoices):
+        TARGET = "target", _("target reached")
+        STRIKES = "strikes", _("strikes")
+        FORFEIT = "forfeit", _("forfeit")
+        TIME = "time", _("time limit")
+        MERCY = "mercy", _("mercy rule")
+        BYE = "bye", _("bye")
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round")
+    )
+    table = models.PositiveSmallIntegerField(_("table"))
+    pair_ns = models.ForeignKey(
+        Pair, on_delete=models.PROTECT, related_name="matches_ns", verbose_name=_("North–South")
+    )
+    pair_ew = models.ForeignKey(
+        Pair, on_delete=models.PROTECT, related_name="matches_ew", verbose_name=_("East–West")
+    )
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="judged_matches",
+        verbose_name=_("judge"),
+    )
+    state = models.CharField(_("state"), max_length=12, choices=State.choices, default=State.SCHEDULED)
+    level_ns = models.CharField(_("N–S level"), max_length=1, choices=RANK_CHOICES, default="2")
+    level_ew = models.CharField(_("E–W level"), max_length=1, choices=RANK_CHOICES, default="2")
+    banker = models.CharField(_("banker"), max_length=1, choices=SEAT_CHOICES, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    winner = models.ForeignKey(
+        Pair,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches_won",
+        verbose_name=_("winner"),
+    )
+    ended_by = models.CharField(_("ended by"), max_length=12, choices=EndedBy.choices, blank=True)
+    time_called_at = models.DateTimeField(
+        _("time called at"), null=True, blank=True, help_text=_("set when time is called after the limit")
+    )
+    forfeited_by = models.CharField(
+        _("forfeited by"),
+        max_length=2,
+        choices=SIDE_CHOICES,
+        blank=True,
+        help_text=_("a no-show, set by the TD"),
+    )
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    objects = OfTournament.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="match_table_unique_in_round"),
+            models.CheckConstraint(condition=~Q(pair_ns=F("pair_ew")), name="match_two_different_pairs"),
+            models.CheckConstraint(condition=Q(table__gte=1), name="match_table_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(round)s table %(table)s: %(ns)s — %(ew)s") % {
+            "round": self.round,
+            "table": self.table,
+            "ns": self.pair_ns,
+            "ew": self.pair_ew,
+        }
+
+    def save(self, *args, **kwargs) -> None:
+        """Save and keep the seatings in step, so the database refuses a pair seated twice in one round."""
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            wanted = {("NS", self.pair_ns_id, self.round_id), ("EW", self.pair_ew_id, self.round_id)}
+            current = set(self.seatings.values_list("side", "pair_id", "round_id"))
+            if current != wanted:
+                self.seatings.all().delete()
+                Seating.objects.bulk_create(
+                    Seating(match=self, side=side, pair_id=pair_id, round_id=round_id)
+                    for side, pair_id, round_id in sorted(wanted)
+                )
+
+    def get_absolute_url(self) -> str:
+        return reverse("match", args=[self.pk])
+
+    def pair_of(self, side: str) -> Pair:
+        return self.pair_ns if side == "NS" else self.pair_ew
+
+
+class Bye(models.Model):
+    """A round in which a pair has no opponent; worth ``points`` in the standings.
+
+    A new bye gets the tournament's bye points; the TD may change a published round's bye's points at the desk
+    (``pairing.set_bye_points``), and that counts.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round"))
+    pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="byes", verbose_name=_("pair"))
+    points = models.PositiveSmallIntegerField(_("match points"), default=2)
+
+    # Who changed a bye's points and when.
+    objects = OfTournament.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = [models.UniqueConstraint(fields=["round", "pair"], name="one_bye_per_pair_per_round")]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.pair}"
+
+
+class Seating(models.Model):
+    """One pair in one match: kept by Match.save so a pair sits at most once per round (a DB constraint)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seatings")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="seatings")
+    side = models.CharField(max_length=2, choices=SIDE_CHOICES)
+
+    objects = OfTournament.as_manager()
+
+    class Meta:
+        verbose_name = _("seating")
+        verbose_name_plural = _("seatings")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "pair"], name="pair_once_per_round"),
+            models.UniqueConstraint(fields=["match", "side"], name="one_pair_per_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.side} {self.pair_id}"

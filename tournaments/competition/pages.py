@@ -1,0 +1,47 @@
+"""What every page of a tournament begins with: the tournament its address names, and the desk's guard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+
+from tournaments.competition import access
+from tournaments.models import Tournament
+
+View = Callable[..., HttpResponse]
+
+
+def director_required(view: View) -> View:
+    """Desk pages: anonymous visitors go to the login page; a signed-in non-TD gets 403."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not access.can_use_desk(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def tournament_page(view: View) -> View:
+    """A page whose address names a tournament (``<slug>``): the view is given the tournament, or the page is a
+    404, so no view looks it up again."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args, **kwargs):
+        return view(request, get_object_or_404(Tournament, slug=slug), *args, **kwargs)
+
+    return wrapped
+
+
+def desk_page(view: View) -> View:
+    """A desk page of one tournament: the director's guard first (a visitor learns nothing of the address), then
+    the tournament."""
+    return director_required(tournament_page(view))

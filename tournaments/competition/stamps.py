@@ -1,0 +1,31 @@
+"""Who did something to a row, and when: the one way every model names the account behind a write."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def by_user(verbose_name: str, *, on_delete=models.SET_NULL, **extra) -> models.ForeignKey:
+    """The account that did it: optional, never followed back from the account (``related_name="+"``); a
+    deleted account leaves the row (SET_NULL) unless ``on_delete`` says the account must stay (PROTECT)."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=on_delete,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=verbose_name,
+        **extra,
+    )
+
+
+class Recorded(models.Model):
+    """A row a judge entered at the table: who recorded it and when (its history keeps every later change)."""
+
+    recorded_by = by_user(_("recorded by"))
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+
+    class Meta:
+        abstract = True

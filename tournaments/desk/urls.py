@@ -1,0 +1,64 @@
+"""The scoring desk of one tournament (the TD's pages), under ``t/<slug>/desk/``."""
+
+from django.urls import path
+
+from tournaments.board import views as board_views
+from tournaments.desk import views
+from tournaments.people import views as people_views
+from tournaments.setup import views as setup_views
+
+urlpatterns = [
+    path("", views.desk, name="desk"),
+    path("pair/", views.desk_pair_round, name="desk-pair-round"),
+    path("rounds/<int:number>/", views.desk_round, name="desk-round"),
+    path("rounds/<int:number>/publish/", views.desk_publish_round, name="desk-publish-round"),
+    path("rounds/<int:number>/unpublish/", views.desk_unpublish_round, name="desk-unpublish-round"),
+    path("rounds/<int:number>/byes/<int:bye_id>/", views.desk_bye_points, name="desk-bye-points"),
+    path("rounds/<int:number>/delete/", views.desk_delete_round, name="desk-delete-round"),
+    path("import/", views.desk_import, name="desk-import"),
+    path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),
+    path("import/template.<str:fmt>", views.desk_import_template, name="desk-import-template"),
+    path("export.xlsx", views.desk_export, name="desk-export"),
+    path("finish/", views.desk_finish, name="desk-finish"),
+    path("reopen/", views.desk_reopen, name="desk-reopen"),
+]
+
+# The director's day: the table board, the confirmation queue and the round's printables.
+urlpatterns += [
+    path("board/", board_views.desk_board, name="desk-board"),
+    path("board/rows/", board_views.desk_board_rows, name="desk-board-rows"),
+    path("queue/", board_views.desk_queue, name="desk-queue"),
+    path("rounds/<int:number>/table-cards/", board_views.desk_table_cards, name="desk-table-cards"),
+    path("rounds/<int:number>/score-sheets/", board_views.desk_score_sheets, name="desk-score-sheets"),
+]
+
+# Pairs and players, judges (tournaments/people/views.py).
+urlpatterns += [
+    path("pairs/", people_views.pairs, name="desk-pairs"),
+    path("pairs/add/", people_views.pair_add, name="desk-pair-add"),
+    path("pairs/<int:pair_id>/", people_views.pair_edit, name="desk-pair-edit"),
+    path("pairs/<int:pair_id>/withdraw/", people_views.pair_withdraw, name="desk-pair-withdraw"),
+    path("pairs/<int:pair_id>/reinstate/", people_views.pair_reinstate, name="desk-pair-reinstate"),
+    path("pairs/<int:pair_id>/delete/", people_views.pair_delete, name="desk-pair-delete"),
+    path("pairs/<int:pair_id>/captain/", people_views.pair_captain, name="desk-pair-captain"),
+    path(
+        "pairs/<int:pair_id>/captain/password/",
+        people_views.pair_captain_password,
+        name="desk-pair-captain-password",
+    ),
+    path("pairs/<int:pair_id>/captain/remove/", people_views.pair_captain_remove, name="desk-pair-captain-remove"),
+    path("judges/", people_views.judges, name="desk-judges"),
+    path("judges/add/", people_views.judge_add, name="desk-judge-add"),
+    path("judges/<int:user_id>/password/", people_views.judge_password, name="desk-judge-password"),
+    path("judges/<int:user_id>/active/", people_views.judge_active, name="desk-judge-active"),
+    path("judges/rounds/<int:number>/", people_views.round_judges, name="desk-round-judges"),
+    path("judges/tables/<int:match_id>/", people_views.table_judge, name="desk-table-judge"),
+    path("directors/", people_views.directors, name="desk-directors"),
+    path("directors/add/", people_views.director_add, name="desk-director-add"),
+]
+
+# The tournament's settings and ruleset, and deleting a tournament created by mistake.
+urlpatterns += [
+    path("settings/", setup_views.tournament_settings, name="desk-settings"),
+    path("settings/delete/", setup_views.tournament_delete, name="desk-delete-tournament"),
+]

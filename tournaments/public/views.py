@@ -1,0 +1,286 @@
+"""The public's pages: home, first run, a tournament's overview, standings, rounds, results, pairs, deal logs.
+
+Who may see what is asked of ``tournaments.competition.access``; these views only pick the tournament, rounds and tables.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_http_methods
+from django_tables2 import RequestConfig
+
+from tournaments.competition import access
+from tournaments.competition.accounts import create_director, site_is_new
+from tournaments.competition.pages import tournament_page
+from tournaments.competition.wording import match_status
+from tournaments.desk.forms import DirectorSetupForm
+from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.setup.words import setting_label
+from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
+from tournaments.standings.tables import (
+    MatchTable,
+    PairingTable,
+    PairMatchTable,
+    PairTable,
+    ResultTable,
+    StandingsTable,
+)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if site_is_new():
+        return redirect("setup")
+    my_matches = []
+    if request.user.is_authenticated:
+        my_matches = (
+            access.published(access.own_matches(request.user, Match.objects.all()))
+            .exclude(state=Match.State.FINISHED)
+            .select_related("round__tournament", "pair_ns", "pair_ew")
+            .order_by("round__tournament", "round__number", "table")
+        )
+    return render(
+        request,
+        "tournaments/public/home.html",
+        {
+            "tournaments": access.visible_tournaments(request.user, Tournament.objects.all()),
+            "my_matches": my_matches,
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def setup(request: HttpRequest) -> HttpResponse:
+    """First run (as in Tabbycat): create the director's account; refused once any account exists."""
+    if not site_is_new():
+        return redirect("home")
+    form = DirectorSetupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = create_director(form.cleaned_data["username"], form.cleaned_data["password1"])
+        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[-1])  # the password backend
+        return redirect("home")
+    return render(request, "tournaments/setup/first_director.html", {"form": form})
+
+
+@tournament_page
+def tournament_for(request: HttpRequest, tournament: Tournament) -> Tournament:
+    if not access.can_read_tournament(request.user, tournament):
+        raise Http404
+    return tournament
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The overview: the pairs; the matches when pairings are public, with their levels when results are."""
+    tournament = tournament_for(request, slug)
+    links = links_for(request, tournament)
+    pairs = PairTable(tournament.pairs.select_related("player1", "player2"), prefix="p-")
+    config = RequestConfig(request, paginate=False)
+    config.configure(pairs)
+    matches = None
+    if links["show_pairings"]:
+        matches = MatchTable(
+            Match.objects.filter(round__in=links["rounds"]).select_related(
+                "round", "pair_ns", "pair_ew", "judge"
+            ),
+            prefix="m-",
+            exclude=() if links["show_results"] else ("levels",),
+        )
+        config.configure(matches)
+    changed = changed_settings(tournament)
+    return render(
+        request,
+        "tournaments/public/tournament.html",
+        {
+            "tournament": tournament,
+            "pairs": pairs,
+            "matches": matches,
+            "changed_settings": changed,
+            "changed_names": pgettext("list separator", ", ").join(changed),
+            **links,
+        },
+    )
+
+
+def changed_settings(tournament: Tournament) -> list[str]:
+    """The settings the tournament plays otherwise than its preset, by name in the active language (its spec
+    is stored shortest: every key but the preset is a change)."""
+    spec = tournament.ruleset
+    return [setting_label(name) for name in spec if name != "preset"] if isinstance(spec, dict) else []
+
+
+# --- who may see what ---------------------------------------------------------------------------------------
+
+
+@tournament_page
+def public_tournament(request: HttpRequest, tournament: Tournament, switch: str) -> Tournament:
+    """The tournament when its page ``switch`` (public_standings …) is on, or for the TD; else 404."""
+    if not access.can_see_page(request.user, tournament, switch):
+        raise Http404
+    return tournament
+
+
+def links_for(request: HttpRequest, tournament: Tournament) -> dict:
+    """Which public pages the visitor may open (the TD sees them all)."""
+    user = request.user
+    return {
+        "show_standings": access.can_see_page(user, tournament, "public_standings"),
+        "show_pairings": access.can_see_page(user, tournament, "public_pairings"),
+        "show_results": access.can_see_page(user, tournament, "public_results"),
+        "show_deal_log": access.can_see_page(user, tournament, "public_deal_log"),
+        "rounds": visible_rounds(request, tournament),
+    }
+
+
+def visible_rounds(request: HttpRequest, tournament: Tournament):
+    rounds = tournament.rounds.all()
+    return rounds if access.sees_drafts(request.user) else rounds.exclude(state=Round.State.DRAFT)
+
+
+def _pair_url(tournament: Tournament):
+    return lambda pair: reverse("pair", args=[tournament.slug, pair.pk])
+
+
+def _deal_log_url(tournament: Tournament):
+    return lambda match: reverse("deal-log", args=[tournament.slug, match.pk])
+
+
+# --- public pages -------------------------------------------------------------------------------------------
+
+
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``.
+    Once the tournament is finished they are the final standings, and no longer refresh."""
+    tournament = public_tournament(request, slug, "public_standings")
+    try:
+        up_to = int(request.GET["round"])
+    except (KeyError, ValueError):
+        up_to = None
+    links = links_for(request, tournament)
+    table = StandingsTable(
+        [line.as_row() for line in compute_standings(tournament, up_to)],
+        tie_breaks=tie_break_columns(tournament),
+        pair_url=_pair_url(tournament) if links["show_results"] else None,
+    )
+    RequestConfig(request, paginate=False).configure(table)
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "up_to": up_to,
+        "title": standings_title(tournament, up_to),
+        "updated": timezone.localtime(),
+        "tie_break_labels": [label for _code, label in tie_break_columns(tournament)],
+        **links,
+    }
+    live = request.headers.get("X-Live") == "1"
+    response = render(request, "tournaments/standings/fragment.html" if live else "tournaments/public/standings.html", context)
+    patch_vary_headers(response, ["X-Live"])
+    return response
+
+
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's pairing list (printable); the results once the matches are over."""
+    tournament = public_tournament(request, slug, "public_pairings")
+    rnd = get_object_or_404(visible_rounds(request, tournament), number=number)
+    matches = rnd.matches.select_related(
+        "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge", "winner"
+    )
+    links = links_for(request, tournament)
+    pairing = PairingTable(matches, prefix="p-")
+    RequestConfig(request, paginate=False).configure(pairing)
+    results = None
+    if links["show_results"]:
+        results = ResultTable(
+            matches, prefix="r-", deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
+        )
+        RequestConfig(request, paginate=False).configure(results)
+    return render(
+        request,
+        "tournaments/public/round.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "pairing": pairing,
+            "results": results,
+            "byes": rnd.byes.select_related("pair"),
+            **links,
+        },
+    )
+
+
+def results_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = public_tournament(request, slug, "public_results")
+    links = links_for(request, tournament)
+    matches = Match.objects.filter(
+        round__in=visible_rounds(request, tournament), state=Match.State.FINISHED
+    ).select_related(
+        "round", "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "winner"
+    )
+    table = ResultTable(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
+    RequestConfig(request, paginate=False).configure(table)
+    return render(request, "tournaments/public/results.html", {"tournament": tournament, "table": table, **links})
+
+
+def pair_page(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+    """One pair: its players, its line in the standings and its matches."""
+    tournament = public_tournament(request, slug, "public_results")
+    pair = get_object_or_404(tournament.pairs.select_related("player1", "player2"), pk=pair_id)
+    links = links_for(request, tournament)
+    matches = (
+        Match.objects.filter(round__in=visible_rounds(request, tournament))
+        .filter(Q(pair_ns=pair) | Q(pair_ew=pair))
+        .select_related(
+            "round", "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "winner"
+        )
+    )
+    table = PairMatchTable(
+        matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
+    )
+    RequestConfig(request, paginate=False).configure(table)
+    line = next((x for x in compute_standings(tournament) if x.pair.pk == pair.pk), None)
+    return render(
+        request,
+        "tournaments/public/pair.html",
+        {
+            "tournament": tournament,
+            "pair": pair,
+            "table": table,
+            "line": line,
+            "tie_breaks": [(label, line.tiebreaks[code]) for code, label in tie_break_columns(tournament)]
+            if line
+            else [],
+            "byes": pair.byes.filter(round__in=visible_rounds(request, tournament)).select_related("round"),
+            **links,
+        },
+    )
+
+
+def deal_log_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match's confirmed deals: number, banker, level, trump, attackers' points, kitty bonus, result."""
+    tournament = public_tournament(request, slug, "public_deal_log")
+    match = get_object_or_404(
+        Match.objects.select_related("round", "pair_ns", "pair_ew", "winner"),
+        pk=match_id,
+        round__in=visible_rounds(request, tournament),
+    )
+    rows = [
+        {"deal": deal, "banker_pair": match.pair_ns if deal.banker in ("N", "S") else match.pair_ew}
+        for deal in match.deals.filter(state=Deal.State.CONFIRMED).order_by("number")
+    ]
+    return render(
+        request,
+        "tournaments/public/deal_log.html",
+        {
+            "tournament": tournament,
+            "match": match,
+            "rows": rows,
+            "result": match_status(match),
+            **links_for(request, tournament),
+        },
+    )

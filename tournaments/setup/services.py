@@ -1,0 +1,142 @@
+"""Setting a tournament up: a new tournament's address (slug), saving its settings and ruleset, deleting one
+created by mistake, and the engine's ruleset refusals in the director's language.
+
+A change to the ruleset of a tournament whose deals are recorded changes how each of those deals scores. The
+deals' verdicts belong to the table side (``referee``), which this app must not import, so saving announces the
+change with the ``ruleset_changed`` signal inside the save's transaction; the table side's receiver
+(``referee.table.recording.rescoring``) scores every deal again and recomputes every match, or refuses with
+``SettingsError`` and nothing is saved. A finished tournament keeps its rules and scoring settings
+(``finishing.require_open``); its name, dates and what the public sees may still change.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+from django.shortcuts import get_object_or_404
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from rules.ruleset import Ruleset
+from tournaments.competition.finishing import require_open
+from tournaments.models import Deal, Round, Tournament
+from tournaments.people.services import delete_pairs
+
+# Sent with ``tournament`` (saved, with its new ruleset) and ``user`` when the ruleset or time limit changed.
+ruleset_changed = Signal()
+
+# The tournament's own settings that decide its results and standings, with the ruleset: a finished tournament
+# keeps them.
+SCORING_SETTINGS = (
+    "match_time_limit",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "bye_points",
+    "tie_breaks",
+)
+
+
+class SettingsError(Exception):
+    """Settings that cannot be saved; ``message`` is for the director (translated)."""
+
+    status = 409
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def unique_slug(name: str) -> str:
+    """The tournament's address from its name (``Spring Cup`` → ``spring-cup``), numbered when taken; a name
+    with no Latin letters (a Chinese name) gives ``tournament``, ``tournament-2`` …"""
+    base = slugify(name)[:70].strip("-") or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def effective_rules(tournament: Tournament) -> tuple[str, int | None]:
+    """What decides how a deal scores: the ruleset (as JSON) and the tournament's time limit."""
+    return json.dumps(
+        Ruleset.from_spec(tournament.ruleset).to_spec(), sort_keys=True
+    ), tournament.match_time_limit
+
+
+def recorded_deals(tournament: Tournament) -> tuple[int, int]:
+    """How many deals are recorded, and in how many matches: what a change of the ruleset scores again."""
+    deals = Deal.objects.of(tournament)
+    return deals.count(), deals.values("match").distinct().count()
+
+
+def rules_change(tournament: Tournament, spec: Any) -> bool:
+    """Would saving ``spec`` (and the form's time limit, already on the instance) change how deals score?"""
+    if tournament.pk is None:
+        return False
+    stored = Tournament.objects.get(pk=tournament.pk)
+    return effective_rules(stored) != (
+        json.dumps(Ruleset.from_spec(spec).to_spec(), sort_keys=True),
+        tournament.match_time_limit,
+    )
+
+
+@transaction.atomic
+def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
+    """Save a new or edited tournament (its form already applied to the instance) with the ruleset ``spec``.
+
+    An edited ruleset re-scores the recorded deals through ``ruleset_changed`` in this transaction: a refusal
+    (``SettingsError``) leaves the tournament as it was. A finished tournament's ruleset and scoring settings are
+    refused (``finishing.TournamentFinished``)."""
+    changed = rules_change(tournament, spec)
+    if tournament.pk is None:
+        tournament.slug = unique_slug(tournament.name)
+    else:
+        stored = get_object_or_404(Tournament.objects.select_for_update(), pk=tournament.pk)
+        if changed or any(getattr(stored, name) != getattr(tournament, name) for name in SCORING_SETTINGS):
+            require_open(stored)
+        # Finishing and reopening are not the settings form's: a form read before either keeps them.
+        tournament.finished_at, tournament.finished_by_id = stored.finished_at, stored.finished_by_id
+    tournament.ruleset = spec
+    tournament._history_user = user
+    tournament.save()
+    if changed:
+        ruleset_changed.send(sender=Tournament, tournament=tournament, user=user)
+    return tournament
+
+
+# ---------------------------------------------------------------- deleting a tournament created by mistake
+
+
+def why_not_delete_tournament(tournament: Tournament) -> str | None:
+    """Why the tournament cannot be deleted, in words; None when it can: it has no round at all, so nothing was
+    played (or even paired) in it."""
+    rounds = tournament.rounds.order_by("number")
+    paired = rounds.exclude(state=Round.State.DRAFT).first()
+    if paired is not None:
+        return _("Round %(n)s is paired: a tournament with rounds cannot be deleted.") % {"n": paired.number}
+    draft = rounds.first()
+    if draft is not None:
+        return _("Round %(n)s is a draft: discard it first, then the tournament can be deleted.") % {
+            "n": draft.number
+        }
+    return None
+
+
+@transaction.atomic
+def delete_tournament(tournament: Tournament, user) -> None:
+    """Delete a tournament created by mistake, with its pairs and their players no other tournament's pair uses,
+    while it has no round. Checked again under the tournament's lock, which pairing a round takes too; the
+    history of the tournament and of each pair keeps who (``user``) deleted it and when."""
+    locked = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    if locked is None:
+        raise SettingsError(_("%(name)s is already deleted.") % {"name": tournament.name})
+    if reason := why_not_delete_tournament(locked):
+        raise SettingsError(reason)
+    delete_pairs(list(locked.pairs.select_for_update()), user)
+    locked._history_user = user
+    locked.delete()
