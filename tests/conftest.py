@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import polib
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,6 +21,27 @@ settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Timing is for the benchmarks, never the tests: a loaded CI machine must not fail a property test on time.
 hypothesis_settings.register_profile("project", deadline=None)
 hypothesis_settings.load_profile("project")
+
+
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
+
+
+def pytest_configure(config):
+    """A fresh clone has the catalogues' .po but not the .mo that Django reads (built, so git-ignored): compile
+    them before any test runs, once — in the controller when the run is spread over workers."""
+    if not hasattr(config, "workerinput"):
+        compile_catalogues()
+
+
+def compile_catalogues() -> None:
+    """Each locale/*/LC_MESSAGES/*.po to its .mo when that is missing or older; written whole, then renamed."""
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        part = mo.with_name(f"{mo.stem}.{os.getpid()}.mo")  # git-ignored as the .mo is
+        polib.pofile(str(po)).save_as_mofile(str(part))
+        os.replace(part, mo)
 
 
 @pytest.fixture
