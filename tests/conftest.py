@@ -9,6 +9,7 @@ import polib
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from tournaments.access import JUDGE_GROUP, add_to_group
@@ -28,13 +29,17 @@ LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 def pytest_configure(config):
     """A fresh clone has the catalogues' .po but not the .mo that Django reads (built, so git-ignored): compile
-    them before any test runs, once — in the controller when the run is spread over workers."""
-    if not hasattr(config, "workerinput"):
-        compile_catalogues()
+    them before any test runs, once — in the controller when the run is spread over workers. Django has read its
+    catalogues while setting up (before this hook), so they are read again: overriding LOCALE_PATHS resets them."""
+    if not hasattr(config, "workerinput") and compile_catalogues():
+        with override_settings(LOCALE_PATHS=settings.LOCALE_PATHS):
+            pass
 
 
-def compile_catalogues() -> None:
-    """Each locale/*/LC_MESSAGES/*.po to its .mo when that is missing or older; written whole, then renamed."""
+def compile_catalogues() -> bool:
+    """Each locale/*/LC_MESSAGES/*.po to its .mo when that is missing or older (written whole, then renamed);
+    whether any was."""
+    compiled = False
     for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
@@ -42,6 +47,8 @@ def compile_catalogues() -> None:
         part = mo.with_name(f"{mo.stem}.{os.getpid()}.mo")  # git-ignored as the .mo is
         polib.pofile(str(po)).save_as_mofile(str(part))
         os.replace(part, mo)
+        compiled = True
+    return compiled
 
 
 @pytest.fixture
