@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import polib
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
@@ -17,6 +22,33 @@ settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Timing is for the benchmarks, never the tests: a loaded CI machine must not fail a property test on time.
 hypothesis_settings.register_profile("project", deadline=None)
 hypothesis_settings.load_profile("project")
+
+
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
+
+
+def pytest_configure(config):
+    """A fresh clone has the catalogues' .po but not the .mo that Django reads (built, so git-ignored): compile
+    them before any test runs, once — in the controller when the run is spread over workers. Django has read its
+    catalogues while setting up (before this hook), so they are read again: overriding LOCALE_PATHS resets them."""
+    if not hasattr(config, "workerinput") and compile_catalogues():
+        with override_settings(LOCALE_PATHS=settings.LOCALE_PATHS):
+            pass
+
+
+def compile_catalogues() -> bool:
+    """Each locale/*/LC_MESSAGES/*.po to its .mo when that is missing or older (written whole, then renamed);
+    whether any was."""
+    compiled = False
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        part = mo.with_name(f"{mo.stem}.{os.getpid()}.mo")  # git-ignored as the .mo is
+        polib.pofile(str(po)).save_as_mofile(str(part))
+        os.replace(part, mo)
+        compiled = True
+    return compiled
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from django.db import connection
 from referee.table.recording import deal_entry
 from referee.table.recording.errors import DraftRound, Finished
 from tests.desk.helpers import deal, finish
-from tests.threads import in_thread
+from tests.threads import in_thread, until
 from tournaments.competition import finishing
 from tournaments.models import Deal, Match, Pair, Round
 from tournaments.pairing import services as pairing
@@ -27,33 +27,58 @@ pytestmark = [
 WAIT = 10.0  # seconds an event may take to come; only reached when something is broken
 
 
-def paused(monkeypatch, module, name: str) -> tuple[threading.Event, threading.Event]:
-    """``module.name`` waits, once called, until the test lets it go on: the desk's write holds its locks."""
-    inside, proceed = threading.Event(), threading.Event()
+def backend_pid() -> int:
+    """The PostgreSQL server process of this thread's connection."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def blocked_by(waiter: int, holder: int) -> bool:
+    """Whether PostgreSQL has ``waiter``'s connection waiting for a lock that ``holder``'s holds."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT %s = ANY(pg_blocking_pids(%s))", [holder, waiter])
+        return cursor.fetchone()[0]
+
+
+def paused(monkeypatch, module, name: str) -> tuple[threading.Event, threading.Event, list[int]]:
+    """``module.name`` waits, once called, until the test lets it go on: the desk's write holds its locks. The
+    list gets the connection's server process, to see who waits for it."""
+    inside, proceed, holder = threading.Event(), threading.Event(), []
     original = getattr(module, name)
 
     def waiting(*args, **kwargs):
+        holder.append(backend_pid())
         inside.set()
         assert proceed.wait(WAIT)
         return original(*args, **kwargs)
 
     monkeypatch.setattr(module, name, waiting)
-    return inside, proceed
+    return inside, proceed, holder
 
 
 def race(monkeypatch, module, name: str, first, second) -> object:
-    """``first`` paused at ``module.name``, holding its locks; ``second`` started (it must wait for them); then
-    ``first`` let go on and committed: what ``second`` ended with."""
-    inside, proceed = paused(monkeypatch, module, name)
+    """``first`` paused at ``module.name``, holding its locks; ``second`` started, and seen by PostgreSQL waiting
+    for a lock the first holds; then ``first`` let go on and committed: what ``second`` ended with."""
+    inside, proceed, holder = paused(monkeypatch, module, name)
     first_thread, first_outcome = in_thread(first)
     assert inside.wait(WAIT)
-    second_thread, second_outcome = in_thread(second)
-    second_thread.join(0.5)
-    assert second_thread.is_alive(), second_outcome  # waiting for a lock the first holds
+    waiter, passed = [], threading.Event()
+
+    def second_then_passed():
+        waiter.append(backend_pid())  # just before the write that must wait
+        try:
+            return second()
+        finally:
+            passed.set()
+
+    second_thread, second_outcome = in_thread(second_then_passed)
+    until(lambda: bool(waiter) and blocked_by(waiter[0], holder[0]), "the second write waiting for the first", WAIT)
+    assert not passed.is_set(), second_outcome  # it cannot pass while the first holds the lock
     proceed.set()
     first_thread.join(WAIT), second_thread.join(WAIT)
     assert len(first_outcome) == 1 and not isinstance(first_outcome[0], Exception), first_outcome
-    assert len(second_outcome) == 1, "the second write never ended"
+    assert passed.is_set() and len(second_outcome) == 1, "the second write never ended"
     return second_outcome[0]
 
 

@@ -87,15 +87,32 @@ def test_head_to_head_breaks_a_tie(tournament, make_pair):
     r2 = Round.objects.create(tournament=tournament, number=2, state=Round.State.FINISHED)
     play(r1, 1, a, b, b)
     play(r1, 2, c, d, c)
-    play(r2, 1, a, c, a)
-    play(r2, 2, b, d, d)
-    # A, B, C, D all on 2 points; B beat A, C... A beat C, D beat B: head-to-head among all four is the same
-    # mini-league, so head-to-head alone leaves a tie that equal ranks show.
+    play(r2, 1, a, d, a)
+    play(r2, 2, b, c, c)
+    # C 4, A 2, B 2, D 0, every level 2. A and B are tied on 2; B beat A, so B is above A though seeded below.
     tournament.tie_breaks = ["head_to_head"]
     tournament.save()
     lines = compute_standings(tournament)
-    assert all(x.match_points == 2 for x in lines)
-    assert all(x.tiebreaks["head_to_head"] == 2 for x in lines) and {x.rank for x in lines} == {1}
+    assert table(lines) == [(1, "C", 4), (2, "B", 2), (3, "A", 2), (4, "D", 0)]
+    assert {x.pair.name: x.tiebreaks["head_to_head"] for x in lines} == {"A": 0, "B": 2, "C": 0, "D": 0}
+
+
+@pytest.mark.django_db
+def test_head_to_head_leaves_a_circular_tie_shared(tournament, make_pair):
+    a, b, c, d = (make_pair(x) for x in "ABCD")
+    r1 = Round.objects.create(tournament=tournament, number=1, state=Round.State.FINISHED)
+    r2 = Round.objects.create(tournament=tournament, number=2, state=Round.State.FINISHED)
+    play(r1, 1, a, b, b)
+    play(r1, 2, c, d, c)
+    play(r2, 1, a, c, a)
+    play(r2, 2, b, d, d)
+    # A, B, C, D all on 2 points: B beat A, A beat C, C beat D, D beat B. Among the four each took 2, so
+    # head-to-head alone leaves the tie, which one shared rank shows; equal pairs stay in seed order.
+    tournament.tie_breaks = ["head_to_head"]
+    tournament.save()
+    lines = compute_standings(tournament)
+    assert table(lines) == [(1, "A", 2), (1, "B", 2), (1, "C", 2), (1, "D", 2)]
+    assert {x.pair.name: x.tiebreaks["head_to_head"] for x in lines} == {"A": 2, "B": 2, "C": 2, "D": 2}
 
 
 @pytest.mark.django_db

@@ -156,7 +156,9 @@ def test_headers_in_chinese_for_a_chinese_request(event, client, director):
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
     assert "attachment" in response["Content-Disposition"]
     wb = openpyxl.load_workbook(io.BytesIO(response.content))
-    assert len(wb.sheetnames) == 4
+    assert wb.sheetnames == ["排名", "轮次", "牌局", "罚则"]
+    assert values(wb["排名"])[0] == ["名次", "队名", "选手", "俱乐部", "已赛", "胜", "平", "负", "比赛积分",
+                                    "级差", "对手分", "胜负关系", "坐庄胜局", "抓分", "已退赛"]  # fmt: skip
     assert wb.worksheets[0]["B2"].value == "东风队"
     client.cookies["django_language"] = "en"
     wb = openpyxl.load_workbook(io.BytesIO(client.get(f"/t/{tournament.slug}/desk/export.xlsx").content))

@@ -64,8 +64,13 @@ def test_swiss_pairs_backtracks_when_the_last_two_have_met():
 
 
 def test_swiss_pairs_allows_a_rematch_only_when_unavoidable():
-    played = {frozenset(p) for p in itertools.combinations("ABCD", 2)}
-    assert len(swiss_pairs(list("ABCD"), played)) == 2
+    everyone = {frozenset(p) for p in itertools.combinations("ABCD", 2)}
+    # One way left without a rematch, far from the neighbours' A–B, C–D: it is the one taken.
+    games = swiss_pairs(list("ABCD"), everyone - {frozenset("AD"), frozenset("BC")})
+    assert {frozenset(g) for g in games} == {frozenset("AD"), frozenset("BC")}
+    # Everyone has met everyone: a rematch cannot be avoided, and each pair still plays once.
+    games = swiss_pairs(list("ABCD"), everyone)
+    assert sorted(p for g in games for p in g) == list("ABCD")
 
 
 def test_swiss_same_club_avoidance_is_an_option():

@@ -63,7 +63,8 @@ def test_only_a_unit_of_the_same_kind_beats_a_throws_unit():
     t = T10
     pair = decompose(parse_cards("S8 S8"), t)[0]
     assert beating_unit(pair, parse_cards("SQ SK"), t) is None  # singles do not beat a pair
-    assert beating_unit(pair, parse_cards("S9 S9"), t) is not None
+    nines = decompose(parse_cards("S9 S9"), t)[0]
+    assert beating_unit(pair, parse_cards("S9 S9"), t) == nines
 
 
 def test_a_shown_unit_forces_the_unit_it_beats_and_two_singles_show_nothing():

@@ -10,6 +10,7 @@ import threading
 import pytest
 from django.db import connection, transaction
 
+from referee.sqlite import base
 from referee.sqlite.base import gate_for
 from referee.table.recording.snapshot import consistent_read
 from tests.threads import in_thread
@@ -53,7 +54,39 @@ def write(slug: str) -> str:
     return slug
 
 
-def test_a_second_writer_waits_at_the_gate_until_the_first_commits(file_db):
+class Watched:
+    """What a writer does at the gate, seen without timing it: ``waiting`` is set when its acquire finds the gate
+    taken (and then blocks), ``passed`` once it holds the gate. It stands in for the gate's thread lock, or, as
+    ``fcntl`` in the backend's module, for the ``flock`` between processes."""
+
+    def __init__(self, lock=None) -> None:
+        self.lock = lock
+        self.waiting, self.passed = threading.Event(), threading.Event()
+
+    def acquire(self) -> None:
+        if not self.lock.acquire(blocking=False):
+            self.waiting.set()
+            self.lock.acquire()
+        self.passed.set()
+
+    def release(self) -> None:
+        self.lock.release()
+
+    def flock(self, fd: int, operation: int) -> None:
+        if operation != fcntl.LOCK_EX:
+            return fcntl.flock(fd, operation)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.waiting.set()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        self.passed.set()
+
+    def __getattr__(self, name: str):
+        return getattr(fcntl, name)  # the rest of ``fcntl``, as the backend reads it
+
+
+def test_a_second_writer_waits_at_the_gate_until_the_first_commits(file_db, monkeypatch):
     inside, proceed, order = threading.Event(), threading.Event(), []
 
     def first():
@@ -66,22 +99,29 @@ def test_a_second_writer_waits_at_the_gate_until_the_first_commits(file_db):
 
     a, _ = in_thread(first)
     assert inside.wait(WAIT)
+    gate = gate_for(connection.settings_dict["NAME"])
+    second = Watched(gate.threads)  # watched from here on: the first already holds the gate
+    monkeypatch.setattr(gate, "threads", second)
     b, done = in_thread(lambda: order.append(write("second")) or "second")
-    b.join(0.3)
-    assert b.is_alive() and order == []  # queued at the gate, not failing nor writing
+    assert second.waiting.wait(WAIT)  # it found the gate taken and blocks on it
+    assert not second.passed.is_set() and order == []  # queued at the gate, not failing nor writing
     proceed.set()
     a.join(WAIT), b.join(WAIT)
-    assert order == ["first commits", "second"] and done == ["second"]
+    assert second.passed.is_set() and order == ["first commits", "second"] and done == ["second"]
     assert set(Tournament.objects.values_list("slug", flat=True)) == {"first", "second"}
 
 
-def test_a_writer_waits_while_another_process_holds_the_gate_and_goes_on_when_it_is_free(file_db):
+def test_a_writer_waits_while_another_process_holds_the_gate_and_goes_on_when_it_is_free(
+    file_db, monkeypatch
+):
+    writer = Watched()
+    monkeypatch.setattr(base, "fcntl", writer)
     with OtherProcess():
-        writer, done = in_thread(lambda: write("after"))
-        writer.join(0.3)
-        assert writer.is_alive() and not Tournament.objects.filter(slug="after").exists()
-    writer.join(WAIT)
-    assert done == ["after"] and Tournament.objects.filter(slug="after").exists()
+        thread, done = in_thread(lambda: write("after"))
+        assert writer.waiting.wait(WAIT)  # it found the other process's lock and blocks on it
+        assert not writer.passed.is_set() and not Tournament.objects.filter(slug="after").exists()
+    thread.join(WAIT)
+    assert writer.passed.is_set() and done == ["after"] and Tournament.objects.filter(slug="after").exists()
 
 
 def test_readers_pass_by_the_gate_while_a_writer_holds_it(file_db):
