@@ -196,11 +196,12 @@ class _Judge:
 
     def _over(self, played: int) -> bool:
         """Is the deal played out? The plays and the kitty account for the whole deck, or every seat has played
-        a whole hand: then a kitty of the wrong size is the banker's miscount (§8), not a deal stopped early."""
+        a whole hand: then a kitty of the wrong size is the banker's miscount (§8), not a deal stopped early.
+        A deal still being recorded (``live``) is waiting for its kitty until the kitty makes the deck whole."""
         rs = self.rec.ruleset
         if played + len(self.rec.kitty) >= 54 * rs.decks:
             return True
-        return all(n >= rs.hand_size for n in self._seen()[1].values())
+        return not self.live and all(n >= rs.hand_size for n in self._seen()[1].values())
 
     # -- one trick
     def _trick(self, k: int, tr: TrickRecord, due: str | None, more: bool) -> str | None:

@@ -158,3 +158,11 @@ def test_a_deal_that_stops_early_with_a_short_kitty_is_still_incomplete():
     deal["kitty"] = " ".join(deal["kitty"].split()[1:])
     deal["tricks"] = deal["tricks"][:-1]
     assert "incomplete_deal" in {v.code for v in judge(deal).violations}
+
+
+def test_a_deal_still_being_recorded_waits_for_its_kitty_after_the_last_trick():
+    # The site enters the kitty after the last trick: until then the live check finds nothing to fault.
+    deal = simulate_deal("standard", banker="W", level="3", trump="D", seed=9)
+    deal["kitty"] = ""
+    verdict = judge(deal, live=True)
+    assert verdict.ok and not verdict.complete
