@@ -416,12 +416,13 @@ def _numbers(rs: Ruleset) -> list[tuple[str, int]]:
 def _check_numbers(rs: Ruleset) -> None:
     """No number larger than any setting needs (a time limit past the calendar, a penalty past any total)."""
     for key, n in _numbers(rs):
-        if abs(n) > MAX_NUMBER:
-            raise RulesetError(f"setting {key!r}: {n} is out of range (at most {MAX_NUMBER})")
+        if abs(n) > MAX_NUMBER:  # not written out: it may have more digits than Python writes
+            raise RulesetError(f"setting {key!r} is out of range (at most {MAX_NUMBER})")
 
 
 def _validate(rs: Ruleset) -> Ruleset:
     """Check cross-setting consistency; return the ruleset unchanged."""
+    _check_numbers(rs)
     if rs.decks < 1:
         raise RulesetError(f"setting 'decks' must be at least 1, not {rs.decks}")
     if rs.decks > MAX_DECKS:
@@ -435,7 +436,6 @@ def _validate(rs: Ruleset) -> Ruleset:
         raise RulesetError(
             f"setting 'kitty_cards': {rs.kitty_cards} cards leave no hand to play from {rs.decks} decks"
         )
-    _check_numbers(rs)
     for kind, _lines in rs.follow_tables:
         if int(kind[0]) > rs.max_set:
             raise RulesetError(

@@ -332,3 +332,8 @@ def test_the_largest_numbers_a_setting_takes_are_accepted():
     )
     assert (rs.time_limit_minutes, rs.failed_throw_points) == (99_999, 99_999)
     assert Ruleset.from_spec({"preset": "standard", "decks": 2, "kitty_cards": 104}).hand_size == 1
+
+
+def test_a_number_too_long_to_write_is_refused_without_writing_it():
+    with pytest.raises(RulesetError, match="'decks' is out of range"):
+        Ruleset.from_spec({"preset": "standard", "decks": 10**5000})
