@@ -6,7 +6,8 @@ Django calls the ``handler…`` views of ``referee.urls`` (the 404 one when ``DE
 ``csrf_failure`` for a form sent from an out-of-date page (``CSRF_FAILURE_VIEW``); ``require_POST`` and friends answer
 a wrong method with an empty 405, which ``referee.middleware.MethodNotAllowedPage`` replaces by ``method_not_allowed``;
 a desk write refused because the tournament is finished reaches ``tournament_finished`` through
-``referee.middleware.FinishedTournamentPage``.
+``referee.middleware.FinishedTournamentPage``, and a page or action meeting a stored ruleset the engine refuses
+reaches ``unplayable_ruleset`` through ``referee.middleware.UnplayableRulesetPage``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from referee.table.views import wants_json
+from rules.ruleset import RulesetError
 from tournaments.competition.access import can_read_tournament
 from tournaments.competition.finishing import TournamentFinished
 from tournaments.models import Tournament
+from tournaments.setup.refusals import ruleset_problem
+from tournaments.setup.words import setting_label
 
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]{1,80})/")
 
@@ -92,6 +96,17 @@ def tournament_finished(request: HttpRequest, exception: TournamentFinished) -> 
     """A write the tournament's finish refuses (409): its one sentence, and the ways back."""
     title = _("The tournament is finished")
     return refusal(request, exception.status, exception.code, title, exception.message, ways_back(request))
+
+
+def unplayable_ruleset(request: HttpRequest, exception: RulesetError) -> HttpResponse:
+    """A page or a judge's action that meets a stored ruleset the engine refuses (saved before the engine checked
+    every setting): one sentence naming the setting, 409, instead of a 500 on every tablet."""
+    setting, _message = ruleset_problem(exception)
+    message = _(
+        "This tournament's ruleset cannot be played (%(setting)s): the director corrects it in the settings."
+    ) % {"setting": setting_label(setting) if setting else _("preset")}
+    title = _("The ruleset needs correcting")
+    return refusal(request, 409, "ruleset", title, message, ways_back(request))
 
 
 def stylesheet() -> str:

@@ -1,12 +1,13 @@
 """The site's middleware. Chinese first: the language is the visitor's choice (cookie), else zh-hans — not the
 browser's header. A wrong method gets the site's 405 page, not an empty answer; a write a finished tournament
-refuses, the site's 409 page."""
+refuses, or a stored ruleset the engine refuses, the site's 409 page."""
 
 from django.conf import settings
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
-from referee.error_pages import method_not_allowed, tournament_finished
+from referee.error_pages import method_not_allowed, tournament_finished, unplayable_ruleset
+from rules.ruleset import RulesetError
 from tournaments.competition.finishing import TournamentFinished
 
 
@@ -56,4 +57,22 @@ class FinishedTournamentPage:
     def process_exception(self, request, exception):
         if isinstance(exception, TournamentFinished):
             return tournament_finished(request, exception)
+        return None
+
+
+class UnplayableRulesetPage:
+    """A stored ruleset the engine refuses (saved before it checked every setting, or written to the database
+    directly), met by any page or judge's action of its tournament — the deal page, the state poll, a play, the
+    kitty, a submit: the site's 409 page with one sentence naming the setting (JSON for the page scripts), not a
+    500. The director corrects it on the settings page."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, RulesetError):
+            return unplayable_ruleset(request, exception)
         return None

@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     "referee.middleware.MethodNotAllowedPage",
     "referee.middleware.FinishedTournamentPage",
+    "referee.middleware.UnplayableRulesetPage",
 ]
 
 ROOT_URLCONF = "referee.urls"

@@ -30,7 +30,7 @@ from .seats import SEATS, play_order
 from .sets import follow_problem as follow_problem_sets
 from .sets import lead_shape
 from .sets import winner_index as winner_index_sets
-from .throw import check_throw, forced_kind_from, shown_unit
+from .throw import check_throw, forced_kind_from, is_forced_unit, shown_unit
 from .trick import winner_index
 from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name
 
@@ -151,7 +151,7 @@ class _Judge:
         rec = self.rec
         played = self._deal_hands()
         last_full = bool(rec.tricks) and len(rec.tricks[-1].plays) == 4
-        complete = not rec.partial and last_full and played + len(rec.kitty) >= 54 * rec.ruleset.decks
+        complete = not rec.partial and last_full and self._over(played)
         self.exact = self.given or complete
         leader: str | None = rec.banker
         last = len(rec.tricks) - 1
@@ -193,6 +193,15 @@ class _Judge:
             n, w, s_, e = (hands[s] for s in SEATS)
             self._played = ([a + b + c + d for a, b, c, d in zip(n, w, s_, e, strict=True)], per_seat)
         return sum(per_seat.values())
+
+    def _over(self, played: int) -> bool:
+        """Is the deal played out? The plays and the kitty account for the whole deck, or every seat has played
+        a whole hand: then a kitty of the wrong size is the banker's miscount (§8), not a deal stopped early.
+        A deal still being recorded (``live``) is waiting for its kitty until the kitty makes the deck whole."""
+        rs = self.rec.ruleset
+        if played + len(self.rec.kitty) >= 54 * rs.decks:
+            return True
+        return not self.live and all(n >= rs.hand_size for n in self._seen()[1].values())
 
     # -- one trick
     def _trick(self, k: int, tr: TrickRecord, due: str | None, more: bool) -> str | None:
@@ -473,14 +482,7 @@ class _Judge:
             forced = check_throw(units, others, t).forced
         else:
             forced = forced_kind_from(units, su) if su is not None else None
-        equal = [
-            sorted(u.cards)
-            for u in units
-            if forced is not None
-            and u.kind == forced.kind
-            and (u.length, u.top) == (forced.length, forced.top)
-        ]  # equal units: any one may be played
-        if forced is not None and sorted(lead) not in equal:
+        if forced is not None and not is_forced_unit(lead, forced, att, t):  # or any unit equal to it
             self.add(k, leader, "wrong_forced_unit", forced=show(forced.cards, t), cards=show(lead, t), **kw)
         elif forced is None and not any(sorted(u.cards) == sorted(lead) for u in units):
             self.add(k, leader, "wrong_forced_unit", forced="—", cards=show(lead, t), **kw)
@@ -521,22 +523,32 @@ class _Judge:
         for c in rec.kitty:
             per_card[c] += 1
         decks = rs.decks
-        if per_card != [decks] * 54 if complete else max(per_card) > decks:  # the whole deck at once first
+        dealt = self._dealt()
+        off = per_card != [decks] * 54 if complete else max(per_card) > decks
+        if off or max(dealt) > decks:  # the whole deck at once first
             for c in range(54):
-                if wrong(per_card[c], decks):
-                    self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=decks)
+                n = dealt[c] if dealt[c] > max(decks, per_card[c]) else per_card[c]
+                if wrong(n, decks) or n > decks:
+                    self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=n, decks=decks)
+
+    def _dealt(self) -> list[int]:
+        """How often each card is in the given hands together with the kitty: the deal when play began (§13.6);
+        all zero without ``hands``."""
+        dealt = [0] * 54
+        if self.rec.hands is not None:
+            for cards in chain(self.rec.hands.values(), (self.rec.kitty,)):
+                for c in cards:
+                    dealt[c] += 1
+        return dealt
 
     def _check_copies(self) -> None:
         """A fragment still may not hold a card more than ``decks`` times (RULES §13.6): in what it plays and
-        buries, or in one given hand."""
+        buries, or in the given hands together with the kitty (the deal when play began)."""
         decks = self.rec.ruleset.decks
         per_card = self._seen()[0][:]
         for c in self.rec.kitty:
             per_card[c] += 1
-        if self.rec.hands is not None:
-            for cards in self.rec.hands.values():
-                for c, n in card_counts(cards).items():
-                    per_card[c] = max(per_card[c], n)
+        per_card = list(map(max, per_card, self._dealt()))
         if max(per_card) > decks:
             for c in range(54):
                 if per_card[c] > decks:

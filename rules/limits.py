@@ -15,7 +15,6 @@ from typing import Any
 from .ruleset import Ruleset, RulesetError
 from .seats import SEATS
 
-MAX_DECKS = 4  # RULES §1 and §13: games of one to four decks
 MAX_WORD = 40  # format, ruleset preset, banker, level, trump
 MAX_NOTE = 300  # a penalty's note (as the site stores it)
 TEXT_PER_CARD = 8  # characters of card text per card, in the loosest notation
@@ -71,8 +70,6 @@ def _check(obj: Mapping[str, Any]) -> None:
         rs = Ruleset.from_spec(obj.get("ruleset", "standard"))
     except (RulesetError, TypeError, ValueError):
         return  # the reader names it
-    if rs.decks > MAX_DECKS:
-        raise _TooLarge(f"ruleset: {rs.decks} decks (the rules cover 1 to {MAX_DECKS})")
     bounds = _Bounds(rs)
     kitty = bounds.cards(obj.get("kitty"), "kitty")
     _check_tricks(obj.get("tricks"), bounds, kitty)

@@ -23,6 +23,10 @@ class RulesetError(ValueError):
     """An unknown preset or an unknown or invalid setting."""
 
 
+MAX_DECKS = 4  # RULES §1 and §13: games of one to four decks
+MAX_NUMBER = 99_999  # no setting needs a larger number (points, minutes, strikes, multipliers, bands)
+
+
 # The choices of a setting. Each is a ``str`` (``KittyScheme.TABLE == "table"``), so the JSON is the value.
 
 
@@ -400,15 +404,44 @@ def _to_json(key: str, value: Any) -> Any:
     return value
 
 
+def _numbers(rs: Ruleset) -> list[tuple[str, int]]:
+    """Every number of the ruleset, named by its setting (bands and the kitty table too)."""
+    found = [(key, getattr(rs, key)) for key in sorted(_INT | _INT_OPTIONAL)]
+    found += [("kitty_table", m) for _kind, m in rs.kitty_table]
+    for b in rs.level_bands or ():
+        found += [("level_bands", n) for n in (b.low, b.levels, b.every)]
+    return [(key, n) for key, n in found if n is not None]
+
+
+def _check_numbers(rs: Ruleset) -> None:
+    """No number larger than any setting needs (a time limit past the calendar, a penalty past any total)."""
+    for key, n in _numbers(rs):
+        if abs(n) > MAX_NUMBER:  # not written out: it may have more digits than Python writes
+            raise RulesetError(f"setting {key!r} is out of range (at most {MAX_NUMBER})")
+
+
 def _validate(rs: Ruleset) -> Ruleset:
     """Check cross-setting consistency; return the ruleset unchanged."""
+    _check_numbers(rs)
     if rs.decks < 1:
         raise RulesetError(f"setting 'decks' must be at least 1, not {rs.decks}")
+    if rs.decks > MAX_DECKS:
+        raise RulesetError(f"setting 'decks': {rs.decks} decks (the rules cover 1 to {MAX_DECKS})")
     if rs.kitty_cards is not None and (rs.kitty_cards < 0 or (54 * rs.decks - rs.kitty_cards) % 4):
         raise RulesetError(
             f"setting 'kitty_cards': {rs.kitty_cards} cards leave {54 * rs.decks - rs.kitty_cards}, "
             "which four hands cannot share"
         )
+    if rs.hand_size < 1:
+        raise RulesetError(
+            f"setting 'kitty_cards': {rs.kitty_cards} cards leave no hand to play from {rs.decks} decks"
+        )
+    for kind, _lines in rs.follow_tables:
+        if int(kind[0]) > rs.max_set:
+            raise RulesetError(
+                f"setting 'follow_tables': a lead {kind!r} needs sets of {kind[0]}, which {rs.decks} decks "
+                "cannot form"
+            )
     if len(rs.ladder) < 2 or len(set(rs.ladder)) != len(rs.ladder):
         raise RulesetError(f"setting 'ladder' needs two or more distinct ranks, not {list(rs.ladder)}")
     if [RANKS.index(r) for r in rs.ladder] != sorted(RANKS.index(r) for r in rs.ladder):

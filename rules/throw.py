@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import Card, card_counts
 from .order import Trump
 from .sets import beating_unit as sets_beating_unit
 from .units import PAIR, SINGLE, TRACTOR, Unit, decompose, pair_positions, take_runs
@@ -88,6 +88,24 @@ def _beats(b: Unit, u: Unit) -> bool:
     if u.kind == TRACTOR:
         return b.length >= u.length and b.top - u.length + 1 > u.low
     return b.top > u.top
+
+
+def is_forced_unit(played: Sequence[Card], forced: Unit, attempted: Sequence[Card], trump: Trump) -> bool:
+    """``played`` is the forced unit or a unit equal to it formed from the attempted cards: equal cards never
+    beat each other (§3), so of equal units none is lower and any one of them is "the lowest" (§5). ♥AA ♠55 ♦55
+    at level 5 (♥ trump) holds the equal tractors ♥AA♠55 and ♥AA♦55, and the equal pairs ♠55 and ♦55."""
+    if sorted(played) == sorted(forced.cards):
+        return True
+    held = card_counts(attempted)
+    if any(held.get(c, 0) < n for c, n in card_counts(played).items()):
+        return False
+    units = decompose(played, trump)
+    return len(units) == 1 and _equal(units[0], forced)
+
+
+def _equal(a: Unit, b: Unit) -> bool:
+    """Units of one kind at the same positions: neither beats the other."""
+    return (a.kind, a.rank_key, a.top, a.low) == (b.kind, b.rank_key, b.top, b.low)
 
 
 def shown_unit(shown: Sequence[Card], trump: Trump) -> Unit | None:

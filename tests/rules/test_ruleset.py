@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -271,3 +272,68 @@ def test_a_bad_follow_table_is_refused_naming_the_culprit(tables, culprit):
 def test_a_kitty_that_four_hands_cannot_share_is_refused():
     with pytest.raises(RulesetError, match="kitty_cards"):
         Ruleset.from_spec({"preset": "four-deck", "kitty_cards": 3})
+
+
+# One value per setting outside what the engine covers (issue 20: decks 5 … 99,999 were accepted).
+BEYOND = {
+    "decks": 5,
+    "kitty_cards": 112,
+    "clockwise": "yes",
+    "permanent_twos": 1,
+    "trump_throws": None,
+    "chain_skips_level": "no",
+    "bombs": 0,
+    "follow_tables": {"4x1": [["4x1"], []]},  # sets of four with two decks
+    "ladder": ["2", "2"],
+    "start_level": "1",
+    "target_level": "Z",
+    "must_play": ["X"],
+    "kitty_scheme": "dice",
+    "kitty_cap": 100_000,
+    "kitty_table": {"single": 2, "pair": 4, "tractor": 100_000},
+    "throws_as_single": "true",
+    "level_step": 10**30,
+    "level_bands": [{"from": None, "side": "banker", "levels": 100_000}],
+    "level_cap": 0,
+    "failed_throw": "always",
+    "failed_throw_points": 100_000,
+    "misplay_points": -1,
+    "signal_points": -100_000,
+    "revoke": "jail",
+    "renege": "jail",
+    "wrong_card_count": "both",
+    "strikes_to_forfeit": 0,
+    "j_rule": "on",
+    "time_limit_minutes": 10**30,
+    "time_tie": "coin",
+    "mercy_levels": 100_000,
+}
+
+
+def test_every_setting_has_a_value_beyond_what_the_engine_covers():
+    assert set(BEYOND) == {f.name for f in dataclasses.fields(Ruleset)} - {"preset"}
+
+
+@pytest.mark.parametrize(("setting", "value"), list(BEYOND.items()))
+def test_from_spec_refuses_each_setting_beyond_what_the_engine_covers_naming_it(setting, value):
+    with pytest.raises(RulesetError, match=f"'{setting}'"):
+        Ruleset.from_spec({"preset": "standard", setting: value})
+
+
+@pytest.mark.parametrize("decks", [5, 8, 99_999])
+def test_more_decks_than_the_rules_cover_are_refused_by_the_ruleset_itself(decks):
+    with pytest.raises(RulesetError, match="the rules cover 1 to 4"):
+        Ruleset.from_spec({"preset": "standard", "decks": decks})
+
+
+def test_the_largest_numbers_a_setting_takes_are_accepted():
+    rs = Ruleset.from_spec(
+        {"preset": "standard", "time_limit_minutes": 99_999, "failed_throw_points": 99_999}
+    )
+    assert (rs.time_limit_minutes, rs.failed_throw_points) == (99_999, 99_999)
+    assert Ruleset.from_spec({"preset": "standard", "decks": 2, "kitty_cards": 104}).hand_size == 1
+
+
+def test_a_number_too_long_to_write_is_refused_without_writing_it():
+    with pytest.raises(RulesetError, match="'decks' is out of range"):
+        Ruleset.from_spec({"preset": "standard", "decks": 10**5000})

@@ -454,7 +454,8 @@ def test_the_settings_form_writes_and_reads_back_a_presets_follow_orders(preset)
     text = follow_tables_text(tables)
     assert "—" in text and "3x1:" in text
     assert read_follow_tables(text) == tables
-    spec = {"preset": "standard", "decks": 3, "follow_tables": read_follow_tables(text)}
+    decks = Ruleset.from_spec(preset).decks  # a table of quads needs four decks
+    spec = {"preset": "standard", "decks": decks, "follow_tables": read_follow_tables(text)}
     assert Ruleset.from_spec(spec).follow_tables == Ruleset.from_spec(preset).follow_tables
 
 

@@ -20,7 +20,7 @@ from django.forms.utils import ErrorDict
 from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import RANK_TEXT, RANKS
-from rules.ruleset import PRESETS, Ruleset, RulesetError
+from rules.ruleset import MAX_NUMBER, PRESETS, Ruleset, RulesetError
 from rules.standings import TIEBREAKS
 from tournaments.competition.wording import ruleset_presets, tie_break_name
 from tournaments.models import Tournament
@@ -130,8 +130,8 @@ TEXT_SETTINGS = {
 }
 
 
-# Numbers no ruleset needs, refused before the engine sees them (the engine judges everything in between).
-BOUNDS = {"min_value": -99_999, "max_value": 99_999}
+# Numbers no ruleset needs, refused before the engine sees them (the engine refuses them too, and judges the rest).
+BOUNDS = {"min_value": -MAX_NUMBER, "max_value": MAX_NUMBER}
 
 
 def setting_field(name: str, example: Any) -> forms.Field:
@@ -160,6 +160,19 @@ def preset_values(preset: str) -> dict[str, Any]:
     return Ruleset.from_spec(preset).as_dict()
 
 
+def stored_values(spec: Any) -> dict[str, Any]:
+    """The preset and every setting the form starts from. A stored ruleset the engine refuses (saved before it
+    checked every setting) is shown as stored over its preset's values, so the director sees it and corrects it."""
+    try:
+        start = Ruleset.from_spec(spec)
+    except RulesetError:
+        name = spec.get("preset") if isinstance(spec, dict) else spec
+        name = name if isinstance(name, str) and name in PRESETS else "standard"
+        stored = {k: v for k, v in spec.items() if k in SETTINGS} if isinstance(spec, dict) else {}
+        return {"preset": name, **PRESETS[name].as_dict(), **stored}
+    return {"preset": start.preset, **start.as_dict()}
+
+
 def shown(field: forms.Field, value: Any) -> str:
     """A setting's value in words, as the form shows a preset's value beside the field."""
     if isinstance(field, forms.BooleanField):
@@ -182,9 +195,8 @@ class RulesetForm(QuietForm):
 
     def __init__(self, *args, spec: Any = "standard", preset: str | None = None, **kwargs):
         """``spec`` is the stored ruleset the form starts from; ``preset`` starts it from a preset's values."""
-        start = Ruleset.from_spec(preset or spec)
         kwargs.setdefault("prefix", "rules")
-        kwargs.setdefault("initial", {"preset": start.preset, **start.as_dict()})
+        kwargs.setdefault("initial", stored_values(preset or spec))
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = [
             (code, f"{name} — {line}" if line else name) for code, name, line in ruleset_presets()
@@ -301,6 +313,15 @@ class TournamentForm(forms.ModelForm, QuietForm):
         self.initial.setdefault("tie_breaks", used)
         self.fields["num_rounds"].validators.append(MinValueValidator(1))
         self.fields["num_rounds"].widget.attrs["min"] = 1
+
+    def _update_errors(self, errors) -> None:
+        """The model's check of its ruleset is the ruleset form's to report: a stored ruleset the engine refuses
+        (saved before it checked every setting) is corrected there, and is no error of these fields."""
+        if hasattr(errors, "error_dict"):
+            errors.error_dict.pop("ruleset", None)
+            if not errors.error_dict:
+                return
+        super()._update_errors(errors)
 
     def clean_tie_break_order(self) -> list[str]:
         order = self.cleaned_data["tie_break_order"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rules.ruleset import RulesetError
+from rules.ruleset import MAX_NUMBER, RulesetError
 from tournaments.setup.words import setting_label
 
 SETTING_NAMED = re.compile(r"setting '(\w+)'")
@@ -20,6 +20,25 @@ PROBLEMS: tuple[tuple[re.Pattern[str], Any], ...] = tuple(
     (re.compile(pattern), message)
     for pattern, message in (
         (r"'decks' must be at least 1", lambda: _("Play with at least one deck.")),
+        (r"'decks': .*rules cover", lambda: _("Play with one to four decks.")),
+        (
+            r"'kitty_cards': .* four hands cannot share",
+            lambda: _("The cards left after the kitty must share equally among four hands."),
+        ),
+        (r"'kitty_cards': .* leave no hand", lambda: _("The kitty must leave each hand at least one card.")),
+        (
+            r"'follow_tables': a lead .* cannot form",
+            lambda: _("A follow order names a lead of sets larger than these decks can form."),
+        ),
+        (
+            r"'follow_tables': unknown lead kind",
+            lambda: _("Name each lead as its set and length, like 3x1, 3x2 or 4x*."),
+        ),
+        (
+            r"'follow_tables': unknown unit",
+            lambda: _("Name each unit of a follow line like 3x1, 2x+, 2+ or 2*."),
+        ),
+        (r"is out of range", lambda: _("Enter a number of at most %(max)s.") % {"max": f"{MAX_NUMBER:,}"}),
         (r"'ladder' needs two or more", lambda: _("Choose at least two levels.")),
         (r"'ladder' must climb", lambda: _("The levels must climb in rank order.")),
         (

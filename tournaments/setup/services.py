@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from rules.ruleset import Ruleset
+from rules.ruleset import Ruleset, RulesetError
 from tournaments.competition.finishing import require_open
 from tournaments.models import Deal, Round, Tournament
 from tournaments.people.services import delete_pairs
@@ -62,10 +62,13 @@ def unique_slug(name: str) -> str:
 
 
 def effective_rules(tournament: Tournament) -> tuple[str, int | None]:
-    """What decides how a deal scores: the ruleset (as JSON) and the tournament's time limit."""
-    return json.dumps(
-        Ruleset.from_spec(tournament.ruleset).to_spec(), sort_keys=True
-    ), tournament.match_time_limit
+    """What decides how a deal scores: the ruleset (as JSON) and the tournament's time limit. A stored ruleset
+    the engine refuses is its JSON as stored: any ruleset saved in its place changes it."""
+    try:
+        spec = Ruleset.from_spec(tournament.ruleset).to_spec()
+    except RulesetError:
+        spec = tournament.ruleset
+    return json.dumps(spec, sort_keys=True), tournament.match_time_limit
 
 
 def recorded_deals(tournament: Tournament) -> tuple[int, int]:
