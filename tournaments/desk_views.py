@@ -110,6 +110,8 @@ def desk_pair_round(request: HttpRequest, slug: str) -> HttpResponse:
     messages.success(
         request, _("Round %(n)s is paired as a draft: check it, then publish.") % {"n": rnd.number}
     )
+    for note in rnd.gave_way_notes:
+        messages.warning(request, note)
     return redirect("desk-round", slug=slug, number=rnd.number)
 
 
