@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from django.http import Http404
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.desk.helpers import deal, finish
 from tournaments.models import Bye, Match, Round, Seating, Tournament
@@ -124,7 +124,8 @@ def test_a_swiss_round_that_cannot_avoid_a_repeat_names_the_tables_that_meet_aga
     for _n in range(4):
         make_pair()
     play_swiss_rounds(tournament, 3, random.Random(4))  # four pairs, three rounds: everyone has met everyone
-    rnd = pair_round(tournament)
+    with translation.override("zh-hans"):
+        rnd = pair_round(tournament)
     tables = rnd.matches.select_related("pair_ns", "pair_ew").order_by("table")
     assert rnd.gave_way_notes == [
         f"第 {m.table} 桌：{m.pair_ns.name} 与 {m.pair_ew.name} 再次交手：本轮任何编排都无法避免所有重复对阵。"
