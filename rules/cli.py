@@ -1,4 +1,5 @@
-"""Command line: ``python -m rules judge FILE|-`` and ``python -m rules bench``.
+"""Command line: ``python -m rules judge FILE|-``, ``python -m rules bench`` (judging) and
+``python -m rules bench pairing`` (Swiss draws over simulated events).
 
 Exit status of ``judge``: 0 ok, 1 violations, 2 unreadable input (one line on stderr naming the culprit,
 nothing on stdout).
@@ -24,8 +25,13 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     j = sub.add_parser("judge", help="judge one tractor-deal/1 record and print the verdict JSON")
     j.add_argument("file", help="the record file, or - for standard input")
-    b = sub.add_parser("bench", help="time judging simulated deals")
+    b = sub.add_parser("bench", help="time judging simulated deals, or (bench pairing) Swiss draws")
+    b.add_argument("what", nargs="?", choices=("judging", "pairing"), default="judging", help="what to time")
     b.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
+    b.add_argument(
+        "--pairs", type=int, nargs="+", default=None, help="pairing: field sizes (default 64 128 256)"
+    )
+    b.add_argument("--rounds", type=int, default=9, help="pairing: rounds per event (default 9)")
     b.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
     b.add_argument("--profile", action="store_true", help="print cProfile's top entries")
     return p
@@ -74,10 +80,23 @@ def judge_command(path: str) -> int:
     return 0 if verdict.ok else 1
 
 
+def pairing_bench(fields: Sequence[int] | None, rounds: int, seed: int) -> int:
+    from .pairing_bench import FIELDS, report, run
+
+    fields = fields or FIELDS
+    if rounds < 1 or min(fields) < 2:
+        print("error: --rounds must be at least 1 and --pairs at least 2", file=sys.stderr)
+        return 2
+    print(report(run(fields, rounds, seed)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "judge":
         return judge_command(args.file)
+    if args.what == "pairing":
+        return pairing_bench(args.pairs, args.rounds, args.seed)
     from .bench import run, run_presets
 
     if args.deals < 1:

@@ -7,9 +7,13 @@ functions and writes the round. A game is ``(north_south, east_west)``; a bye is
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx  # the only third-party import of rules/: a well-kept maximum-weight matching
 
 Game = tuple[Hashable, Hashable]
+Matching = list[tuple[int, int]]  # rank positions, the better first
 
 
 # --- round robin -------------------------------------------------------------------------------------------
@@ -67,62 +71,165 @@ def round_robin_round(
 
 # --- Swiss -------------------------------------------------------------------------------------------------
 
+# The hard constraints a table can break: the two pairs met before; they are of one club (when avoided).
+REPEAT = "repeat"
+SAME_CLUB = "same_club"
+NEAREST = 10  # opponents each pair is offered in the first, sparse, matching (see swiss_match)
 
-class _Budget(Exception):
-    pass
+
+@dataclass(frozen=True)
+class GaveWay:
+    """A table that breaks a hard constraint (``REPEAT`` or ``SAME_CLUB``): data the site words for the TD."""
+
+    constraint: str
+    table: int  # 1-based, as the games are listed
+    pairs: Game
 
 
-def swiss_pairs(
+@dataclass(frozen=True)
+class SwissRound:
+    """A Swiss round: its games (table 1 first), its bye and the tables where a hard constraint gave way (only
+    ever because every pairing had to break it). Unpacks as ``games, bye``, the shape callers always had."""
+
+    games: list[Game]
+    bye: Hashable | None
+    gave_way: list[GaveWay] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator:
+        return iter((self.games, self.bye))
+
+
+def _least_cost_matching(n: int, costs: Mapping[tuple[int, int], tuple[int, ...]]) -> Matching | None:
+    """The perfect matching of nodes ``0..n-1`` whose summed cost tuples are least, the tiers compared in order;
+    None when the edges hold no perfect matching.
+
+    Each tier is scaled past the most every later tier can add up to over a round, so the integer weights
+    networkx maximises order matchings exactly as the tuples do (integers keep its arithmetic exact)."""
+    if n == 0:
+        return []
+    if not costs:
+        return None
+    tables = n // 2
+    width = len(next(iter(costs.values())))
+    scale = [1] * width
+    for k in range(width - 1, 0, -1):
+        scale[k - 1] = scale[k] * (tables * max(c[k] for c in costs.values()) + 1)
+    total = {edge: sum(s * c for s, c in zip(scale, cost, strict=True)) for edge, cost in costs.items()}
+    # Every weight positive; every perfect matching has ``tables`` edges, so the heaviest is the least costly.
+    ceiling = max(total.values()) + 1
+    # Integer nodes in rank order and edges sorted: the same input gives the same matching.
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_weighted_edges_from((i, j, ceiling - total[i, j]) for i, j in sorted(total))
+    mate = nx.max_weight_matching(graph, maxcardinality=True)
+    if len(mate) < tables:
+        return None
+    return sorted((min(e), max(e)) for e in mate)
+
+
+def _nearest(n: int, edges: Iterable[tuple[int, int]], apart: Callable[[int, int], int], k: int) -> set:
+    """The edges that are among the ``k`` nearest (by ``apart``, then rank) of either of their ends."""
+    offered: dict[int, list[tuple[int, int, tuple[int, int]]]] = {i: [] for i in range(n)}
+    for i, j in edges:
+        d = apart(i, j)
+        offered[i].append((d, j, (i, j)))
+        offered[j].append((d, i, (i, j)))
+    return {e for options in offered.values() for _d, _other, e in sorted(options)[:k]}
+
+
+def _largest_matching(n: int, edges: Iterable[tuple[int, int]]) -> int:
+    """How many tables the largest matching of ``edges`` seats (unweighted: fast even on the whole field)."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from(edges)
+    return len(nx.max_weight_matching(graph, maxcardinality=True, weight=None))
+
+
+def swiss_match(
     order: Sequence[Hashable],
     played: Iterable[frozenset] = (),
     clubs: Mapping[Hashable, str] | None = None,
     *,
     avoid_same_club: bool = False,
-    budget: int = 200_000,
+    points: Mapping[Hashable, int] | None = None,
+    first_round: bool = False,
+    nearest: int = NEAREST,
 ) -> list[Game]:
-    """Pair an even list ranked best first: neighbours meet, never again while avoidable.
+    """Pair an even list ranked best first by maximum-weight matching; games listed best pair first, the better
+    ranked pair first in each.
 
-    Tries, in turn: no rematch and (when asked) no two pairs of one club; no rematch; anything (neighbours).
-    Backtracking is bounded by ``budget`` steps per attempt.
+    A table costs, in tiers each outweighing all later ones: a repeat; two pairs of one club (when avoided); the
+    match points apart, squared (round 1: two pairs of the same half of the seeding); the ranks apart, squared
+    (round 1: how far from the fold, 1 v n/2+1, squared) — so neighbours meet; that rank cost again times how
+    high the table sits, so a disruption sinks to the lower tables.
+
+    The first matching offers each pair only the ``nearest`` opponents by rank it may meet (fast on a large
+    field). When they cannot seat everyone, the least that must give way is counted from the largest matchings
+    that keep the constraints, and a second matching over the nearest opponents of any kind, hard tiers weighed
+    in, is kept only if it gives way that little; else the whole field is matched. So a constraint gives way
+    only when every pairing breaks it, and no more often than it must.
     """
-    if len(order) % 2:
-        raise ValueError("swiss_pairs needs an even number of pairs")
-    met = set(played)
+    n = len(order)
+    if n % 2:
+        raise ValueError("swiss_match needs an even number of pairs")
+    met = {frozenset(p) for p in played}
     clubs = clubs or {}
+    points = points or {}
+    half = n // 2
 
-    def same_club(a, b) -> bool:
-        ca, cb = clubs.get(a, ""), clubs.get(b, "")
-        return bool(ca) and ca == cb
+    def hard(i: int, j: int) -> tuple[int, int]:
+        a, b = order[i], order[j]
+        club = clubs.get(a, "")
+        return int(frozenset((a, b)) in met), int(avoid_same_club and bool(club) and club == clubs.get(b, ""))
 
-    attempts = []
-    if avoid_same_club:
-        attempts.append(lambda a, b: frozenset((a, b)) not in met and not same_club(a, b))
-    attempts.append(lambda a, b: frozenset((a, b)) not in met)
-    for allowed in attempts:
-        steps = [0]
+    def soft(i: int, j: int) -> tuple[int, int, int]:
+        if first_round:
+            apart = (i < half) == (j < half)
+            rank = (j - i - half) ** 2
+        else:
+            apart = (points.get(order[i], 0) - points.get(order[j], 0)) ** 2
+            rank = (j - i) ** 2
+        return int(apart), rank, rank * (n - i)
 
-        def solve(rest: list, allowed=allowed, steps=steps):
-            if not rest:
-                return []
-            a = rest[0]
-            for j in range(1, len(rest)):
-                steps[0] += 1
-                if steps[0] > budget:
-                    raise _Budget
-                b = rest[j]
-                if allowed(a, b):
-                    tail = solve(rest[1:j] + rest[j + 1 :])
-                    if tail is not None:
-                        return [(a, b), *tail]
-            return None
+    edges = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    broken = {e: hard(*e) for e in edges}
+    allowed = [e for e in edges if broken[e] == (0, 0)]
+    offers = _nearest(n, allowed, lambda i, j: soft(i, j)[1], nearest)
+    matched = _least_cost_matching(n, {e: soft(*e) for e in offers})
+    if matched is not None:
+        return [(order[i], order[j]) for i, j in matched]
+    # Something must give way. At least this much: half the field less the largest matching of the tables that
+    # keep the constraint (for the repeats), or both (for every broken table).
+    repeats = half - _largest_matching(n, [e for e in edges if broken[e][0] == 0])
+    same_club = half - _largest_matching(n, allowed) - repeats
+    offers |= _nearest(n, edges, lambda i, j: soft(i, j)[1], nearest)
+    matched = _least_cost_matching(n, {e: broken[e] + soft(*e) for e in offers})
+    gave = None if matched is None else tuple(sum(broken[e][k] for e in matched) for k in (0, 1))
+    if gave != (repeats, same_club):
+        # The offers could not reach that least: the whole field, where the tiers find it (slow on a large one).
+        matched = _least_cost_matching(n, {e: broken[e] + soft(*e) for e in edges})
+    assert matched is not None  # the whole field is a complete graph on an even number of nodes
+    return [(order[i], order[j]) for i, j in matched]
 
-        try:
-            found = solve(list(order))
-        except (_Budget, RecursionError):
-            found = None
-        if found is not None:
-            return found
-    return [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+
+def gave_way(
+    games: Iterable[Game],
+    played: Iterable[frozenset] = (),
+    clubs: Mapping[Hashable, str] | None = None,
+    *,
+    avoid_same_club: bool = False,
+) -> list[GaveWay]:
+    """The tables of ``games`` that break a hard constraint: a repeat, or (when avoided) two pairs of one club."""
+    met = {frozenset(p) for p in played}
+    clubs = clubs or {}
+    out = []
+    for table, (a, b) in enumerate(games, start=1):
+        if frozenset((a, b)) in met:
+            out.append(GaveWay(REPEAT, table, (a, b)))
+        club = clubs.get(a, "")
+        if avoid_same_club and club and club == clubs.get(b, ""):
+            out.append(GaveWay(SAME_CLUB, table, (a, b)))
+    return out
 
 
 def balance_seats(games: Iterable[Game], ns_minus_ew: Mapping[Hashable, int]) -> list[Game]:
@@ -133,52 +240,6 @@ def balance_seats(games: Iterable[Game], ns_minus_ew: Mapping[Hashable, int]) ->
             a, b = b, a
         out.append((a, b))
     return out
-
-
-def first_round_order(ranked: Sequence[Hashable]) -> list[Hashable]:
-    """Round 1 of a Swiss: top half against bottom half (1 v n/2+1, 2 v n/2+2 …), as neighbours."""
-    half = len(ranked) // 2
-    out: list[Hashable] = []
-    for top, bottom in zip(ranked[:half], ranked[half:], strict=True):
-        out += [top, bottom]
-    return out
-
-
-def first_round_pairs(
-    ranked: Sequence[Hashable],
-    clubs: Mapping[Hashable, str],
-    played: Iterable[frozenset] = (),
-    budget: int = 200_000,
-) -> list[Game] | None:
-    """Round 1 with same-club avoidance: the fold (1 v n/2+1 …), each top pair taking the nearest bottom pair
-    of another club — so a conflict swaps two neighbours in the bottom half and the rest of the fold stays.
-    None when no such draw exists (the caller falls back to the general search)."""
-    half = len(ranked) // 2
-    top, bottom = ranked[:half], ranked[half:]
-    met = set(played)
-    steps = [0]
-
-    def allowed(a, b) -> bool:
-        ca, cb = clubs.get(a, ""), clubs.get(b, "")
-        return not (ca and ca == cb) and frozenset((a, b)) not in met
-
-    def solve(i: int, free: list[int]) -> list[Game] | None:
-        if i == half:
-            return []
-        for j in sorted(free, key=lambda j: (abs(j - i), j)):
-            steps[0] += 1
-            if steps[0] > budget:
-                raise _Budget
-            if allowed(top[i], bottom[j]):
-                tail = solve(i + 1, [k for k in free if k != j])
-                if tail is not None:
-                    return [(top[i], bottom[j]), *tail]
-        return None
-
-    try:
-        return solve(0, list(range(half)))
-    except (_Budget, RecursionError):
-        return None
 
 
 def swiss_bye(ranked: Sequence[Hashable], had_bye: Collection[Hashable] = ()) -> Hashable | None:
@@ -197,15 +258,18 @@ def swiss_round(
     avoid_same_club: bool = False,
     had_bye: Collection[Hashable] = (),
     ns_minus_ew: Mapping[Hashable, int] | None = None,
-) -> tuple[list[Game], Hashable | None]:
-    """A Swiss round from the pairs ranked best first (seed order in round 1): its games and its bye, if any."""
+    points: Mapping[Hashable, int] | None = None,
+) -> SwissRound:
+    """A Swiss round from the pairs ranked best first (seed order in round 1), with their match points when known:
+    its games, its bye, if any, and the tables where a repeat or a same-club meeting could not be avoided."""
+    played = list(played)
     bye = swiss_bye(ranked, had_bye)
     rest = [p for p in ranked if p != bye]
-    order = first_round_order(rest) if first_round else rest
-    games = first_round_pairs(rest, clubs or {}, played) if first_round and avoid_same_club else None
-    if games is None:
-        games = swiss_pairs(order, played, clubs, avoid_same_club=avoid_same_club)
-    return balance_seats(games, ns_minus_ew or {}), bye
+    games = swiss_match(
+        rest, played, clubs, avoid_same_club=avoid_same_club, points=points, first_round=first_round
+    )
+    games = balance_seats(games, ns_minus_ew or {})
+    return SwissRound(games, bye, gave_way(games, played, clubs, avoid_same_club=avoid_same_club))
 
 
 # --- seed order (manual format) ----------------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import random
 from collections import Counter
 
 import pytest
 from django.http import Http404
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 
 from tests.desk.helpers import deal, finish
 from tournaments.models import Bye, Match, Round, Seating, Tournament
@@ -106,6 +108,56 @@ def test_same_club_avoided_when_asked(tournament, make_pair):
         make_pair(club=club)
     rnd = pair_round(tournament)
     assert all(m.pair_ns.club != m.pair_ew.club for m in rnd.matches.select_related("pair_ns", "pair_ew"))
+
+
+def play_swiss_rounds(tournament, rounds: int, rng: random.Random) -> None:
+    for _n in range(rounds):
+        rnd = pair_round(tournament)
+        publish_round(rnd)
+        finish_round(rnd, rng)
+
+
+@pytest.mark.django_db
+def test_a_swiss_round_that_cannot_avoid_a_repeat_names_the_tables_that_meet_again(tournament, make_pair):
+    tournament.num_rounds = 4
+    tournament.save()
+    for _n in range(4):
+        make_pair()
+    play_swiss_rounds(tournament, 3, random.Random(4))  # four pairs, three rounds: everyone has met everyone
+    with translation.override("zh-hans"):
+        rnd = pair_round(tournament)
+    tables = rnd.matches.select_related("pair_ns", "pair_ew").order_by("table")
+    assert rnd.gave_way_notes == [
+        f"第 {m.table} 桌：{m.pair_ns.name} 与 {m.pair_ew.name} 再次交手：本轮任何编排都无法避免所有重复对阵。"
+        for m in tables
+    ]
+
+
+@pytest.mark.django_db
+def test_a_swiss_round_that_keeps_every_constraint_has_nothing_to_say(tournament, make_pair):
+    tournament.avoid_same_club = True
+    tournament.save()
+    for club in ["x", "x", "y", "y"]:
+        make_pair(club=club)
+    assert pair_round(tournament).gave_way_notes == []
+
+
+@pytest.mark.django_db
+def test_the_desk_warns_the_director_which_club_could_not_be_kept_apart(
+    client, director, tournament, make_pair
+):
+    tournament.avoid_same_club = True
+    tournament.save()
+    for club in ["x", "x", "x", "y"]:  # three of one club among four pairs: one table seats the club together
+        make_pair(club=club)
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    page = client.post(reverse("desk-pair-round", args=[tournament.slug]), follow=True).content.decode()
+    together = Match.objects.get(pair_ns__club="x", pair_ew__club="x")
+    assert (
+        f"Table {together.table}: {together.pair_ns.name} and {together.pair_ew.name} are from one club: "
+        "no pairing of this round keeps clubs apart without a repeat."
+    ) in html.unescape(page)
 
 
 @pytest.mark.django_db

@@ -82,6 +82,20 @@ def test_bench_reports_the_deals_it_judged(capsys):
         assert f"  {name} " in out  # deals/s per preset, one to four decks
 
 
+def test_bench_pairing_reports_a_row_per_field(capsys):
+    # Eight pairs in two clubs of four, three rounds: each pair has four opponents of the other club, so the
+    # draws need neither a repeat nor a same-club table.
+    assert main(["bench", "pairing", "--pairs", "8", "12", "--rounds", "3"]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split()[:4] == ["pairs", "rounds", "repeats", "same-club"]
+    assert [row.split()[:4] for row in rows] == [["8", "3", "0", "0"], ["12", "3", "0", "0"]]
+
+
+def test_bench_pairing_refuses_an_event_without_rounds(capsys):
+    assert main(["bench", "pairing", "--rounds", "0"]) == 2
+    assert "--rounds" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_the_cli_judges_a_record_of_every_preset(tmp_path, capsys, name):
     deal = simulate_deal(name, banker="W", level=PRESETS[name].start_level, seed=5)

@@ -92,6 +92,8 @@ def desk_pair_round(request: HttpRequest, tournament: Tournament) -> HttpRespons
     messages.success(
         request, _("Round %(n)s is paired as a draft: check it, then publish.") % {"n": rnd.number}
     )
+    for note in rnd.gave_way_notes:
+        messages.warning(request, note)
     return redirect("desk-round", slug=tournament.slug, number=rnd.number)
 
 

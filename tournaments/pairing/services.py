@@ -17,7 +17,16 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from rules.pairing import circle_schedule, round_robin_round, seed_order_draft, swiss_round
+from rules.pairing import (
+    REPEAT,
+    SAME_CLUB,
+    GaveWay,
+    SwissRound,
+    circle_schedule,
+    round_robin_round,
+    seed_order_draft,
+    swiss_round,
+)
 from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Round, Seating, Tournament, by_seed
 from tournaments.standings.compute import compute_standings
@@ -76,15 +85,18 @@ def _check_can_pair(tournament: Tournament, number: int) -> None:
         raise PairingError(reason)
 
 
-def _swiss_games(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]], int | None]:
+def _swiss_games(tournament: Tournament, number: int) -> SwissRound:
 
     active = {p.pk: p for p in active_pairs(tournament)}
     if len(active) < 2:
         raise PairingError(_("At least two pairs are needed."))
+    points: dict[int, int] = {}
     if number == 1:
         ranked = list(active)
     else:
-        ranked = [line.pair.pk for line in compute_standings(tournament) if line.pair.pk in active]
+        lines = [line for line in compute_standings(tournament) if line.pair.pk in active]
+        ranked = [line.pair.pk for line in lines]
+        points = {line.pair.pk: line.match_points for line in lines}
     return swiss_round(
         ranked,
         first_round=number == 1,
@@ -93,7 +105,26 @@ def _swiss_games(tournament: Tournament, number: int) -> tuple[list[tuple[int, i
         avoid_same_club=tournament.avoid_same_club,
         had_bye=set(Bye.objects.of(tournament).values_list("pair_id", flat=True)),
         ns_minus_ew=seat_balance(tournament),
+        points=points,
     )
+
+
+def gave_way_notes(gave_way: Sequence[GaveWay]) -> list[str]:
+    """What the draw could not keep, one sentence per table, for the TD."""
+    if not gave_way:
+        return []
+    names = dict(Pair.objects.filter(pk__in={p for g in gave_way for p in g.pairs}).values_list("pk", "name"))
+    sentences = {
+        REPEAT: _("Table %(table)s: %(a)s and %(b)s meet again: no pairing of this round avoids every repeat."),
+        SAME_CLUB: _(
+            "Table %(table)s: %(a)s and %(b)s are from one club: "
+            "no pairing of this round keeps clubs apart without a repeat."
+        ),
+    }
+    return [
+        sentences[g.constraint] % {"table": g.table, "a": names.get(g.pairs[0]), "b": names.get(g.pairs[1])}
+        for g in gave_way
+    ]
 
 
 def round_robin_roster(tournament: Tournament) -> list[int]:
@@ -135,21 +166,24 @@ def _write_round(
 
 @transaction.atomic
 def pair_round(tournament: Tournament, number: int | None = None) -> Round:
-    """Create round ``number`` (default: the next one) as a draft, paired by the tournament's format."""
+    """Create round ``number`` (default: the next one) as a draft, paired by the tournament's format. A Swiss
+    draw that had to repeat a meeting or seat one club at a table says so in ``gave_way_notes``."""
     tournament = lock_open(tournament.pk)
     if number is None:
         last = tournament.rounds.order_by("-number").first()
         number = (last.number + 1) if last else 1
     _check_can_pair(tournament, number)
+    gave_way: list[GaveWay] = []
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         games, byes = _round_robin_games(tournament, number)
     elif tournament.format == Tournament.Format.SWISS:
-        games, bye = _swiss_games(tournament, number)
-        byes = [] if bye is None else [bye]
+        draw = _swiss_games(tournament, number)
+        games, byes, gave_way = draw.games, [] if draw.bye is None else [draw.bye], draw.gave_way
     else:
         games, byes = _manual_games(tournament)
     rnd = Round.objects.create(tournament=tournament, number=number, state=Round.State.DRAFT)
     _write_round(rnd, games, byes)
+    rnd.gave_way_notes = gave_way_notes(gave_way)  # not stored: said once, when the draft is made
     return rnd
 
 

@@ -21,6 +21,8 @@ class Command(BaseCommand):
                 publish_round(rnd)
         except (PairingError, TournamentFinished) as exc:
             raise CommandError(str(exc)) from None
+        for note in rnd.gave_way_notes:
+            self.stderr.write(note)
         rnd.refresh_from_db()
         self.stdout.write(f"round {rnd.number} ({rnd.state})")
         for m in rnd.matches.select_related("pair_ns", "pair_ew").order_by("table"):
