@@ -13,19 +13,18 @@ not follow is a revoke (a void shown, then broken).
 from __future__ import annotations
 
 import json
-import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any
 
-from .cards import CARD_SYMBOL, POINTS, Card, card_counts
+from .card_counts import CardCounts
+from .cards import POINTS, Card, card_counts
 from .facts import LeadShape, TrickFacts
 from .follow import FollowProblem, follow_problem, suit_cards
 from .messages import challenge_reason, message, show, suit_names
 from .order import TRUMP
 from .record import Record, RecordError, ThrowRecord, TrickRecord, parse_record
-from .scoring import DealScore, kitty_multiplier, score_deal
+from .scoring import kitty_multiplier, score_deal
 from .seats import SEATS, play_order
 from .sets import follow_problem as follow_problem_sets
 from .sets import lead_shape
@@ -33,67 +32,7 @@ from .sets import winner_index as winner_index_sets
 from .throw import check_throw, forced_kind_from, is_forced_unit, shown_unit
 from .trick import winner_index
 from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One fault: ``trick`` 0-based (None for the whole deal), the seat at fault (None: nobody in particular)."""
-
-    trick: int | None
-    seat: str | None
-    code: str
-    message: str
-    message_zh: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-class TrickSummary(NamedTuple):
-    """The verdict's view of one trick."""
-
-    leader: str
-    winner: str | None
-    points: int
-    lead_shape: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return self._asdict()
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The judge's verdict (DEAL-RECORD). ``complete`` false ⇒ no ``score`` (a live or partial record)."""
-
-    violations: tuple[Violation, ...]
-    tricks: tuple[TrickSummary, ...]
-    facts: tuple[TrickFacts, ...] = ()
-    complete: bool = False
-    score: DealScore | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.violations
-
-    @property
-    def attackers_points(self) -> dict[str, int] | None:
-        """The verdict's ``attackers_points`` (built when asked: the live page never needs it)."""
-        return None if self.score is None else self.score.attackers_points.as_dict()
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        """The verdict's ``result``; None for a live or partial record."""
-        return None if self.score is None else self.score.result.as_dict()
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "violations": [v.as_dict() for v in self.violations],
-            "tricks": [t.as_dict() for t in self.tricks],
-            "attackers_points": self.attackers_points,
-            "result": self.result,
-        }
-
+from .verdict import TrickSummary, Verdict, Violation
 
 _ORDERS = {cw: {s: play_order(s, cw) for s in SEATS} for cw in (False, True)}
 _SINGLE_SHAPE = Shape((), 0, 1)
@@ -123,7 +62,7 @@ def _missing(hand: list[int], cards: Sequence[Card]) -> list[Card]:
     return missing
 
 
-class _Judge:
+class _Judge(CardCounts):
     """One pass over a record. Each seat's holding is 54 card counts plus counts per effective suit (how many
     cards of the led suit a follower has is the commonest question); cards leave it as they are played."""
 
@@ -487,72 +426,6 @@ class _Judge:
         elif forced is None and not any(sorted(u.cards) == sorted(lead) for u in units):
             self.add(k, leader, "wrong_forced_unit", forced="—", cards=show(lead, t), **kw)
         return (leader, taken) if taken else (None, 0)
-
-    # -- the whole deal
-    def _seen(self) -> tuple[list[int], dict[str, int]]:
-        """How often each card was played, and how many cards each seat played."""
-        if self._played is not None:
-            return self._played
-        per_card = [0] * 54
-        per_seat = dict.fromkeys(SEATS, 0)
-        for tr in self.rec.tricks:
-            for s, cards in tr.plays:
-                per_seat[s] += len(cards)
-                for c in cards:
-                    per_card[c] += 1
-        return per_card, per_seat
-
-    def _check_counts(self, complete: bool) -> None:
-        """Card counts (§8): a complete deal must account for every card exactly (hands, seats, kitty, deck);
-        a deal in progress is faulted only for what is already certain — more than a hand, a kitty or the
-        deck holds."""
-        rec, rs = self.rec, self.rec.ruleset
-        wrong = operator.ne if complete else operator.gt
-        per_card, per_seat = self._seen()
-        if complete and rec.hands is not None:
-            for s in SEATS:
-                if len(rec.hands[s]) != rs.hand_size:
-                    self.add(None, s, "card_count", n=len(rec.hands[s]), expected=rs.hand_size)
-        for s in SEATS:
-            if wrong(per_seat[s], rs.hand_size):
-                self.add(None, s, "card_count", n=per_seat[s], expected=rs.hand_size)
-        if wrong(len(rec.kitty), rs.kitty_size):  # the banker's fault, told as the kitty's count
-            en, zh = message("kitty_count", n=len(rec.kitty), expected=rs.kitty_size)
-            self.viol.append(Violation(None, rec.banker, "card_count", en, zh))
-        per_card = per_card[:]
-        for c in rec.kitty:
-            per_card[c] += 1
-        decks = rs.decks
-        dealt = self._dealt()
-        off = per_card != [decks] * 54 if complete else max(per_card) > decks
-        if off or max(dealt) > decks:  # the whole deck at once first
-            for c in range(54):
-                n = dealt[c] if dealt[c] > max(decks, per_card[c]) else per_card[c]
-                if wrong(n, decks) or n > decks:
-                    self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=n, decks=decks)
-
-    def _dealt(self) -> list[int]:
-        """How often each card is in the given hands together with the kitty: the deal when play began (§13.6);
-        all zero without ``hands``."""
-        dealt = [0] * 54
-        if self.rec.hands is not None:
-            for cards in chain(self.rec.hands.values(), (self.rec.kitty,)):
-                for c in cards:
-                    dealt[c] += 1
-        return dealt
-
-    def _check_copies(self) -> None:
-        """A fragment still may not hold a card more than ``decks`` times (RULES §13.6): in what it plays and
-        buries, or in the given hands together with the kitty (the deal when play began)."""
-        decks = self.rec.ruleset.decks
-        per_card = self._seen()[0][:]
-        for c in self.rec.kitty:
-            per_card[c] += 1
-        per_card = list(map(max, per_card, self._dealt()))
-        if max(per_card) > decks:
-            for c in range(54):
-                if per_card[c] > decks:
-                    self.add(None, None, "deck_count", card=CARD_SYMBOL[c], n=per_card[c], decks=decks)
 
     def _verdict(self, complete: bool) -> Verdict:
         """The verdict; a complete deal with a winner for every trick is scored."""

@@ -8,90 +8,31 @@ naming the culprit.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from enum import StrEnum
 from typing import Any
 
 from .cards import POINTS
 from .order import Trump, trump_from_text
-from .ranks import RANKS, parse_rank
+from .ranks import RANKS
+from .ruleset_types import (  # re-exported: every reader of a ruleset imports them from here
+    MAX_DECKS,
+    MAX_NUMBER,
+    Band,
+    BandSide,
+    FailedThrow,
+    FaultEffect,
+    KittyScheme,
+    RulesetError,
+    TimeTie,
+    WrongCardCount,
+)
+from .ruleset_values import _INT, _INT_OPTIONAL, _TABLE_KINDS, coerce, follow_tables, to_json
 
-
-class RulesetError(ValueError):
-    """An unknown preset or an unknown or invalid setting."""
-
-
-MAX_DECKS = 4  # RULES §1 and §13: games of one to four decks
-MAX_NUMBER = 99_999  # no setting needs a larger number (points, minutes, strikes, multipliers, bands)
-
-
-# The choices of a setting. Each is a ``str`` (``KittyScheme.TABLE == "table"``), so the JSON is the value.
-
-
-class KittyScheme(StrEnum):
-    """How the kitty multiplier is found (RULES §9)."""
-
-    UNIT_POWER = "unit_power"
-    CARD_POWER = "card_power"
-    TABLE = "table"
-
-
-class FailedThrow(StrEnum):
-    """What a failed throw costs: per card taken back, per attempt, or as a misplay."""
-
-    PER_CARD = "per_card"
-    PER_ATTEMPT = "per_attempt"
-    MISPLAY = "misplay"
-
-
-class FaultEffect(StrEnum):
-    """What a revoke or a renege costs the side at fault: the deal, or a level (and a strike)."""
-
-    LOSE_DEAL = "lose_deal"
-    LEVEL = "level"
-
-
-class WrongCardCount(StrEnum):
-    """How a wrong card count ends the deal: the standard way or seed 002's JJ比赛 way."""
-
-    STANDARD = "standard"
-    JJ = "jj"
-
-
-class TimeTie(StrEnum):
-    """Who wins equal levels when time is called."""
-
-    BANKER_SIDE = "banker_side"
-    DRAW = "draw"
-
-
-class BandSide(StrEnum):
-    """The side a level-table band gives levels to."""
-
-    BANKER = "banker"
-    ATTACKERS = "attackers"
-
-
-@dataclass(frozen=True, slots=True)
-class Band:
-    """One row of an explicit level table: from ``low ≤ P`` (None: no lower bound) up to the next band.
-
-    ``side`` gains ``levels``; attackers always take over (with 0 or more levels). ``every`` (last band only)
-    adds one more level per ``every`` points above ``low`` — seed 002 JJ比赛: "120－135台下升2级，依次类推".
-    """
-
-    low: int | None
-    side: BandSide
-    levels: int
-    every: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"from": self.low, "side": str(self.side), "levels": self.levels}
-        if self.every is not None:
-            d["every"] = self.every
-        return d
+__all__ = [
+    "MAX_DECKS", "MAX_NUMBER", "Band", "BandSide", "FailedThrow", "FaultEffect", "KittyScheme", "Ruleset",
+    "RulesetError", "TimeTie", "WrongCardCount",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,12 +162,12 @@ class Ruleset:
                 continue
             if key not in _SETTINGS:
                 raise RulesetError(f"unknown ruleset setting {key!r}")
-            changes[key] = _coerce(key, value)
+            changes[key] = coerce(key, value)
         return _validate(replace(base, **changes))
 
     def as_dict(self) -> dict[str, Any]:
         """Every setting as JSON-ready values (``from_spec`` reads it back)."""
-        return {"preset": self.preset} | {name: _to_json(name, getattr(self, name)) for name in _SETTINGS}
+        return {"preset": self.preset} | {name: to_json(name, getattr(self, name)) for name in _SETTINGS}
 
     def to_spec(self) -> str | dict[str, Any]:
         """The shortest spec: the preset name, or the preset plus only the settings that differ from it."""
@@ -239,169 +180,6 @@ class Ruleset:
 
 
 _SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(Ruleset) if f.name != "preset")
-_INT_OPTIONAL = {
-    "kitty_cards",
-    "level_step",
-    "level_cap",
-    "strikes_to_forfeit",
-    "time_limit_minutes",
-    "mercy_levels",
-    "signal_points",
-}
-_INT = {"decks", "kitty_cap", "failed_throw_points", "misplay_points"}
-_BOOL = {
-    "clockwise",
-    "permanent_twos",
-    "trump_throws",
-    "throws_as_single",
-    "j_rule",
-    "chain_skips_level",
-    "bombs",
-}
-_TABLE_KEY = re.compile(r"[234]x(?:[1-9]|\*)")
-_TABLE_ITEM = re.compile(r"[234]x(?:[1-9]|\*|\+)|[234][+*]")
-_ENUMS: dict[str, type[StrEnum]] = {
-    "kitty_scheme": KittyScheme,
-    "failed_throw": FailedThrow,
-    "revoke": FaultEffect,
-    "renege": FaultEffect,
-    "wrong_card_count": WrongCardCount,
-    "time_tie": TimeTie,
-}
-_TABLE_KINDS = ("single", "pair", "tractor")
-
-
-def _rank(key: str, value: Any) -> str:
-    try:
-        return parse_rank(value)
-    except ValueError:
-        raise RulesetError(f"setting {key!r}: unknown rank {value!r}") from None
-
-
-def _int(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesetError(f"setting {key!r} must be an integer, not {value!r}")
-    return value
-
-
-def _coerce(key: str, value: Any) -> Any:
-    """Turn one JSON setting value into the field's type; RulesetError names the setting on a bad value."""
-    if key in _BOOL:
-        if not isinstance(value, bool):
-            raise RulesetError(f"setting {key!r} must be true or false, not {value!r}")
-        return value
-    if key in _INT:
-        return _int(key, value)
-    if key in _INT_OPTIONAL:
-        return None if value is None else _int(key, value)
-    if key in _ENUMS:
-        member = _choice(_ENUMS[key], value)
-        if member is None:
-            raise RulesetError(f"setting {key!r}: unknown value {value!r} (known: {_known(key)})")
-        return member
-    if key in ("start_level", "target_level"):
-        return _rank(key, value)
-    if key in ("ladder", "must_play"):
-        if isinstance(value, str) or not isinstance(value, list | tuple):
-            raise RulesetError(f"setting {key!r} must be a list of ranks, not {value!r}")
-        return tuple(_rank(key, v) for v in value)
-    if key == "kitty_table":
-        if not isinstance(value, Mapping):
-            raise RulesetError(f"setting 'kitty_table' must be an object kind → multiplier, not {value!r}")
-        out = []
-        for kind, mult in value.items():
-            if kind not in _TABLE_KINDS and not _is_tractor_key(kind):
-                raise RulesetError(
-                    f"setting 'kitty_table': unknown kind {kind!r} (single, pair, tractor, tractor:N)"
-                )
-            out.append((kind, _int("kitty_table", mult)))
-        return tuple(out)
-    if key == "follow_tables":
-        return _follow_tables(value)
-    if key == "level_bands":
-        if value is None:
-            return None
-        if isinstance(value, str) or not isinstance(value, list | tuple):
-            raise RulesetError(f"setting 'level_bands' must be a list of bands, not {value!r}")
-        return tuple(_band(v) for v in value)
-    raise RulesetError(f"unknown ruleset setting {key!r}")  # pragma: no cover - _SETTINGS guards
-
-
-def _follow_tables(value: Any) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
-    """``{"3x1": [["3x1"], ["2x1"], []], …}`` → the ruleset's tuples; names the bad key, line or item."""
-    if not isinstance(value, Mapping):
-        raise RulesetError(f"setting 'follow_tables' must be an object lead kind → lines, not {value!r}")
-    out = []
-    for kind, lines in value.items():
-        if not isinstance(kind, str) or not _TABLE_KEY.fullmatch(kind):
-            raise RulesetError(f"setting 'follow_tables': unknown lead kind {kind!r} (like 3x1, 3x2, 4x*)")
-        if isinstance(lines, str) or not isinstance(lines, list | tuple) or not lines:
-            raise RulesetError(f"setting 'follow_tables': {kind!r} needs a list of lines")
-        parsed = []
-        for line in lines:
-            if isinstance(line, str) or not isinstance(line, list | tuple):
-                raise RulesetError(
-                    f"setting 'follow_tables': a line of {kind!r} is a list of units, not {line!r}"
-                )
-            for item in line:
-                if not isinstance(item, str) or not _TABLE_ITEM.fullmatch(item):
-                    raise RulesetError(f"setting 'follow_tables': unknown unit {item!r} in {kind!r}")
-            parsed.append(tuple(line))
-        out.append((kind, tuple(parsed)))
-    return tuple(out)
-
-
-def _known(key: str) -> str:
-    """A choice setting's values for an error message, the standard preset's first."""
-    default = getattr(Ruleset(), key)
-    return ", ".join([default, *(m for m in _ENUMS[key] if m != default)])
-
-
-def _choice(kind: type[StrEnum], value: Any) -> Any:
-    """The member of ``kind`` whose value is ``value`` (JSON gives plain strings), else None."""
-    try:
-        return kind(value)
-    except (ValueError, TypeError):
-        return None
-
-
-def _is_tractor_key(kind: Any) -> bool:
-    return isinstance(kind, str) and kind.startswith("tractor:") and kind[8:].isdigit() and int(kind[8:]) >= 2
-
-
-def _band(value: Any) -> Band:
-    if not isinstance(value, Mapping):
-        raise RulesetError(f"setting 'level_bands': a band is an object, not {value!r}")
-    unknown = set(value) - {"from", "side", "levels", "every"}
-    if unknown:
-        raise RulesetError(f"setting 'level_bands': unknown band field {sorted(unknown)[0]!r}")
-    low = value.get("from")
-    side = _choice(BandSide, value.get("side"))
-    if side is None:
-        raise RulesetError(
-            f"setting 'level_bands': side must be 'banker' or 'attackers', not {value.get('side')!r}"
-        )
-    every = value.get("every")
-    return Band(
-        None if low is None else _int("level_bands", low),
-        side,
-        _int("level_bands", value.get("levels")),
-        None if every is None else _int("level_bands", every),
-    )
-
-
-def _to_json(key: str, value: Any) -> Any:
-    if isinstance(value, StrEnum):
-        return value.value
-    if key in ("ladder", "must_play"):
-        return list(value)
-    if key == "kitty_table":
-        return dict(value)
-    if key == "follow_tables":
-        return {kind: [list(line) for line in lines] for kind, lines in value}
-    if key == "level_bands":
-        return None if value is None else [b.as_dict() for b in value]
-    return value
 
 
 def _numbers(rs: Ruleset) -> list[tuple[str, int]]:
@@ -495,7 +273,7 @@ def _validate(rs: Ruleset) -> Ruleset:
 
 # Seed 002 【出牌规则】 (RULES §13.3): 泰坦尼克 (a chain of 2 triples) and a triple. "tractor + any 2" is the
 # line 2x2; "triple + pair + single" is 3x1 2x1, the single being the fill.
-THREE_DECK_FOLLOW = _follow_tables(
+THREE_DECK_FOLLOW = follow_tables(
     {
         "3x2": [["3x2"], ["2x2"], ["3x1", "3x1"], ["3x1", "2x1"], ["3x1"], ["2x1", "2x1"], ["2x1"], []],
         "3x1": [["3x1"], ["2x1"], []],
@@ -504,7 +282,7 @@ THREE_DECK_FOLLOW = _follow_tables(
 # Seed 001 （三）出牌顺序 (RULES §13.3). Where a line names "tractor" or "pair" the play owes the longest tractor
 # and the most pairs the lead's card count allows and the hand can form (§13.6), and after a tractor or a triple
 # as many pairs as still fit (the reading that asks more of the follower, docs/engine.md).
-FOUR_DECK_FOLLOW = _follow_tables(
+FOUR_DECK_FOLLOW = follow_tables(
     {
         "4x1": [["4x1"], ["2x2"], ["2+"], ["3x1"], []],
         "3x1": [["3x1"], ["2+"], []],

@@ -1,0 +1,83 @@
+"""The ruleset's vocabulary: its typed choices (enums), a level band, the limits the engine covers, and the error
+every refused setting raises. Plain data, below ``rules.ruleset`` and its readers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class RulesetError(ValueError):
+    """An unknown preset or an unknown or invalid setting."""
+
+
+MAX_DECKS = 4  # RULES §1 and §13: games of one to four decks
+MAX_NUMBER = 99_999  # no setting needs a larger number (points, minutes, strikes, multipliers, bands)
+
+
+# The choices of a setting. Each is a ``str`` (``KittyScheme.TABLE == "table"``), so the JSON is the value.
+
+
+class KittyScheme(StrEnum):
+    """How the kitty multiplier is found (RULES §9)."""
+
+    UNIT_POWER = "unit_power"
+    CARD_POWER = "card_power"
+    TABLE = "table"
+
+
+class FailedThrow(StrEnum):
+    """What a failed throw costs: per card taken back, per attempt, or as a misplay."""
+
+    PER_CARD = "per_card"
+    PER_ATTEMPT = "per_attempt"
+    MISPLAY = "misplay"
+
+
+class FaultEffect(StrEnum):
+    """What a revoke or a renege costs the side at fault: the deal, or a level (and a strike)."""
+
+    LOSE_DEAL = "lose_deal"
+    LEVEL = "level"
+
+
+class WrongCardCount(StrEnum):
+    """How a wrong card count ends the deal: the standard way or seed 002's JJ比赛 way."""
+
+    STANDARD = "standard"
+    JJ = "jj"
+
+
+class TimeTie(StrEnum):
+    """Who wins equal levels when time is called."""
+
+    BANKER_SIDE = "banker_side"
+    DRAW = "draw"
+
+
+class BandSide(StrEnum):
+    """The side a level-table band gives levels to."""
+
+    BANKER = "banker"
+    ATTACKERS = "attackers"
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One row of an explicit level table: from ``low ≤ P`` (None: no lower bound) up to the next band.
+
+    ``side`` gains ``levels``; attackers always take over (with 0 or more levels). ``every`` (last band only)
+    adds one more level per ``every`` points above ``low`` — seed 002 JJ比赛: "120－135台下升2级，依次类推".
+    """
+
+    low: int | None
+    side: BandSide
+    levels: int
+    every: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"from": self.low, "side": str(self.side), "levels": self.levels}
+        if self.every is not None:
+            d["every"] = self.every
+        return d
