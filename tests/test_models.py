@@ -126,3 +126,13 @@ def test_a_tournaments_ruleset_is_refused_in_the_directors_language(tournament, 
     with translation.override("zh-hans"), pytest.raises(ValidationError) as err:
         tournament.full_clean()
     assert err.value.message_dict["ruleset"] == [refusal]
+
+
+def test_an_attackers_total_past_a_small_integer_is_stored_as_scored(match):
+    # A legal ruleset (failed_throw_points up to 99,999) can score a deal far past 32,767 points; PostgreSQL's
+    # smallint refused or wrapped it. The total is stored and read back unchanged.
+    from tests.desk.helpers import deal
+
+    stored = deal(match, 1, "N", 800_032, "takeover")
+    stored.refresh_from_db()
+    assert stored.attackers_total == 800_032

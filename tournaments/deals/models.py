@@ -72,7 +72,7 @@ class Deal(models.Model):
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.RECORDING)
     verdict = models.JSONField(_("verdict"), null=True, blank=True)
     # Copied from the verdict on save, so standings and exports sum columns instead of parsing JSON.
-    attackers_total = models.SmallIntegerField(_("attackers' points"), null=True, blank=True, editable=False)
+    attackers_total = models.IntegerField(_("attackers' points"), null=True, blank=True, editable=False)
     banker_held = models.BooleanField(_("banker side held"), null=True, blank=True, editable=False)
     started_at = models.DateTimeField(_("started at"), default=timezone.now)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
