@@ -1,13 +1,15 @@
 """Building finished matches and confirmed deals straight through the models (as the recording service would),
-and the files a director uploads."""
+the files a director uploads, the setup forms as posted, and a client that reads English."""
 
 from __future__ import annotations
 
 import io
 
 import openpyxl
+from django.urls import reverse
 
-from tournaments.models import Deal, Match, Round
+from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.setup.forms import RulesetForm, TournamentForm
 
 
 def xlsx_bytes(rows) -> bytes:
@@ -95,8 +97,6 @@ def settings_data(tournament=None, *, preset: str | None = None, **changes) -> d
     """What the settings page posts when saved as shown (a new tournament's defaults, or ``tournament``'s
     settings; ``preset`` starts the ruleset from that preset), with ``changes`` by field name: the ruleset's
     settings are ``rules-<setting>``. A value None leaves the field out, as an unticked box."""
-    from tournaments.models import Tournament
-    from tournaments.setup.forms import RulesetForm, TournamentForm
 
     tournament = tournament or Tournament()
     data: dict = {}
@@ -111,3 +111,42 @@ def settings_data(tournament=None, *, preset: str | None = None, **changes) -> d
             data[bound.html_name] = "" if value is None else value
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
+
+
+def en(client):
+    client.cookies["django_language"] = "en"
+    return client
+
+
+def settings_url(t: Tournament) -> str:
+    return reverse("desk-settings", args=[t.slug])
+
+
+def delete_url(t: Tournament) -> str:
+    return reverse("desk-delete-tournament", args=[t.slug])
+
+
+def tournament_form(**changes) -> TournamentForm:
+    from django.http import QueryDict
+
+    data = QueryDict(mutable=True)
+    for key, value in settings_data(**({"name": "Spring Cup"} | changes)).items():
+        if isinstance(value, list):
+            data.setlist(key, value)
+        elif not key.startswith("rules-"):
+            data[key] = str(value)
+    return TournamentForm(data, instance=Tournament())
+
+
+def ruleset_form(preset: str = "standard", **changes) -> RulesetForm:
+    from django.http import QueryDict
+
+    data = QueryDict(mutable=True)
+    for key, value in settings_data(preset=preset, **changes).items():
+        if not key.startswith("rules-"):
+            continue
+        if isinstance(value, list):
+            data.setlist(key, value)
+        else:
+            data[key] = str(value)
+    return RulesetForm(data)

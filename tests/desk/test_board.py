@@ -13,14 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.desk.helpers import deal
+from tests.desk.helpers import deal, en
 from tournaments.board import state as board
 from tournaments.models import Deal, Match, Penalty, Player, Round, Ruling
-
-
-def en(client):
-    client.cookies["django_language"] = "en"
-    return client
 
 
 @pytest.fixture

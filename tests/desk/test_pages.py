@@ -10,15 +10,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tests.desk.helpers import deal, finish
+from tests.desk.helpers import deal, en, finish
 from tournaments.models import Pair, Round, Tournament
 from tournaments.pairing.services import PairingError, pair_round, publish_round, set_bye_points
 from tournaments.standings.compute import compute_standings
-
-
-def en(client):
-    client.cookies["django_language"] = "en"
-    return client
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.desk.helpers import finish
+from tests.desk.helpers import en, finish
 from tournaments.competition import access
 from tournaments.models import Bye, Match, Pair, Player, Round, Tournament
 from tournaments.pairing.services import pair_round, publish_round
@@ -33,12 +33,6 @@ from tournaments.people.services import (
     set_withdrawn,
     sharing_pairs,
 )
-
-
-def en(client):
-    client.cookies["django_language"] = "en"
-    return client
-
 
 PAIR = {"name": "新队", "player1": "王一", "player2": "李二", "club": "朝阳", "seed": "9"}
 

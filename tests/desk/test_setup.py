@@ -1,10 +1,8 @@
 """Setting a tournament up: the new-tournament and settings forms, the ruleset's every setting, who may use them,
-an override stored as the shortest spec and marked, a ruleset change after deals re-scoring them, and deleting a
-tournament created by mistake."""
+an override stored as the shortest spec and marked, and a ruleset change after deals re-scoring them."""
 
 from __future__ import annotations
 
-import typing
 from dataclasses import fields
 
 import pytest
@@ -16,62 +14,18 @@ from django.utils import translation
 from referee.table.simulation import simulate_match
 from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
-from tests.desk.helpers import settings_data
-from tests.hostile import Form, Sweep, bodies
+from tests.desk.helpers import delete_url, en, ruleset_form, settings_data, settings_url, tournament_form
 from tournaments.competition import wording
-from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
+from tournaments.models import Deal, Match, Tournament
 from tournaments.pairing.services import pair_round, publish_round
-from tournaments.people.services import give_captain_account
 from tournaments.setup import words as ruleset_words
 from tournaments.setup.forms import (
     SETTINGS,
-    DeleteTournamentForm,
     RulesetForm,
-    TournamentForm,
     json_setting_field,
 )
-from tournaments.setup.services import SettingsError, delete_tournament
 
 NEW = reverse("tournament-new")
-
-
-def en(client):
-    client.cookies["django_language"] = "en"
-    return client
-
-
-def settings_url(t: Tournament) -> str:
-    return reverse("desk-settings", args=[t.slug])
-
-
-def delete_url(t: Tournament) -> str:
-    return reverse("desk-delete-tournament", args=[t.slug])
-
-
-def tournament_form(**changes) -> TournamentForm:
-    from django.http import QueryDict
-
-    data = QueryDict(mutable=True)
-    for key, value in settings_data(**({"name": "Spring Cup"} | changes)).items():
-        if isinstance(value, list):
-            data.setlist(key, value)
-        elif not key.startswith("rules-"):
-            data[key] = str(value)
-    return TournamentForm(data, instance=Tournament())
-
-
-def ruleset_form(preset: str = "standard", **changes) -> RulesetForm:
-    from django.http import QueryDict
-
-    data = QueryDict(mutable=True)
-    for key, value in settings_data(preset=preset, **changes).items():
-        if not key.startswith("rules-"):
-            continue
-        if isinstance(value, list):
-            data.setlist(key, value)
-        else:
-            data[key] = str(value)
-    return RulesetForm(data)
 
 
 # ---------------------------------------------------------------- the forms
@@ -450,193 +404,3 @@ def test_a_setting_written_as_json_that_json_cannot_read_is_a_form_error(text):
         json_setting_field(label="x").clean(text)
 
 
-# ---------------------------------------------------------------- deleting a tournament created by mistake
-
-
-@pytest.mark.django_db
-def test_a_tournament_without_rounds_is_deleted_with_its_pairs_players_and_who_deleted_it(
-    director, tournament, make_pair
-):
-    pairs = [make_pair(), make_pair()]
-    account, _password = give_captain_account(pairs[0], "cap")
-    players = [pk for p in pairs for pk in (p.player1_id, p.player2_id)]
-    delete_tournament(tournament, director)
-    assert not Tournament.objects.filter(pk=tournament.pk).exists()
-    assert not Pair.objects.filter(pk__in=[p.pk for p in pairs]).exists()
-    assert not Player.objects.filter(pk__in=players).exists()
-    assert get_user_model().objects.filter(pk=account.pk).exists()  # a captain's account serves other tournaments
-    last = Tournament.history.filter(id=tournament.pk).latest("history_date")
-    assert (last.history_type, last.history_user) == ("-", director)
-    for pair in pairs:
-        assert Pair.history.filter(id=pair.pk).latest("history_date").history_user == director
-
-
-@pytest.mark.django_db
-def test_a_player_of_another_tournaments_pair_survives_the_tournaments_deletion(
-    director, tournament, make_pair
-):
-    autumn = Tournament.objects.create(name="秋季赛", slug="autumn")
-    pair = make_pair()
-    elsewhere = make_pair(t=autumn)
-    Pair.objects.filter(pk=elsewhere.pk).update(player2=pair.player1)
-    delete_tournament(tournament, director)
-    assert Player.objects.filter(pk=pair.player1_id).exists()
-    assert not Player.objects.filter(pk=pair.player2_id).exists()
-    assert Pair.objects.filter(pk=elsewhere.pk).exists()
-
-
-@pytest.mark.parametrize(
-    ("state", "refusal"),
-    [
-        ("draft", "Round 1 is a draft: discard it first, then the tournament can be deleted."),
-        ("published", "Round 1 is paired: a tournament with rounds cannot be deleted."),
-        ("finished", "Round 1 is paired: a tournament with rounds cannot be deleted."),
-    ],
-)
-@pytest.mark.django_db
-def test_a_tournament_with_a_round_is_not_deleted(director, tournament, make_pair, state, refusal):
-    pair = make_pair()
-    Round.objects.create(tournament=tournament, number=1, state=state)
-    with translation.override("en"), pytest.raises(SettingsError) as refused:
-        delete_tournament(tournament, director)
-    assert refused.value.message == refusal and refused.value.status == 409
-    assert Tournament.objects.filter(pk=tournament.pk).exists() and Pair.objects.filter(pk=pair.pk).exists()
-
-
-@pytest.mark.parametrize("typed", ["", "春季", "spring", "春季赛赛", "春季\x00赛", "x" * 300])
-@pytest.mark.django_db
-def test_a_wrong_typed_name_is_a_form_error_and_deletes_nothing(
-    client, director, tournament, make_pair, typed
-):
-    pair = make_pair()
-    assert DeleteTournamentForm({"confirm_name": "春季赛"}, tournament=tournament).is_valid()
-    form = DeleteTournamentForm({"confirm_name": typed}, tournament=tournament)
-    assert not form.is_valid() and list(form.errors) == ["confirm_name"]
-    en(client).force_login(director)
-    response = client.post(delete_url(tournament), {"confirm_name": typed})
-    assert response.status_code == 200 and 'class="errorlist' in response.content.decode()
-    assert Tournament.objects.filter(pk=tournament.pk).exists() and Pair.objects.filter(pk=pair.pk).exists()
-
-
-@pytest.mark.parametrize(
-    ("language", "asked", "done"),
-    [
-        ("en", "Delete 春季赛?", "春季赛 is deleted."),
-        ("zh-hans", "删除赛事春季赛？", "春季赛 已删除。"),
-    ],
-)
-@pytest.mark.django_db
-def test_the_director_deletes_a_mistaken_tournament_from_its_settings(
-    client, director, tournament, make_pair, language, asked, done
-):
-    make_pair("东风队")
-    client.cookies["django_language"] = language
-    client.force_login(director)
-    assert delete_url(tournament) in client.get(settings_url(tournament)).content.decode()
-    page = client.get(delete_url(tournament)).content.decode()
-    assert asked in page and "东风队" in page and 'name="confirm_name"' in page
-    response = client.post(delete_url(tournament), {"confirm_name": "春季赛"})
-    assert response.status_code == 302 and response["Location"] == reverse("home")
-    assert done in client.get(reverse("home")).content.decode()
-    assert not Tournament.objects.filter(pk=tournament.pk).exists()
-
-
-@pytest.mark.parametrize(
-    ("language", "refusal"),
-    [
-        ("en", "Round 1 is paired: a tournament with rounds cannot be deleted."),
-        ("zh-hans", "第 1 轮已编排：已有轮次的赛事不能删除。"),
-    ],
-)
-@pytest.mark.django_db
-def test_a_tournament_with_rounds_says_why_it_is_not_deleted_in_the_visitors_language(
-    client, director, tournament, make_pair, language, refusal
-):
-    for _ in range(2):
-        make_pair()
-    publish_round(pair_round(tournament))
-    client.cookies["django_language"] = language
-    client.force_login(director)
-    settings_page = client.get(settings_url(tournament)).content.decode()
-    assert refusal in settings_page and delete_url(tournament) not in settings_page
-    page = client.get(delete_url(tournament)).content.decode()
-    assert refusal in page and 'name="confirm_name"' not in page
-    response = client.post(delete_url(tournament), {"confirm_name": "春季赛"})
-    assert response.status_code == 409 and refusal in response.content.decode()
-    assert Tournament.objects.filter(pk=tournament.pk).exists()
-
-
-@pytest.mark.django_db
-def test_hostile_bodies_on_the_delete_page_are_refused_and_delete_nothing(
-    client, director, tournament, make_pair
-):
-    make_pair()
-    client.force_login(director)
-
-    def counts() -> tuple[int, int, int]:
-        return Tournament.objects.count(), Pair.objects.count(), Player.objects.count()
-
-    before = counts()
-    check = Sweep(unchanged=lambda: counts() == before)
-    for label, kwargs in bodies(Form(fields={"confirm_name": [""]})):
-        check.request(client, "director", "post", delete_url(tournament), label, **kwargs)
-    check.check()
-    assert counts() == before
-
-
-# Out of what the engine covers, one value per setting (a yes/no setting has no value out of range: a posted box
-# is ticked or not; its impossible combinations are refused above, e.g. permanent twos on a ladder playing 2).
-OUT_OF_RANGE = {
-    "decks": ("5", "one to four decks"),
-    "kitty_cards": ("112", "at least one card"),
-    "follow_tables": ("5x1: 5x1 / —", "like 3x1, 3x2 or 4x*"),
-    "ladder": (["2"], "at least two levels"),
-    "start_level": ("Z", "Select a valid choice."),
-    "target_level": ("X", "Select a valid choice."),
-    "must_play": (["2", "X"], "Select a valid choice."),
-    "kitty_scheme": ("dice", "Select a valid choice."),
-    "kitty_cap": ("100000", "99999"),
-    "kitty_table": ("single ×100000, pair ×4, tractor ×8", "at most 99,999"),
-    "level_step": ("100000", "99999"),
-    "level_bands": ("below: banker side +100000", "at most 99,999"),
-    "level_cap": ("0", "leave it empty"),
-    "failed_throw": ("always", "Select a valid choice."),
-    "failed_throw_points": ("100000", "99999"),
-    "misplay_points": ("-1", "0 or more"),
-    "signal_points": ("-100000", "-99999"),
-    "revoke": ("jail", "Select a valid choice."),
-    "renege": ("jail", "Select a valid choice."),
-    "wrong_card_count": ("both", "Select a valid choice."),
-    "strikes_to_forfeit": ("0", "leave it empty"),
-    "time_limit_minutes": ("100000", "99999"),
-    "time_tie": ("coin", "Select a valid choice."),
-    "mercy_levels": ("-3", "leave it empty"),
-}
-CHOICE = "Select a valid choice."
-YES_NO = {name for name in SETTINGS if typing.get_type_hints(Ruleset)[name] is bool}
-
-
-def test_every_setting_but_a_yes_or_no_has_an_out_of_range_case():
-    assert set(OUT_OF_RANGE) == set(SETTINGS) - YES_NO
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize(("setting", "value", "message"), [(k, *v) for k, v in OUT_OF_RANGE.items()])
-def test_each_setting_out_of_range_is_a_form_error_in_one_sentence(setting, value, message):
-    preset = "three-deck" if setting == "follow_tables" else "standard"
-    with translation.override("en"):
-        form = ruleset_form(preset, **{f"rules-{setting}": value})
-        assert not form.is_valid()
-        errors = form.errors.get(setting, [])
-        assert len(errors) == 1 and message in errors[0], form.errors
-        if message != CHOICE:  # Django's own refusal of a choice the page never offers says the value too
-            assert errors[0].endswith(".") and ". " not in errors[0].rstrip(".")
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("decks", ["5", "8", "99999"])
-def test_a_new_tournament_with_more_decks_than_the_rules_cover_is_refused(client, director, decks):
-    client.force_login(director)
-    response = client.post(NEW, settings_data(name="Cup", **{"rules-decks": decks}))
-    assert response.status_code == 400
-    assert not Tournament.objects.exists()
