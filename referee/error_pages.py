@@ -6,8 +6,8 @@ Django calls the ``handler…`` views of ``referee.urls`` (the 404 one when ``DE
 ``csrf_failure`` for a form sent from an out-of-date page (``CSRF_FAILURE_VIEW``); ``require_POST`` and friends answer
 a wrong method with an empty 405, which ``referee.middleware.MethodNotAllowedPage`` replaces by ``method_not_allowed``;
 a desk write refused because the tournament is finished reaches ``tournament_finished`` through
-``referee.middleware.FinishedTournamentPage``, and a page or action meeting a stored ruleset the engine refuses
-reaches ``unplayable_ruleset`` through ``referee.middleware.UnplayableRulesetPage``.
+``referee.middleware.RefusalPages``, and a page or action meeting a stored ruleset the engine refuses
+reaches ``unplayable_ruleset`` through ``referee.middleware.RefusalPages``.
 """
 
 from __future__ import annotations

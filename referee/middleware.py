@@ -43,10 +43,16 @@ class MethodNotAllowedPage:
         return response
 
 
-class FinishedTournamentPage:
-    """A desk service's refusal of a write to a finished tournament (``finishing.TournamentFinished``), raised
-    through whichever view called it: the site's 409 page with its sentence (JSON for the page scripts), so no
-    view repeats the handling and none answers it with a 500."""
+class RefusalPages:
+    """A refusal raised through whichever view called the service, answered as the site's 409 page with its one
+    sentence (JSON for the page scripts), so no view repeats the handling and none answers it with a 500:
+
+    - a desk write to a finished tournament (``finishing.TournamentFinished``);
+    - a stored ruleset the engine refuses (saved before it checked every setting, or written to the database
+      directly), met by any page or judge's action of its tournament; the director corrects it on the settings
+      page."""
+
+    PAGES = ((TournamentFinished, tournament_finished), (RulesetError, unplayable_ruleset))
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -55,24 +61,7 @@ class FinishedTournamentPage:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if isinstance(exception, TournamentFinished):
-            return tournament_finished(request, exception)
-        return None
-
-
-class UnplayableRulesetPage:
-    """A stored ruleset the engine refuses (saved before it checked every setting, or written to the database
-    directly), met by any page or judge's action of its tournament — the deal page, the state poll, a play, the
-    kitty, a submit: the site's 409 page with one sentence naming the setting (JSON for the page scripts), not a
-    500. The director corrects it on the settings page."""
-
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
-    def process_exception(self, request, exception):
-        if isinstance(exception, RulesetError):
-            return unplayable_ruleset(request, exception)
+        for kind, page in self.PAGES:
+            if isinstance(exception, kind):
+                return page(request, exception)
         return None

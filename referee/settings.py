@@ -57,8 +57,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
     "referee.middleware.MethodNotAllowedPage",
-    "referee.middleware.FinishedTournamentPage",
-    "referee.middleware.UnplayableRulesetPage",
+    "referee.middleware.RefusalPages",
 ]
 
 ROOT_URLCONF = "referee.urls"

@@ -80,39 +80,36 @@ def test_ties_share_a_rank(two_rounds):
     assert [x.rank for x in compute_standings(tournament)] == [1, 2, 3, 3]
 
 
-@pytest.mark.django_db
-def test_head_to_head_breaks_a_tie(tournament, make_pair):
-    a, b, c, d = (make_pair(x) for x in "ABCD")
-    r1 = Round.objects.create(tournament=tournament, number=1, state=Round.State.FINISHED)
-    r2 = Round.objects.create(tournament=tournament, number=2, state=Round.State.FINISHED)
-    play(r1, 1, a, b, b)
-    play(r1, 2, c, d, c)
-    play(r2, 1, a, d, a)
-    play(r2, 2, b, c, c)
+HEAD_TO_HEAD = {
     # C 4, A 2, B 2, D 0, every level 2. A and B are tied on 2; B beat A, so B is above A though seeded below.
-    tournament.tie_breaks = ["head_to_head"]
-    tournament.save()
-    lines = compute_standings(tournament)
-    assert table(lines) == [(1, "C", 4), (2, "B", 2), (3, "A", 2), (4, "D", 0)]
-    assert {x.pair.name: x.tiebreaks["head_to_head"] for x in lines} == {"A": 0, "B": 2, "C": 0, "D": 0}
-
-
-@pytest.mark.django_db
-def test_head_to_head_leaves_a_circular_tie_shared(tournament, make_pair):
-    a, b, c, d = (make_pair(x) for x in "ABCD")
-    r1 = Round.objects.create(tournament=tournament, number=1, state=Round.State.FINISHED)
-    r2 = Round.objects.create(tournament=tournament, number=2, state=Round.State.FINISHED)
-    play(r1, 1, a, b, b)
-    play(r1, 2, c, d, c)
-    play(r2, 1, a, c, a)
-    play(r2, 2, b, d, d)
+    "breaks_a_tie": (
+        ("AB", "B", "CD", "C", "AD", "A", "BC", "C"),
+        [(1, "C", 4), (2, "B", 2), (3, "A", 2), (4, "D", 0)],
+        {"A": 0, "B": 2, "C": 0, "D": 0},
+    ),
     # A, B, C, D all on 2 points: B beat A, A beat C, C beat D, D beat B. Among the four each took 2, so
     # head-to-head alone leaves the tie, which one shared rank shows; equal pairs stay in seed order.
+    "leaves_a_circular_tie_shared": (
+        ("AB", "B", "CD", "C", "AC", "A", "BD", "D"),
+        [(1, "A", 2), (1, "B", 2), (1, "C", 2), (1, "D", 2)],
+        {"A": 2, "B": 2, "C": 2, "D": 2},
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("games, ranked, head_to_head", HEAD_TO_HEAD.values(), ids=HEAD_TO_HEAD)
+def test_head_to_head(tournament, make_pair, games, ranked, head_to_head):
+    pairs = {x: make_pair(x) for x in "ABCD"}
+    rounds = [Round.objects.create(tournament=tournament, number=n, state=Round.State.FINISHED) for n in (1, 2)]
+    for i in range(4):  # two tables a round: (pairs, winner) twice per round
+        at, winner = games[2 * i], games[2 * i + 1]
+        play(rounds[i // 2], i % 2 + 1, pairs[at[0]], pairs[at[1]], pairs[winner])
     tournament.tie_breaks = ["head_to_head"]
     tournament.save()
     lines = compute_standings(tournament)
-    assert table(lines) == [(1, "A", 2), (1, "B", 2), (1, "C", 2), (1, "D", 2)]
-    assert {x.pair.name: x.tiebreaks["head_to_head"] for x in lines} == {"A": 2, "B": 2, "C": 2, "D": 2}
+    assert table(lines) == ranked
+    assert {x.pair.name: x.tiebreaks["head_to_head"] for x in lines} == head_to_head
 
 
 @pytest.mark.django_db
