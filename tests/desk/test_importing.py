@@ -13,8 +13,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
-from tests.desk.helpers import xlsx_bytes
+from tests.desk.helpers import empty_strings_workbook, largest_workbook, with_part, xlsx_bytes
 from tournaments.models import Pair, Player
+from tournaments.workbook import workbook_limits
 from tournaments.workbook.importing import (
     MAX_BYTES,
     header_for,
@@ -305,3 +306,72 @@ def test_the_import_page_shows_an_unreadable_row_as_a_problem(client, director, 
     assert response.status_code == 200
     assert "<td>3</td>" in html and "quotation mark" in html and "Nothing is imported" in html
     assert not Pair.objects.exists()
+
+
+# ------------------------------------------------------------------ what a workbook may hold
+
+PAIRS = [["pair", "player1", "player2", "club"], ["A", "p", "q", ""]]
+
+
+def with_extra_markup(part: str, before: str, markup: str) -> bytes:
+    """A small workbook of one pair with ``markup`` planted in ``part`` just before ``before``."""
+    xlsx = xlsx_bytes(PAIRS)
+    text = zipfile.ZipFile(io.BytesIO(xlsx)).read(part).decode("utf-8")
+    at = text.index(before)
+    return with_part(xlsx, part, (text[:at] + markup + text[at:]).encode("utf-8"))
+
+
+def hostile_workbooks() -> dict[str, bytes]:
+    cap = workbook_limits
+    attributes = "".join(f' a{n}=""' for n in range(cap.MAX_ATTRIBUTES + 1))
+    return {
+        "texts": empty_strings_workbook(cap.MAX_STRINGS + 1),
+        "cells": with_extra_markup("xl/worksheets/sheet1.xml", "</row>", "<c/>" * (cap.MAX_CELLS + 1)),
+        "styles": with_extra_markup("xl/styles.xml", "</cellXfs>", "<xf/>" * (cap.MAX_OTHER + 1)),
+        "attributes": with_extra_markup("xl/workbook.xml", "</workbook>", f"<x{attributes}/>"),
+        "cell markup": with_extra_markup(
+            "xl/workbook.xml", "</workbook>", "<v/>" * (cap.MAX_CELL_MARKUP + 1)
+        ),
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("texts", "The workbook holds more than 20000 different texts: keep only the pairs in it."),
+        ("cells", "The workbook holds more than 20000 cells: keep only the pairs in it."),
+        (
+            "styles",
+            "The workbook holds too much formatting or other content to be read: keep only the pairs in it.",
+        ),
+        (
+            "attributes",
+            "The workbook holds too much formatting or other content to be read: keep only the pairs in it.",
+        ),
+        (
+            "cell markup",
+            "The workbook holds too much formatting or other content to be read: keep only the pairs in it.",
+        ),
+    ],
+)
+def test_a_workbook_past_a_cap_is_refused_in_one_sentence_before_openpyxl_reads_it(tournament, kind, message):
+    with translation.override("en"):
+        parsed = parse(tournament, f"{kind}.xlsx", hostile_workbooks()[kind])
+    assert [(p.row, p.message) for p in parsed.problems] == [(None, message)]
+
+
+@pytest.mark.django_db
+def test_the_33_kb_workbook_of_3_9_million_empty_texts_is_refused_in_chinese_by_default(tournament):
+    data = empty_strings_workbook()
+    assert len(data) < 40_000
+    with translation.override("zh-hans"):
+        parsed = parse(tournament, "strings.xlsx", data)
+    assert [p.message for p in parsed.problems] == ["工作簿中不同的文字超过 20000 个：请只保留搭档名单。"]
+
+
+@pytest.mark.django_db
+def test_the_largest_workbook_the_caps_allow_imports_its_2000_pairs(tournament):
+    parsed = parse(tournament, "largest.xlsx", largest_workbook())
+    assert parsed.ok, parsed.problems[:3]
+    assert len(parsed.entries) == 2000 and parsed.entries[-1].pair == "第2000队"

@@ -1,7 +1,7 @@
 """Importing pairs and players from ``.xlsx`` or ``.csv``: read, check every row, then all or nothing.
 
 The header is ``pair,player1,player2,club`` or its Chinese form (``import_columns.json``). Files are limited in
-size (and an ``.xlsx`` in unpacked size too); workbooks are read with openpyxl in read-only mode, which parses
+size (and an ``.xlsx`` in unpacked size, texts, cells and elements too: ``workbook_limits``); workbooks are read with openpyxl in read-only mode, which parses
 XML through defusedxml when it is installed (``openpyxl.xml.DEFUSEDXML``; refused otherwise).
 """
 
@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from tournaments.competition.finishing import lock_open
 from tournaments.competition.text import text_problem
 from tournaments.models import Pair, Player, Tournament
+from tournaments.workbook.workbook_limits import workbook_problem
 
 FORMAT = json.loads((Path(__file__).with_name("import_columns.json")).read_text(encoding="utf-8"))
 COLUMNS: list[str] = FORMAT["columns"]
@@ -119,6 +120,8 @@ def _rows_from_xlsx(data: bytes) -> list[list]:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             if sum(info.file_size for info in zf.infolist()) > MAX_UNPACKED:
                 raise ImportFileError(_("The workbook is too large."))
+            if problem := workbook_problem(zf):
+                raise ImportFileError(problem)
         wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except ImportFileError:
         raise
