@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import tracemalloc
 import zipfile
@@ -113,7 +114,7 @@ def test_a_date_fraction_or_truth_value_cell_is_a_problem(tournament):
 @pytest.mark.parametrize(
     ("name", "data"),
     [
-        ("x.txt", b"pair,player1,player2,club\n"),
+        ("x.pdf", b"pair,player1,player2,club\n"),
         ("x.xlsx", b"not a zip file at all"),
         ("x.csv", b"\xff\xfe\x00bad"),
         ("x.csv", b""),
@@ -375,3 +376,64 @@ def test_the_largest_workbook_the_caps_allow_imports_its_2000_pairs(tournament):
     parsed = parse(tournament, "largest.xlsx", largest_workbook())
     assert parsed.ok, parsed.problems[:3]
     assert len(parsed.entries) == 2000 and parsed.entries[-1].pair == "第2000队"
+
+
+# ------------------------------------------------------------------ encodings and names
+
+PAIR_LINES = [ZH_HEADER, "春风队,林志明,高淑珍,东城", "秋月队,何建华,罗桂芳,"]
+
+
+def text_file(encoding: str, delimiter: str = ",", bom: bytes = b"") -> bytes:
+    """The two pairs as Excel would save them: CRLF lines, in ``encoding``, after ``bom``."""
+    lines = [line.replace(",", delimiter) for line in PAIR_LINES]
+    return bom + ("\r\n".join(lines) + "\r\n").encode(encoding)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "encoding", "delimiter", "bom"),
+    [
+        ("unicode.txt", "utf-16-le", "\t", codecs.BOM_UTF16_LE),  # Excel's "Unicode text"
+        ("unicode.txt", "utf-16-be", "\t", codecs.BOM_UTF16_BE),
+        ("unicode.csv", "utf-16-le", ",", codecs.BOM_UTF16_LE),
+        ("chinese.csv", "gb18030", ",", b""),  # Excel's "CSV" on a Chinese Windows
+        ("chinese.txt", "gb18030", "\t", b""),
+        ("plain.csv", "utf-8", ",", b""),
+        ("marked.txt", "utf-8", "\t", codecs.BOM_UTF8),
+    ],
+)
+def test_utf16_gb18030_and_utf8_text_files_with_tabs_or_commas_import(
+    tournament, name, encoding, delimiter, bom
+):
+    parsed = parse(tournament, name, text_file(encoding, delimiter, bom))
+    assert parsed.ok, parsed.problems
+    assert [(e.pair, e.player1, e.club) for e in parsed.entries] == [
+        ("春风队", "林志明", "东城"),
+        ("秋月队", "何建华", ""),
+    ]
+
+
+@pytest.mark.django_db
+def test_text_in_no_encoding_read_is_refused_in_one_sentence(tournament):
+    with translation.override("en"):
+        parsed = parse(tournament, "x.csv", b"\xff\xfe\x00")  # a UTF-16 mark and half a character
+    assert [p.message for p in parsed.problems] == ["The file is not text in UTF-8, UTF-16 or GB18030."]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["pairs.csv", "pairs.txt", "pairs.CSV"])
+def test_a_workbook_saved_under_a_text_name_is_read_as_the_workbook_it_is(tournament, name):
+    data = xlsx_bytes([["pair", "player1", "player2", "club"], ["A", "p", "q", "c"]])
+    assert data.startswith(b"PK\x03\x04")
+    parsed = parse(tournament, name, data)
+    assert parsed.ok, parsed.problems
+    assert [(e.pair, e.club) for e in parsed.entries] == [("A", "c")]
+
+
+@pytest.mark.django_db
+def test_a_hostile_workbook_under_a_text_name_meets_the_same_caps(tournament):
+    with translation.override("en"):
+        parsed = parse(tournament, "strings.csv", empty_strings_workbook(workbook_limits.MAX_STRINGS + 1))
+    assert [p.message for p in parsed.problems] == [
+        "The workbook holds more than 20000 different texts: keep only the pairs in it."
+    ]
