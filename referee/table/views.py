@@ -10,6 +10,7 @@ from __future__ import annotations
 import orjson
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -184,11 +185,18 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     return redirect("review" if target == "review" else "deal", deal.pk)
 
 
-@login_required
 @require_GET
 def review(request: HttpRequest, deal_id: int) -> HttpResponse:
-    """End of deal: the whole-deal verdict, penalties, and a preview of points and levels before submitting."""
-    deal = load_deal(request, deal_id)
+    """End of deal: the whole-deal verdict, penalties, and a preview of points and levels before submitting.
+    Read by whoever may read the match's deals (``access.can_read_deals``): a visitor without an account too when
+    the deal log is public, who sees no form (each is offered by ``can_record``, ``can_confirm`` or the TD); any other
+    visitor without an account is sent to log in, as before."""
+    try:
+        deal = load_deal(request, deal_id)
+    except Http404:
+        if request.user.is_authenticated:
+            raise
+        return redirect_to_login(request.get_full_path())
     context = {**screens.review_screen(deal, request.user), "penalty_form": PenaltyForm()}
     return render(request, "referee/review.html", context)
 

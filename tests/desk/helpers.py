@@ -4,6 +4,8 @@ the files a director uploads, the setup forms as posted, and a client that reads
 from __future__ import annotations
 
 import io
+import zipfile
+from xml.sax.saxutils import escape
 
 import openpyxl
 from django.urls import reverse
@@ -20,6 +22,107 @@ def xlsx_bytes(rows) -> bytes:
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
+
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+DOC_RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+SPREADSHEET = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+
+
+def shared_strings_workbook(sheets: list[list[list[str]]]) -> bytes:
+    """A workbook as Excel writes one: every text once in the shared strings table, cells refer to it by index
+    (openpyxl writes each text into its cell instead)."""
+    strings: dict[str, int] = {}
+    parts = {}
+    for number, rows in enumerate(sheets, start=1):
+        lines = []
+        for r, row in enumerate(rows, start=1):
+            cells = "".join(
+                f'<c r="{chr(65 + c)}{r}" t="s"><v>{strings.setdefault(text, len(strings))}</v></c>'
+                for c, text in enumerate(row)
+            )
+            lines.append(f'<row r="{r}">{cells}</row>')
+        parts[f"xl/worksheets/sheet{number}.xml"] = (
+            f'<worksheet xmlns="{MAIN}"><sheetData>{"".join(lines)}</sheetData></worksheet>'
+        )
+    table = "".join(f"<si><t>{escape(text)}</t></si>" for text in strings)
+    parts["xl/sharedStrings.xml"] = (
+        f'<sst xmlns="{MAIN}" count="{len(strings)}" uniqueCount="{len(strings)}">{table}</sst>'
+    )
+    names = range(1, len(sheets) + 1)
+    parts["xl/workbook.xml"] = (
+        f'<workbook xmlns="{MAIN}" xmlns:r="{DOC_RELS}"><sheets>'
+        + "".join(f'<sheet name="Sheet{n}" sheetId="{n}" r:id="rId{n}"/>' for n in names)
+        + "</sheets></workbook>"
+    )
+    parts["xl/_rels/workbook.xml.rels"] = (
+        f'<Relationships xmlns="{RELS}">'
+        + "".join(
+            f'<Relationship Id="rId{n}" Type="{DOC_RELS}/worksheet" Target="worksheets/sheet{n}.xml"/>'
+            for n in names
+        )
+        + f'<Relationship Id="rIdS" Type="{DOC_RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>'
+    )
+    parts["_rels/.rels"] = (
+        f'<Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>'
+    )
+    parts["[Content_Types].xml"] = (
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        f'<Override PartName="/xl/workbook.xml" ContentType="{SPREADSHEET}.sheet.main+xml"/>'
+        f'<Override PartName="/xl/sharedStrings.xml" ContentType="{SPREADSHEET}.sharedStrings+xml"/>'
+        + "".join(
+            f'<Override PartName="/xl/worksheets/sheet{n}.xml" ContentType="{SPREADSHEET}.worksheet+xml"/>'
+            for n in names
+        )
+        + "</Types>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, text in parts.items():
+            zf.writestr(name, '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + text)
+    return out.getvalue()
+
+
+def largest_workbook() -> bytes:
+    """The largest workbook the import accepts: 2,000 pairs on the first sheet and, on a second, as many more
+    cells of different texts as the caps allow (``workbook_limits.MAX_CELLS`` and ``MAX_STRINGS``)."""
+    from tournaments.workbook.importing import MAX_ROWS
+    from tournaments.workbook.limits import MAX_CELLS, MAX_STRINGS
+
+    pairs = [["pair", "player1", "player2", "club"]]
+    pairs += [
+        [f"第{n:04d}队", f"甲选手{n:04d}", f"乙选手{n:04d}", f"第{n:04d}俱乐部"]
+        for n in range(1, MAX_ROWS + 1)
+    ]
+    more = min(MAX_CELLS, MAX_STRINGS) - 4 * len(pairs)
+    notes = [[f"备注{n:05d}" for n in range(start, min(start + 10, more))] for start in range(0, more, 10)]
+    return shared_strings_workbook([pairs, notes])
+
+
+def with_part(xlsx: bytes, name: str, data: bytes) -> bytes:
+    """The same workbook with its part ``name`` replaced (or added)."""
+    source = zipfile.ZipFile(io.BytesIO(xlsx))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for item in source.infolist():
+            if item.filename != name:
+                zf.writestr(item, source.read(item.filename))
+        zf.writestr(name, data)
+    return out.getvalue()
+
+
+def empty_strings_workbook(count: int = 3_900_000) -> bytes:
+    """A small workbook whose shared strings table holds ``count`` empty ``<si/>`` (33 KB; 19.5 MB unpacked)."""
+    table = (
+        f'<sst xmlns="{MAIN}" count="{count}" uniqueCount="{count}">'.encode() + b"<si/>" * count + b"</sst>"
+    )
+    return with_part(
+        xlsx_bytes([["pair", "player1", "player2", "club"], ["A", "p", "q", ""]]),
+        "xl/sharedStrings.xml",
+        table,
+    )
 
 
 def play(rnd: Round, table: int, ns, ew, winner=None, level_ns="2", level_ew="2", ended_by="target") -> Match:

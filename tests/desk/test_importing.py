@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import tracemalloc
 import zipfile
@@ -13,7 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
-from tests.desk.helpers import xlsx_bytes
+from tests.desk.helpers import empty_strings_workbook, largest_workbook, with_part, xlsx_bytes
 from tournaments.models import Pair, Player
 from tournaments.workbook.importing import (
     MAX_BYTES,
@@ -112,7 +113,7 @@ def test_a_date_fraction_or_truth_value_cell_is_a_problem(tournament):
 @pytest.mark.parametrize(
     ("name", "data"),
     [
-        ("x.txt", b"pair,player1,player2,club\n"),
+        ("x.pdf", b"pair,player1,player2,club\n"),
         ("x.xlsx", b"not a zip file at all"),
         ("x.csv", b"\xff\xfe\x00bad"),
         ("x.csv", b""),
@@ -305,3 +306,133 @@ def test_the_import_page_shows_an_unreadable_row_as_a_problem(client, director, 
     assert response.status_code == 200
     assert "<td>3</td>" in html and "quotation mark" in html and "Nothing is imported" in html
     assert not Pair.objects.exists()
+
+
+# ------------------------------------------------------------------ what a workbook may hold
+
+PAIRS = [["pair", "player1", "player2", "club"], ["A", "p", "q", ""]]
+
+
+def with_extra_markup(part: str, before: str, markup: str) -> bytes:
+    """A small workbook of one pair with ``markup`` planted in ``part`` just before ``before``."""
+    xlsx = xlsx_bytes(PAIRS)
+    text = zipfile.ZipFile(io.BytesIO(xlsx)).read(part).decode("utf-8")
+    at = text.index(before)
+    return with_part(xlsx, part, (text[:at] + markup + text[at:]).encode("utf-8"))
+
+
+def hostile_workbooks() -> dict[str, bytes]:
+    cap = workbook_limits
+    attributes = "".join(f' a{n}=""' for n in range(cap.MAX_ATTRIBUTES + 1))
+    return {
+        "texts": empty_strings_workbook(cap.MAX_STRINGS + 1),
+        "cells": with_extra_markup("xl/worksheets/sheet1.xml", "</row>", "<c/>" * (cap.MAX_CELLS + 1)),
+        "styles": with_extra_markup("xl/styles.xml", "</cellXfs>", "<xf/>" * (cap.MAX_OTHER + 1)),
+        "attributes": with_extra_markup("xl/workbook.xml", "</workbook>", f"<x{attributes}/>"),
+        "cell markup": with_extra_markup(
+            "xl/workbook.xml", "</workbook>", "<v/>" * (cap.MAX_CELL_MARKUP + 1)
+        ),
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("texts", "The workbook holds more than 20000 different texts: keep only the pairs in it."),
+        ("cells", "The workbook holds more than 20000 cells: keep only the pairs in it."),
+        (
+            "styles",
+            "The workbook holds too much formatting or other content to be read: keep only the pairs in it.",
+        ),
+        (
+            "attributes",
+            "The workbook holds too much formatting or other content to be read: keep only the pairs in it.",
+        ),
+        (
+            "cell markup",
+            "The workbook holds too much formatting or other content to be read: keep only the pairs in it.",
+        ),
+    ],
+)
+def test_a_workbook_past_a_cap_is_refused_in_one_sentence_before_openpyxl_reads_it(tournament, kind, message):
+    with translation.override("en"):
+        parsed = parse(tournament, f"{kind}.xlsx", hostile_workbooks()[kind])
+    assert [(p.row, p.message) for p in parsed.problems] == [(None, message)]
+
+
+@pytest.mark.django_db
+def test_the_33_kb_workbook_of_3_9_million_empty_texts_is_refused_in_chinese_by_default(tournament):
+    data = empty_strings_workbook()
+    assert len(data) < 40_000
+    with translation.override("zh-hans"):
+        parsed = parse(tournament, "strings.xlsx", data)
+    assert [p.message for p in parsed.problems] == ["工作簿中不同的文字超过 20000 个：请只保留搭档名单。"]
+
+
+@pytest.mark.django_db
+def test_the_largest_workbook_the_caps_allow_imports_its_2000_pairs(tournament):
+    parsed = parse(tournament, "largest.xlsx", largest_workbook())
+    assert parsed.ok, parsed.problems[:3]
+    assert len(parsed.entries) == 2000 and parsed.entries[-1].pair == "第2000队"
+
+
+# ------------------------------------------------------------------ encodings and names
+
+PAIR_LINES = [ZH_HEADER, "春风队,林志明,高淑珍,东城", "秋月队,何建华,罗桂芳,"]
+
+
+def text_file(encoding: str, delimiter: str = ",", bom: bytes = b"") -> bytes:
+    """The two pairs as Excel would save them: CRLF lines, in ``encoding``, after ``bom``."""
+    lines = [line.replace(",", delimiter) for line in PAIR_LINES]
+    return bom + ("\r\n".join(lines) + "\r\n").encode(encoding)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "encoding", "delimiter", "bom"),
+    [
+        ("unicode.txt", "utf-16-le", "\t", codecs.BOM_UTF16_LE),  # Excel's "Unicode text"
+        ("unicode.txt", "utf-16-be", "\t", codecs.BOM_UTF16_BE),
+        ("unicode.csv", "utf-16-le", ",", codecs.BOM_UTF16_LE),
+        ("chinese.csv", "gb18030", ",", b""),  # Excel's "CSV" on a Chinese Windows
+        ("chinese.txt", "gb18030", "\t", b""),
+        ("plain.csv", "utf-8", ",", b""),
+        ("marked.txt", "utf-8", "\t", codecs.BOM_UTF8),
+    ],
+)
+def test_utf16_gb18030_and_utf8_text_files_with_tabs_or_commas_import(
+    tournament, name, encoding, delimiter, bom
+):
+    parsed = parse(tournament, name, text_file(encoding, delimiter, bom))
+    assert parsed.ok, parsed.problems
+    assert [(e.pair, e.player1, e.club) for e in parsed.entries] == [
+        ("春风队", "林志明", "东城"),
+        ("秋月队", "何建华", ""),
+    ]
+
+
+@pytest.mark.django_db
+def test_text_in_no_encoding_read_is_refused_in_one_sentence(tournament):
+    with translation.override("en"):
+        parsed = parse(tournament, "x.csv", b"\xff\xfe\x00")  # a UTF-16 mark and half a character
+    assert [p.message for p in parsed.problems] == ["The file is not text in UTF-8, UTF-16 or GB18030."]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["pairs.csv", "pairs.txt", "pairs.CSV"])
+def test_a_workbook_saved_under_a_text_name_is_read_as_the_workbook_it_is(tournament, name):
+    data = xlsx_bytes([["pair", "player1", "player2", "club"], ["A", "p", "q", "c"]])
+    assert data.startswith(b"PK\x03\x04")
+    parsed = parse(tournament, name, data)
+    assert parsed.ok, parsed.problems
+    assert [(e.pair, e.club) for e in parsed.entries] == [("A", "c")]
+
+
+@pytest.mark.django_db
+def test_a_hostile_workbook_under_a_text_name_meets_the_same_caps(tournament):
+    with translation.override("en"):
+        parsed = parse(tournament, "strings.csv", empty_strings_workbook(workbook_limits.MAX_STRINGS + 1))
+    assert [p.message for p in parsed.problems] == [
+        "The workbook holds more than 20000 different texts: keep only the pairs in it."
+    ]

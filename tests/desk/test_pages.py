@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -154,6 +155,45 @@ def test_round_pair_and_deal_log_pages(client, played):
     assert "40" in html and "♥" in html
 
 
+LINK = re.compile(r'href="(/[^"]*)"')
+
+
+def links_on(response) -> list[str]:
+    """The site's own pages a page links to (not its style sheets and scripts)."""
+    hrefs = {html.unescape(href) for href in LINK.findall(response.content.decode())}
+    return sorted(href for href in hrefs if not href.startswith("/static/"))
+
+
+@pytest.mark.django_db
+def test_an_anonymous_visitor_reads_every_page_a_public_deal_log_links_to_and_every_page_those_link_to(
+    client, played, director
+):
+    """``director``: a site that has its first director (else every page sends to the first-run setup)."""
+    t, _pairs, m = played
+    details = reverse("review", args=[m.deals.get().pk])
+    first = links_on(client.get(reverse("deal-log", args=[t.slug, m.pk])))
+    assert details in first
+    for url in first + links_on(client.get(details)):
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code, response.get("Location"))
+    page = client.get(details).content.decode()
+    assert m.pair_ns.name in page and 'action="/deal/' not in page  # read only: no form of a judge
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("switch", ["public_deal_log", "public_pairings", "is_public"])
+def test_a_deals_details_send_an_anonymous_visitor_to_log_in_when_its_deal_log_is_not_public(
+    client, played, switch
+):
+    t, _pairs, m = played
+    setattr(t, switch, False)
+    t.save()
+    details = reverse("review", args=[m.deals.get().pk])
+    response = client.get(details)
+    assert response.status_code == 302 and response["Location"] == f"{reverse('login')}?next={details}"
+    assert details not in client.get(reverse("deal-log", args=[t.slug, m.pk])).content.decode()
+
+
 @pytest.mark.django_db
 def test_deal_log_of_another_tournament_is_404(client, played, make_pair):
     from tournaments.models import Tournament
@@ -291,7 +331,9 @@ def test_the_tournament_page_names_the_settings_played_otherwise_than_the_preset
 
 
 @pytest.mark.django_db
-def test_the_desk_offers_the_next_round_only_when_it_can_be_paired_and_says_why_not(client, director, tournament, make_pair):
+def test_the_desk_offers_the_next_round_only_when_it_can_be_paired_and_says_why_not(
+    client, director, tournament, make_pair
+):
     for _ in range(4):
         make_pair()
     client.force_login(director)
@@ -312,7 +354,9 @@ def test_the_desk_offers_the_next_round_only_when_it_can_be_paired_and_says_why_
 
 
 @pytest.mark.django_db
-def test_the_director_takes_a_round_published_by_mistake_back_to_draft(client, director, tournament, make_pair):
+def test_the_director_takes_a_round_published_by_mistake_back_to_draft(
+    client, director, tournament, make_pair
+):
     for _ in range(4):
         make_pair()
     publish_round(pair_round(tournament))
@@ -350,7 +394,9 @@ def with_a_bye(tournament, make_pair):
 
 
 @pytest.mark.django_db
-def test_the_director_changes_a_byes_points_and_the_standings_count_them(client, director, tournament, with_a_bye):
+def test_the_director_changes_a_byes_points_and_the_standings_count_them(
+    client, director, tournament, with_a_bye
+):
     bye = with_a_bye
     client.force_login(director)
     en(client)

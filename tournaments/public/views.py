@@ -281,6 +281,7 @@ def deal_log_page(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
             "match": match,
             "rows": rows,
             "result": match_status(match),
+            "details": access.can_read_deals(request.user, match),  # each deal's review page
             **links_for(request, tournament),
         },
     )

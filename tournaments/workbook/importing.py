@@ -1,12 +1,15 @@
-"""Importing pairs and players from ``.xlsx`` or ``.csv``: read, check every row, then all or nothing.
+"""Importing pairs and players from ``.xlsx`` or ``.csv``/``.txt``: read, check every row, then all or nothing.
 
 The header is ``pair,player1,player2,club`` or its Chinese form (``import_columns.json``). Files are limited in
-size (and an ``.xlsx`` in unpacked size too); workbooks are read with openpyxl in read-only mode, which parses
-XML through defusedxml when it is installed (``openpyxl.xml.DEFUSEDXML``; refused otherwise).
+size (and an ``.xlsx`` in unpacked size, texts, cells and elements too: ``workbook_limits``); workbooks are read
+with openpyxl in read-only mode, which parses XML through defusedxml when it is installed
+(``openpyxl.xml.DEFUSEDXML``; refused otherwise). Text files may be UTF-8, UTF-16 (with its byte-order mark) or
+GB18030, separated by commas, tabs or semicolons.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -22,6 +25,7 @@ from django.utils.translation import gettext as _
 from tournaments.competition.finishing import lock_open
 from tournaments.competition.text import text_problem
 from tournaments.models import Pair, Player, Tournament
+from tournaments.workbook.limits import workbook_problem
 
 FORMAT = json.loads((Path(__file__).with_name("import_columns.json")).read_text(encoding="utf-8"))
 COLUMNS: list[str] = FORMAT["columns"]
@@ -33,6 +37,7 @@ MAX_NAME = 100
 # Cells read per row: the four the import uses and enough more to notice extra columns. A workbook's declared
 # dimension (``<dimension ref="A1:XFD2001">``) is never trusted: it would make every row 16,384 cells wide.
 READ_COLUMNS = 26
+ZIP_MAGIC = b"PK\x03\x04"  # how every .xlsx (a zip) begins
 
 
 class ImportFileError(Exception):
@@ -77,15 +82,23 @@ def header_for(language: str | None = None) -> list[str]:
     return HEADERS.get(language, HEADERS["en"])
 
 
+def _text_of(data: bytes) -> str:
+    """The file as text: UTF-8 (with or without a byte-order mark), else UTF-16 by its byte-order mark (Excel's
+    "Unicode text"), else GB18030 (Excel's "CSV" on a Chinese Windows)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            return data.decode("utf-16")
+        return data.decode("gb18030")
+    except UnicodeDecodeError:
+        raise ImportFileError(_("The file is not text in UTF-8, UTF-16 or GB18030.")) from None
+
+
 def _rows_from_csv(data: bytes) -> list[list]:
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise ImportFileError(_("The file is not UTF-8 text."))
+    text = _text_of(data)
     # The delimiter is the header's: a comma, else a tab (Excel's "text" export), else a semicolon.
     first = text.split("\n", 1)[0]
     delimiter = next((d for d in (",", "\t", ";") if d in first), ",")
@@ -119,6 +132,8 @@ def _rows_from_xlsx(data: bytes) -> list[list]:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             if sum(info.file_size for info in zf.infolist()) > MAX_UNPACKED:
                 raise ImportFileError(_("The workbook is too large."))
+            if problem := workbook_problem(zf):
+                raise ImportFileError(problem)
         wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except ImportFileError:
         raise
@@ -154,11 +169,12 @@ def read_rows(filename: str, data: bytes) -> list[list]:
     if len(data) > MAX_BYTES:
         raise ImportFileError(_too_large_message())
     ext = Path(filename or "").suffix.lower()
-    if ext == ".csv":
-        return _rows_from_csv(data)
-    if ext == ".xlsx":
+    if ext not in (".csv", ".txt", ".xlsx"):
+        raise ImportFileError(_("Upload a .xlsx, .csv or .txt file."))
+    # The content decides, not the name: a workbook saved as .csv or .txt is read as the workbook it is.
+    if ext == ".xlsx" or data.startswith(ZIP_MAGIC):
         return _rows_from_xlsx(data)
-    raise ImportFileError(_("Upload a .xlsx or .csv file."))
+    return _rows_from_csv(data)
 
 
 def _text(value) -> str | None:
