@@ -87,7 +87,7 @@ def shared_strings_workbook(sheets: list[list[list[str]]]) -> bytes:
 
 def largest_workbook() -> bytes:
     """The largest workbook the import accepts: 2,000 pairs on the first sheet and, on a second, as many more
-    cells of different texts as the caps allow (``workbook_limits.MAX_CELLS`` and ``MAX_STRINGS``)."""
+    cells of different texts as the caps allow (``limits.MAX_CELLS`` and ``MAX_STRINGS``)."""
     from tournaments.workbook.importing import MAX_ROWS
     from tournaments.workbook.limits import MAX_CELLS, MAX_STRINGS
 

@@ -322,7 +322,7 @@ def with_extra_markup(part: str, before: str, markup: str) -> bytes:
 
 
 def hostile_workbooks() -> dict[str, bytes]:
-    cap = workbook_limits
+    cap = limits
     attributes = "".join(f' a{n}=""' for n in range(cap.MAX_ATTRIBUTES + 1))
     return {
         "texts": empty_strings_workbook(cap.MAX_STRINGS + 1),
@@ -432,7 +432,7 @@ def test_a_workbook_saved_under_a_text_name_is_read_as_the_workbook_it_is(tourna
 @pytest.mark.django_db
 def test_a_hostile_workbook_under_a_text_name_meets_the_same_caps(tournament):
     with translation.override("en"):
-        parsed = parse(tournament, "strings.csv", empty_strings_workbook(workbook_limits.MAX_STRINGS + 1))
+        parsed = parse(tournament, "strings.csv", empty_strings_workbook(limits.MAX_STRINGS + 1))
     assert [p.message for p in parsed.problems] == [
         "The workbook holds more than 20000 different texts: keep only the pairs in it."
     ]

@@ -1,7 +1,7 @@
 """Importing pairs and players from ``.xlsx`` or ``.csv``/``.txt``: read, check every row, then all or nothing.
 
 The header is ``pair,player1,player2,club`` or its Chinese form (``import_columns.json``). Files are limited in
-size (and an ``.xlsx`` in unpacked size, texts, cells and elements too: ``workbook_limits``); workbooks are read
+size (and an ``.xlsx`` in unpacked size, texts, cells and elements too: ``limits``); workbooks are read
 with openpyxl in read-only mode, which parses XML through defusedxml when it is installed
 (``openpyxl.xml.DEFUSEDXML``; refused otherwise). Text files may be UTF-8, UTF-16 (with its byte-order mark) or
 GB18030, separated by commas, tabs or semicolons.
