@@ -16,6 +16,7 @@ from django.utils import translation
 
 from tests.desk.helpers import empty_strings_workbook, largest_workbook, with_part, xlsx_bytes
 from tournaments.models import Pair, Player
+from tournaments.workbook import limits
 from tournaments.workbook.importing import (
     MAX_BYTES,
     header_for,
