@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 
 from referee.sqlite.base import gate_for
-from referee.table.recording.snapshot import consistent_read
+from referee.table.recording.consistent import consistent_read
 from tests.threads import in_thread
 from tournaments.models import Tournament
 
