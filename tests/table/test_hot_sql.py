@@ -97,3 +97,14 @@ def test_an_inserted_history_row_is_the_row_simple_history_makes(deal, judge):
     fast = hot_sql.insert(history_row(deal, judge, "~", when))
     assert stored(history.model, fast.pk, "history_id") == stored(history.model, orm.pk, "history_id")
     assert (fast.history_user_id, fast.history_type, fast.history_date) == (judge.pk, "~", when)
+
+
+def test_the_version_claim_writes_what_the_orms_update_writes(deal, judge, make_judge):
+    other = make_judge("other")
+    when = timezone.now()
+    assert hot_sql.claim(deal.pk, 0, judge, when)
+    fast = stored(Deal, deal.pk)
+    Deal.objects.filter(pk=deal.pk).update(version=0)
+    assert Deal.objects.filter(pk=deal.pk, version=0).update(version=1, changed_by=judge, changed_at=when) == 1
+    assert fast == stored(Deal, deal.pk)
+    assert not hot_sql.claim(deal.pk, 0, other, when) and stored(Deal, deal.pk) == fast  # taken: nothing written

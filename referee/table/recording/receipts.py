@@ -104,8 +104,8 @@ def once(
                 outcome = attempt(write, checked.result) if checked.ok else checked
             if not key:
                 return outcome
-            receipt = WriteReceipt.objects.create(
-                user=user, key=key, target=target, status=outcome.status, answer=outcome.body
+            receipt = hot_sql.insert(
+                WriteReceipt(user=user, key=key, target=target, status=outcome.status, answer=outcome.body)
             )
     except IntegrityError:  # a twin of this request committed first: its answer stands
         stored = WriteReceipt.objects.filter(user=user, key=key).first() if key else None

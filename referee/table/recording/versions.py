@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from referee.table.recording import hot_sql
 from referee.table.recording.errors import StaleEdit
 from referee.table.recording.history_rows import record_change
 from tournaments.models import Deal
@@ -59,12 +60,9 @@ def claim(deal: Deal, user, version: int) -> None:
 
 
 def claim_version(pk: int, version: int, changed_by, now) -> bool:
-    """``UPDATE deal SET version = version + 1, changed_by, changed_at WHERE id = pk AND version = version``:
-    whether the deal was at ``version`` (and is now one on)."""
-    taken = Deal.objects.filter(pk=pk, version=version).update(
-        version=version + 1, changed_by=changed_by, changed_at=now
-    )
-    return taken == 1
+    """``UPDATE deal SET version = version + 1, changed_by, changed_at WHERE id = pk AND version = version``
+    (``hot_sql.claim``): whether the deal was at ``version`` (and is now one on)."""
+    return hot_sql.claim(pk, version, changed_by, now)
 
 
 def touch(deal: Deal, user) -> None:
