@@ -51,6 +51,13 @@ class Joined:
     name: str  # the foreign key on the parent that holds it
     nullable: bool
 
+    @property
+    def converted(self) -> tuple[tuple[int, Field], ...]:
+        """The columns whose values need converting (JSON, times), by position: the rest are read as they come."""
+        return tuple(
+            (i, f) for i, f in enumerate(self.fields) if hasattr(f, "from_db_value") or isinstance(f, DateTimeField)
+        )
+
 
 class ModelRead:
     """``Model.objects.select_related(*paths).filter(<key>=%s, …)``, written once as SQL: ``first(*values)``
@@ -82,6 +89,9 @@ class ModelRead:
             f"SELECT {columns} FROM {quoted(model._meta.db_table)} t0 {' '.join(joins)} "
             f"WHERE {' AND '.join(f't0.{quoted(key)} = %s' for key in keys)}"
         )
+        self.layout = [
+            ([f.attname for f in p.fields], p.fields.index(p.model._meta.pk), p.converted) for p in self.parts
+        ]
 
     def first(self, *values: Any) -> Model | None:
         with connection.cursor() as cursor:
@@ -91,21 +101,18 @@ class ModelRead:
             return None
         made: list[Model | None] = []
         start = 0
-        for part in self.parts:
-            values = row[start : start + len(part.fields)]
-            start += len(part.fields)
-            pk = values[part.fields.index(part.model._meta.pk)]
+        for part, (attnames, pk_at, converted) in zip(self.parts, self.layout, strict=True):
+            values = list(row[start : start + len(attnames)])
+            start += len(attnames)
             parent = made[part.parent] if part.parent is not None else None
-            if pk is None or (part.parent is not None and parent is None):
+            if values[pk_at] is None or (part.parent is not None and parent is None):
                 made.append(None)
                 if parent is not None and part.nullable:
                     setattr(parent, part.name, None)
                 continue
-            obj = part.model.from_db(
-                connection.alias,
-                [f.attname for f in part.fields],
-                [python_value(f, v) for f, v in zip(part.fields, values, strict=True)],
-            )
+            for i, field in converted:
+                values[i] = python_value(field, values[i])
+            obj = part.model.from_db(connection.alias, attnames, values)
             if parent is not None:
                 setattr(parent, part.name, obj)
             made.append(obj)
