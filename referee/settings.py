@@ -87,9 +87,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # django-axes counts failed log-ins first, then Django checks the password.
 AUTHENTICATION_BACKENDS = [
     "referee.security.LoginThrottleBackend",
-    "referee.auth.ModelBackend",  # Django's, the user read with a prepared read
+    "referee.auth.ModelBackend",  # Django's, under the name sessions signed in before carry
 ]
-SESSION_ENGINE = "referee.auth"  # Django's database sessions, the session read with a prepared read
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "referee.auth.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},  # Django's, said in Chinese

@@ -12,7 +12,7 @@ from referee.table.recording import deal_entry
 from referee.table.recording.match_fold import start_levels
 from referee.table.recording.snapshot import snapshot
 from rules.simulate import simulate_deal
-from tests.table.helpers import play_through_service
+from tests.table.helpers import play_through_service, record_play
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
 
@@ -48,7 +48,7 @@ def account(username: str):
 
 def play(deal: Deal, user, cards: str, **kw) -> None:
     deal.refresh_from_db()
-    deal_entry.record_play(deal, user, cards=cards, version=deal.version, **kw)
+    record_play(deal, user, cards=cards, version=deal.version, **kw)
 
 
 def with_throw(seed_from: int = 0) -> tuple[int, dict]:

@@ -1,5 +1,5 @@
-"""Who is signed in (``referee/auth.py``): the prepared session and user reads sign a judge in, expire a session
-and sign out a deactivated account exactly as Django's own store and backend do."""
+"""Who is signed in (``referee/auth.py``): Django's session store and model backend sign a judge in, expire a
+session and sign out a deactivated account; a session signed in under the backend's name stays signed in."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from referee.auth import SESSION, USER
 from referee.table.recording.deal_entry import start_deal
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +29,7 @@ def logged_in(judge) -> Client:
     return client
 
 
-def test_a_judge_who_logs_in_is_read_back_by_the_prepared_backend_on_the_next_request(judge, state_url):
+def test_a_judge_who_logs_in_is_read_back_by_the_model_backend_on_the_next_request(judge, state_url):
     client = logged_in(judge)
     assert client.session[BACKEND_SESSION_KEY] == "referee.auth.ModelBackend"
     answer = client.get(state_url, HTTP_ACCEPT="application/json")
@@ -58,20 +57,3 @@ def test_a_session_of_a_deleted_account_is_signed_out(make_judge, state_url):
     client = logged_in(gone)
     gone.delete()
     assert client.get(state_url).status_code == 302
-
-
-def test_the_prepared_reads_read_the_rows_django_reads(judge):
-    client = logged_in(judge)
-    key = client.session.session_key
-    session, expected = SESSION.first(key), Session.objects.get(session_key=key)
-    assert (session.session_key, session.session_data, session.expire_date) == (
-        expected.session_key,
-        expected.session_data,
-        expected.expire_date,
-    )
-    assert SESSION.first("no-such-key") is None
-    user, expected_user = USER.first(judge.pk), get_user_model().objects.get(pk=judge.pk)
-    assert [getattr(user, f.attname) for f in user._meta.concrete_fields] == [
-        getattr(expected_user, f.attname) for f in expected_user._meta.concrete_fields
-    ]
-    assert USER.first(judge.pk + 1000) is None

@@ -2,7 +2,9 @@
 
 The views pass the posted fields through unchanged; here they become the recording service's arguments, and
 the answer carries the outcome (ok, or the refusal with its HTTP status) and the deal's screen after the write.
-A play's screen is drawn from the play's own read of the deal (``record_play`` returns it), so a play reads the
+Each action takes the deal (or match), the user and the posted fields, and returns what it wrote; a play is
+checked first, outside the write's transaction (``plan_posted_play``), then saved (``deal_entry.save_play``),
+and its screen is drawn from the play's own read of the deal (``save_play`` returns it), so a play reads the
 deal once.
 
 Every write runs through ``receipts.once`` under the key the page sent with it, so a retry of a write (the
@@ -39,40 +41,15 @@ from referee.table.recording.deal_entry import (
 from referee.table.recording.errors import RecordingError
 from referee.table.recording.match_fold import call_time, forfeit_match
 from referee.table.recording.receipts import Outcome
-from referee.table.recording.snapshot import Snapshot, ruleset_for
+from referee.table.recording.rulesets import ruleset_for
+from referee.table.recording.snapshot import Snapshot
 from referee.table.screens import current_deal_state, deal_state
-from tournaments.models import Deal, Match
+from tournaments.models import Deal, Match, Penalty, Ruling
 
 
 def request_key(request: HttpRequest) -> str:
     """The key the page gave this write: a form's hidden field, or the script's header."""
     return request.POST.get(receipts.KEY_FIELD) or request.headers.get(receipts.KEY_HEADER, "")
-
-
-def refusing(call: Callable[[], Any]) -> Callable[[], Outcome | None]:
-    """``call`` answering with its refusal as an outcome (None when it refuses nothing and returns nothing)."""
-
-    def attempt() -> Outcome | None:
-        try:
-            return call()
-        except RecordingError as exc:
-            return Outcome.refused(exc)
-
-    return attempt
-
-
-def settle(
-    user, key: str, target: str, write: Callable[[], Any], check: Callable[[], None] | None = None
-) -> Outcome:
-    """Run ``write`` once per key (``receipts.once``), after ``check`` (outside the transaction) when given; a
-    refusal (the service's, the key's) is the outcome."""
-    attempt = refusing(write)
-    try:
-        return receipts.once(
-            user, key, target, lambda: attempt() or Outcome(), refusing(check) if check is not None else None
-        )
-    except RecordingError as exc:
-        return Outcome.refused(exc)
 
 
 @dataclass
@@ -82,8 +59,11 @@ class DealAnswer:
     deal: Deal
     user: Any
     outcome: Outcome = field(default_factory=Outcome)
-    saved: Snapshot | None = None  # the deal as the write read and saved it, when the write gives it (a play)
-    planned: PlannedPlay | None = None  # a play its check accepted, for the write to save
+
+    @property
+    def saved(self) -> Snapshot | None:
+        """The deal as the write read and saved it, when the write gives it (a play, this time: not a replay)."""
+        return self.outcome.result if isinstance(self.outcome.result, Snapshot) else None
 
     @property
     def ok(self) -> bool:
@@ -124,92 +104,88 @@ def posted_throw(fields: Mapping[str, str]) -> Throw | None:
     return Throw(attempted, challenger, posted_cards(fields, "throw_shown", _("cards shown")))
 
 
-def check_play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    """A play's engine check, outside the write's transaction (``deal_entry.plan_play``)."""
-    throw = posted_throw(fields)
-    answer.planned = plan_play(
-        answer.deal,
-        answer.user,
+def plan_posted_play(deal: Deal, user, fields: Mapping[str, str]) -> PlannedPlay:
+    """The posted play checked by the engine, outside the write's transaction (``deal_entry.plan_play``)."""
+    return plan_play(
+        deal,
+        user,
         cards=posted_cards(fields, "cards", _("cards")),
         seat=posted_seat(fields, "seat"),
-        version=version,
-        throw=throw,
+        version=posted_version(fields),
+        throw=posted_throw(fields),
         force=fields.get("force") == "1",
     )
 
 
-def play(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    answer.saved = save_play(answer.planned)
+def undo(deal: Deal, user, fields: Mapping[str, str]) -> None:
+    undo_last_play(deal, user, version=posted_version(fields))
 
 
-def undo(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    undo_last_play(answer.deal, answer.user, version=version)
+def undo_trick(deal: Deal, user, fields: Mapping[str, str]) -> None:
+    undo_last_trick(deal, user, version=posted_version(fields))
 
 
-def undo_trick(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    undo_last_trick(answer.deal, answer.user, version=version)
+def kitty(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
+    return set_kitty(deal, user, posted_cards(fields, "kitty", _("kitty")), version=posted_version(fields))
 
 
-def kitty(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    set_kitty(answer.deal, answer.user, posted_cards(fields, "kitty", _("kitty")), version=version)
-
-
-def penalty(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+def penalty(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
     form = PenaltyForm(fields)
     if not form.is_valid():
         raise RecordingError("; ".join(e for errors in form.errors.values() for e in errors))
     called = form.penalty()
-    tricks = ruleset_for(answer.deal.match).hand_size
+    tricks = ruleset_for(deal.match).hand_size
     if called.get("trick") is not None and called["trick"] >= tricks:
         raise RecordingError(_("A deal has %(n)s tricks: name one of them.") % {"n": tricks})
-    add_penalty(answer.deal, answer.user, version=version, **called)
+    return add_penalty(deal, user, version=posted_version(fields), **called)
 
 
-def unpenalty(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    remove_penalty(answer.deal, answer.user, penalty_id=posted_id(fields, "penalty"), version=version)
+def unpenalty(deal: Deal, user, fields: Mapping[str, str]) -> None:
+    remove_penalty(deal, user, penalty_id=posted_id(fields, "penalty"), version=posted_version(fields))
 
 
-def played(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    settling.confirm_played(answer.deal, answer.user, settling.posted_key(fields))
+def played(deal: Deal, user, fields: Mapping[str, str]) -> Ruling:
+    return settling.confirm_played(deal, user, settling.posted_key(fields))
 
 
-def apply(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    settling.apply_penalty(answer.deal, answer.user, settling.posted_key(fields))
+def apply(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
+    return settling.apply_penalty(deal, user, settling.posted_key(fields))
 
 
-def dismiss(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
+def dismiss(deal: Deal, user, fields: Mapping[str, str]) -> Ruling:
     note = posted_text(fields, "note", _("note"), settling.NOTE_LENGTH)
-    settling.dismiss(answer.deal, answer.user, settling.posted_key(fields), note)
+    return settling.dismiss(deal, user, settling.posted_key(fields), note)
 
 
-def undismiss(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    settling.withdraw_dismissal(answer.deal, answer.user, settling.posted_key(fields))
+def undismiss(deal: Deal, user, fields: Mapping[str, str]) -> None:
+    settling.withdraw_dismissal(deal, user, settling.posted_key(fields))
 
 
-def out_of_turn(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    settling.record_out_of_turn(
-        answer.deal,
-        answer.user,
+def out_of_turn(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
+    return settling.record_out_of_turn(
+        deal,
+        user,
         seat=posted_seat(fields, "seat"),
         cards=posted_cards(fields, "cards", _("cards")),
-        version=version,
+        version=posted_version(fields),
     )
 
 
-def submit(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    submit_deal(answer.deal, answer.user, version=version)
+def submit(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
+    return submit_deal(deal, user, version=posted_version(fields))
 
 
-def confirm(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    confirm_deal(answer.deal, answer.user, version=version)
+def confirm(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
+    return confirm_deal(deal, user, version=posted_version(fields))
 
 
-def reopen(answer: DealAnswer, version: int, fields: Mapping[str, str]) -> None:
-    reopen_deal(answer.deal, answer.user, version=version, reason=posted_text(fields, "reason", _("reason")))
+def reopen(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
+    return reopen_deal(deal, user, version=posted_version(fields), reason=posted_text(fields, "reason", _("reason")))
 
 
-DEAL_ACTIONS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = {
-    "play": play,
+# Writes run whole inside the write's transaction. A play is not among them: its check runs before the
+# transaction (reads and the engine only), so the write lock is held for its writes alone (``act_on_deal``).
+DEAL_WRITES: dict[str, Callable[[Deal, Any, Mapping[str, str]], object]] = {
     "undo": undo,
     "undo_trick": undo_trick,
     "kitty": kitty,
@@ -224,27 +200,18 @@ DEAL_ACTIONS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = 
     "confirm": confirm,
     "reopen": reopen,
 }
-
-
-# Actions whose checks run before the write's transaction (reads and the engine only): the write lock is then
-# held for the writes alone. The write saves what the check accepted, if the deal is still at that version.
-DEAL_CHECKS: dict[str, Callable[[DealAnswer, int, Mapping[str, str]], None]] = {"play": check_play}
+DEAL_ACTIONS = frozenset({"play", *DEAL_WRITES})
 
 
 def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: str = "") -> DealAnswer:
-    """Run one of ``DEAL_ACTIONS`` with the posted fields, once per ``key``; a refusal is the outcome."""
-    answer = DealAnswer(deal, user)
-
-    def write() -> None:
-        DEAL_ACTIONS[action](answer, posted_version(fields), fields)
-
-    def check() -> None:
-        DEAL_CHECKS[action](answer, posted_version(fields), fields)
-
-    answer.outcome = settle(
-        user, key, f"deal {deal.pk} {action}", write, check if action in DEAL_CHECKS else None
-    )
-    return answer
+    """Run one of ``DEAL_ACTIONS`` with the posted fields, once per ``key``; a refusal is the outcome. A play
+    is planned outside the transaction and saved in it, if the deal is still at the version it was checked on."""
+    target = f"deal {deal.pk} {action}"
+    if action == "play":
+        outcome = receipts.once(user, key, target, save_play, lambda: plan_posted_play(deal, user, fields))
+    else:
+        outcome = receipts.once(user, key, target, lambda: DEAL_WRITES[action](deal, user, fields))
+    return DealAnswer(deal, user, outcome)
 
 
 MATCH_ACTIONS: dict[str, Callable[[Match, Any, Mapping[str, str]], object]] = {
@@ -255,11 +222,8 @@ MATCH_ACTIONS: dict[str, Callable[[Match, Any, Mapping[str, str]], object]] = {
 
 def act_on_match(match: Match, user, action: str, fields: Mapping[str, str], key: str = "") -> Outcome:
     """Call time after the limit (the judge or the TD), or record a forfeit (the TD), once per ``key``."""
-
-    def write() -> None:
-        MATCH_ACTIONS[action](match, user, fields)
-
-    return settle(user, key, f"match {match.pk} {action}", write)
+    target = f"match {match.pk} {action}"
+    return receipts.once(user, key, target, lambda: MATCH_ACTIONS[action](match, user, fields))
 
 
 def started(deal: Deal) -> Outcome:
@@ -269,13 +233,13 @@ def started(deal: Deal) -> Outcome:
 
 def start_deal(match: Match, user, fields: Mapping[str, Any], key: str = "") -> Outcome:
     """A new deal from the new-deal form (``NewDealForm.deal``), once per ``key``."""
-    return settle(
+    return receipts.once(
         user, key, f"match {match.pk} new deal", lambda: started(deal_entry.start_deal(match, user, **fields))
     )
 
 
 def quick_entry(match: Match, user, fields: Mapping[str, Any], key: str = "") -> Outcome:
     """A deal entered as totals (``QuickEntryForm.deal``), once per ``key``."""
-    return settle(
+    return receipts.once(
         user, key, f"match {match.pk} quick entry", lambda: started(quick.quick_entry(match, user, **fields))
     )

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee.table.recording.snapshot import seat_name
+from referee.table.recording.card_text import seat_name
 from rules.judge import Verdict
 from rules.levels import LevelGain
 from rules.ruleset import Ruleset

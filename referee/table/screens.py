@@ -25,19 +25,16 @@ from referee.table.consequences import (
 from referee.table.forms import kitty_hint
 from referee.table.history import match_history
 from referee.table.recording import settling
+from referee.table.recording.access import require_record
+from referee.table.recording.card_text import seat_name
+from referee.table.recording.consistent import consistent_read
 from referee.table.recording.deal_entry import next_deal_number
 from referee.table.recording.errors import violation_message
 from referee.table.recording.match_fold import start_levels, table_state
 from referee.table.recording.quick import require_quick_entry
+from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.settling import Settlement
-from referee.table.recording.snapshot import (
-    Snapshot,
-    consistent_read,
-    require_record,
-    ruleset_for,
-    seat_name,
-    snapshot,
-)
+from referee.table.recording.snapshot import Snapshot, snapshot
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
 from rules.judge import Verdict
 from rules.messages import show

@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee.table import actions, screens
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
+from referee.table.recording import hot_sql
 from referee.table.recording.errors import Finished, PermissionRefused
-from referee.table.recording.prepared import Prepared
 from tournaments.competition import access
 from tournaments.models import Deal, Match
 
@@ -49,19 +49,15 @@ def load_match(request: HttpRequest, match_id: int) -> Match:
 
 
 # The deal with its match, round, tournament, pairs and players, in one query (its pages show no judge): read on
-# every play, so built once (``prepared``).
-DEAL_WITH_MATCH = Prepared(
-    lambda pk: (
-        Deal.objects.select_related(*(f"match__{name}" for name in MATCH_RELATED if name != "judge"))
-        .filter(pk=pk)
-        .order_by()
-    )
-)
+# every play, so written once as SQL (``hot_sql``).
+DEAL_WITH_MATCH = hot_sql.ModelRead(Deal, [f"match__{name}" for name in MATCH_RELATED if name != "judge"], "id")
 
 
 def load_deal(request: HttpRequest, deal_id: int) -> Deal:
     """The deal with its match and the people at its table, when this user may read the match's deals."""
-    deal = DEAL_WITH_MATCH.first(deal_id) if 0 < deal_id < 2**63 else None  # a row id is a 64-bit integer
+    deal = None
+    if 0 < deal_id < 2**63:  # a row id is a 64-bit integer
+        deal = DEAL_WITH_MATCH.first(deal_id)
     if deal is None or not access.can_read_deals(request.user, deal.match):  # the match, and its deals
         raise Http404
     return deal

@@ -9,7 +9,7 @@ import pytest
 
 from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login, wait_for_version
-from tests.table.helpers import flipping_revoke, play_through_service
+from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Penalty
 from tournaments.setup.demo import create_demo
 
@@ -29,7 +29,7 @@ def table_one():
 def deal_before_the_proof(match) -> Deal:
     deal = deal_entry.start_deal(match, match.judge, trump="H", declarer="N")
     for version, cards in enumerate(BEFORE_PROOF):
-        deal_entry.record_play(deal, match.judge, cards=cards, version=version)
+        record_play(deal, match.judge, cards=cards, version=version)
     return deal
 
 

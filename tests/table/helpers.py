@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from referee.table.recording import deal_entry
+from referee.table.recording.snapshot import Snapshot
 from rules.simulate import simulate_deal
+
+
+def record_play(deal, user, *, cards: str, version: int | None, **kwargs) -> Snapshot:
+    """One play checked and saved as the trick-entry page's action does (``plan_play``, then ``save_play`` in a
+    transaction): the deal as saved, with the play added and the engine's verdict on it."""
+    planned = deal_entry.plan_play(deal, user, cards=cards, version=version, **kwargs)
+    with transaction.atomic():
+        return deal_entry.save_play(planned)
 
 
 def play_through_service(deal, user, record, *, upto: int | None = None) -> None:
@@ -15,7 +26,7 @@ def play_through_service(deal, user, record, *, upto: int | None = None) -> None
                 t = trick["throw"]
                 throw = deal_entry.Throw(t["attempted"], t["challenger"], t["shown"])
             deal.refresh_from_db()
-            deal_entry.record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
+            record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
 
 
 def posted_plays(record: dict):

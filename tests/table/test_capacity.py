@@ -1,5 +1,5 @@
 """A play's cheap path keeps every safety property: history with who and when, stale checks, one write per key,
-a bounded number of queries, and prepared reads that read what the ORM reads."""
+a bounded number of queries, and history rows that are the ones a save makes."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from referee.table import actions, views
-from referee.table.recording import deal_entry, errors, receipts
+from referee.table import actions
+from referee.table.recording import deal_entry, errors, receipts, turns
 from referee.table.recording import snapshot as snapshot_module
-from referee.table.recording.prepared import history_row, inserter
-from referee.table.recording.snapshot import PENALTIES, TRICKS_WITH_PLAYS, claim_version
-from tests.table.helpers import simulated
+from referee.table.recording.history_rows import insert_with_history, record_change
+from referee.table.recording.versions import claim_version
+from tests.table.helpers import record_play, simulated
 from tournaments.models import Deal, Play, Trick, WriteReceipt
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +71,7 @@ def test_a_keyed_play_costs_a_bounded_number_of_queries(deal, judge, django_asse
 
 def test_a_play_checked_on_a_version_changed_before_it_is_saved_is_refused_as_stale(deal, judge):
     planned = deal_entry.plan_play(deal, judge, cards="SA", version=0)
-    deal_entry.record_play(Deal.objects.get(pk=deal.pk), judge, cards="SK", version=0)  # another phone, first
+    record_play(Deal.objects.get(pk=deal.pk), judge, cards="SK", version=0)  # another phone, first
     with pytest.raises(errors.StaleEdit):
         deal_entry.save_play(planned)
     assert list(Play.objects.values_list("cards", flat=True)) == ["SK"]
@@ -83,56 +83,47 @@ def test_a_retry_whose_first_try_saved_meanwhile_gets_the_first_answer(deal, jud
     first commits, and the retry is answered with the first's outcome, never a conflict nor a second play."""
     first: list = []
     key, fields = "retried-key", {"cards": "SA", "version": "0"}
-    answer = actions.DealAnswer(deal, judge)
-    actions.check_play(answer, 0, fields)  # the retry's check passed before the first try was saved
-    outcome = receipts.once(
-        judge,
-        key,
-        f"deal {deal.pk} play",
-        lambda: actions.refusing(lambda: actions.play(answer, 0, fields))() or receipts.Outcome(),
-        lambda: first.append(actions.act_on_deal(Deal.objects.get(pk=deal.pk), judge, "play", fields, key)),
-    )
+    planned = actions.plan_posted_play(deal, judge, fields)  # the retry's check passed before the first was saved
+
+    def check_while_the_first_try_commits():
+        first.append(actions.act_on_deal(Deal.objects.get(pk=deal.pk), judge, "play", fields, key))
+        return planned
+
+    outcome = receipts.once(judge, key, f"deal {deal.pk} play", deal_entry.save_play, check_while_the_first_try_commits)
     assert first[0].ok and outcome.ok and outcome.body == first[0].outcome.body
     assert Play.objects.count() == 1 and WriteReceipt.objects.filter(key=key).count() == 1
 
 
-def test_prepared_reads_read_what_the_orm_reads(deal, judge):
-    deal_entry.record_play(deal, judge, cards="SA", version=0)
-    deal_entry.add_penalty(deal, judge, seat="E", code="misplay", version=1, note="signal")
-    read = views.DEAL_WITH_MATCH.first(deal.pk)
-    orm = Deal.objects.select_related("match__round__tournament", "match__pair_ns__player1").get(pk=deal.pk)
-    assert [getattr(read, f.attname) for f in Deal._meta.concrete_fields] == [
-        getattr(orm, f.attname) for f in Deal._meta.concrete_fields
-    ]
-    assert read.match.round.tournament.ruleset == orm.match.round.tournament.ruleset
-    assert read.match.pair_ns.player1.name == orm.match.pair_ns.player1.name
-    assert TRICKS_WITH_PLAYS.rows(deal.pk) == [(deal.tricks.get().pk, deal.pk, 0, "", "", "", "N", "SA")]
-    assert PENALTIES.rows(deal.pk) == [("E", "misplay", None, "signal", "")]
-    assert views.DEAL_WITH_MATCH.first(deal.pk + 1000) is None
+def history_of_a_save(row, user) -> dict:
+    """The history row simple-history's save signal writes for ``row``, as a dict without its own key and date."""
+    row._history_user = user
+    row.save()
+    return row.history.values().order_by("-history_id").first()
 
 
-def stored(model, pk, *leave_out: str) -> dict:
-    return {k: v for k, v in model.objects.filter(pk=pk).values().get().items() if k not in leave_out}
+def test_an_inserted_row_gets_the_history_row_a_save_would_give_it(deal, judge):
+    saved = history_of_a_save(Trick(deal=deal, number=0, throw_attempted="SA SK"), judge)
+    inserted = insert_with_history(Trick(deal=deal, number=1, throw_attempted="SA SK"), judge)
+    row = inserted.history.values().order_by("-history_id").first()
+    leave_out = ("history_id", "history_date", "id", "number")
+    assert {k: v for k, v in row.items() if k not in leave_out} == {
+        k: v for k, v in saved.items() if k not in leave_out
+    }
+    assert (row["id"], row["history_type"], row["history_user_id"]) == (inserted.pk, "+", judge.pk)
 
 
-def test_a_prepared_insert_stores_what_bulk_create_stores(judge):
-    def receipt(key):
-        return WriteReceipt(user=judge, key=key, target="deal 1 play", status=409, answer={"ok": False, "n": [1]})
-
-    orm = WriteReceipt.objects.bulk_create([receipt("orm-key")])[0]
-    fast = inserter(WriteReceipt).insert(receipt("fast-key"))
-    assert fast.pk is not None and fast.pk != orm.pk and not fast._state.adding
-    assert stored(WriteReceipt, fast.pk, "id", "key", "created") == stored(WriteReceipt, orm.pk, "id", "key", "created")
-    assert fast.created is not None and stored(WriteReceipt, fast.pk)["created"] == fast.created  # auto_now_add
-
-
-def test_a_prepared_history_row_is_the_row_simple_history_makes(deal, judge):
+def test_a_claimed_change_gets_the_history_row_a_save_would_give_it(deal, judge):
     when = timezone.now()
-    history = Deal.history
-    [orm] = history.bulk_history_create([deal], update=True, default_user=judge, default_date=when)
-    fast = inserter(history.model).insert(history_row(history, deal, judge, "~", when))
-    assert stored(history.model, fast.pk, "history_id") == stored(history.model, orm.pk, "history_id")
-    assert (fast.history_user_id, fast.history_type, fast.history_date) == (judge.pk, "~", when)
+    deal.version, deal.changed_at = deal.version + 1, when
+    Deal.objects.filter(pk=deal.pk).update(version=deal.version, changed_at=when)
+    record_change(deal, judge, when)
+    claimed = Deal.history.filter(id=deal.pk).values().order_by("-history_id").first()
+    saved = history_of_a_save(deal, judge)
+    leave_out = ("history_id", "history_date", "changed_at")  # a save stamps its own time of change
+    assert {k: v for k, v in claimed.items() if k not in leave_out} == {
+        k: v for k, v in saved.items() if k not in leave_out
+    }
+    assert (claimed["history_type"], claimed["history_date"]) == ("~", when)
 
 
 def test_the_version_claim_takes_only_the_version_it_names(deal, judge):
@@ -163,7 +154,7 @@ def judge_calls(monkeypatch):
         return real(record, **kwargs)
 
     monkeypatch.setattr(snapshot_module, "judge", counted)
-    snapshot_module.TURNS.clear()
+    turns.TURNS.clear()
     return calls
 
 
@@ -172,7 +163,7 @@ def test_a_play_after_a_committed_play_is_judged_once_not_twice(deal, judge, jud
     for n, (seat, cards) in enumerate(plays[:3]):
         before = len(judge_calls)
         with django_capture_on_commit_callbacks(execute=True):
-            deal_entry.record_play(deal, judge, cards=cards, seat=seat, version=n)
+            record_play(deal, judge, cards=cards, seat=seat, version=n)
         deal.refresh_from_db()
         assert len(judge_calls) - before == (2 if n == 0 else 1)  # the first play's "before" is judged
 
@@ -181,9 +172,9 @@ def test_a_play_that_is_rolled_back_leaves_no_turn_behind(deal, judge, judge_cal
     seat, cards = simulated(deal)["tricks"][0]["plays"][0]
     with pytest.raises(ZeroDivisionError), django_capture_on_commit_callbacks(execute=True):
         with transaction.atomic():
-            deal_entry.record_play(deal, judge, cards=cards, seat=seat, version=0)
+            record_play(deal, judge, cards=cards, seat=seat, version=0)
             1 / 0  # noqa: B018 - the write fails after the play was saved in its transaction
-    assert snapshot_module.TURNS == {} and not Play.objects.exists()
+    assert turns.TURNS == {} and not Play.objects.exists()
 
 
 def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(deal, judge, judge_calls, django_capture_on_commit_callbacks):
@@ -191,27 +182,27 @@ def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(deal, judge, 
     check after the undo judges the deal and finds the same seat due."""
     (s1, c1), (s2, c2) = simulated(deal)["tricks"][0]["plays"][:2]
     with django_capture_on_commit_callbacks(execute=True):
-        deal_entry.record_play(deal, judge, cards=c1, seat=s1, version=0)
+        record_play(deal, judge, cards=c1, seat=s1, version=0)
     deal.refresh_from_db()
     deal_entry.undo_last_play(deal, judge, version=1)
     deal.refresh_from_db()
     before = len(judge_calls)
     with django_capture_on_commit_callbacks(execute=True):
-        deal_entry.record_play(deal, judge, cards=c1, seat=s1, version=2)
+        record_play(deal, judge, cards=c1, seat=s1, version=2)
     assert len(judge_calls) - before == 2
     deal.refresh_from_db()
     with pytest.raises(errors.RecordingError, match="轮到"):
-        deal_entry.record_play(deal, judge, cards=c2, seat=s1, version=3)  # the kept turn: s2 is due
+        record_play(deal, judge, cards=c2, seat=s1, version=3)  # the kept turn: s2 is due
 
 
 def test_a_kept_turn_is_not_used_under_another_ruleset(deal, judge, judge_calls, django_capture_on_commit_callbacks):
     (s1, c1), (s2, c2) = simulated(deal)["tricks"][0]["plays"][:2]
     with django_capture_on_commit_callbacks(execute=True):
-        deal_entry.record_play(deal, judge, cards=c1, seat=s1, version=0)
+        record_play(deal, judge, cards=c1, seat=s1, version=0)
     tournament = deal.match.round.tournament
     tournament.ruleset = {"preset": "standard", "misplay_points": 20}
     tournament.save()
     deal = Deal.objects.select_related("match__round__tournament").get(pk=deal.pk)
     before = len(judge_calls)
-    deal_entry.record_play(deal, judge, cards=c2, seat=s2, version=1)
+    record_play(deal, judge, cards=c2, seat=s2, version=1)
     assert len(judge_calls) - before == 2

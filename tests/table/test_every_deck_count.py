@@ -17,13 +17,14 @@ from django.utils import translation
 
 from referee.table.forms import QuickEntryForm
 from referee.table.recording import deal_entry, errors, records
+from referee.table.recording.card_text import parse_card_text
 from referee.table.recording.quick_totals import most_kitty_points
-from referee.table.recording.snapshot import parse_card_text, ruleset_for
+from referee.table.recording.rulesets import ruleset_for
 from referee.table.screens import current_deal_state
 from rules.cards import parse_cards
 from rules.judge import judge as engine_judge
 from rules.ruleset import PRESETS, Ruleset
-from tests.table.helpers import DECKS, deck_ruleset, posted_plays, quick_fields, simulated
+from tests.table.helpers import DECKS, deck_ruleset, posted_plays, quick_fields, record_play, simulated
 from tournaments.competition import wording
 from tournaments.models import Deal, Match, Tournament
 from tournaments.workbook.export import write_workbook
@@ -119,7 +120,7 @@ def test_the_picker_counts_down_what_is_played_and_buried(table, judge, decks):
         deal_entry.set_kitty(deal, judge, record["kitty"], version=deal.version)
         deal.refresh_from_db()
     lead = record["tricks"][0]["plays"][0][1]
-    deal_entry.record_play(deal, judge, cards=lead, seat="N", version=deal.version)
+    record_play(deal, judge, cards=lead, seat="N", version=deal.version)
     deal.refresh_from_db()
     left = {c["code"]: c["left"] for row in current_deal_state(deal, judge)["picker"] for c in row["cards"]}
     used = parse_card_text(f"{record['kitty']} {lead}", "cards").split()

@@ -18,7 +18,7 @@ from referee.table.recording import deal_entry, quick, records, settling
 from referee.table.recording.errors import Finished
 from referee.table.recording.match_fold import call_time, forfeit_match
 from rules.simulate import simulate_deal
-from tests.table.helpers import play_through_service, simulated
+from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.competition.accounts import seat_table
 from tournaments.competition.finishing import finish_tournament, reopen_tournament
 from tournaments.models import Deal, Match, Penalty, Play, Round, Ruling, Tournament
@@ -57,7 +57,7 @@ def day(match, judge, director, make_pair) -> Day:
     first = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     for cards in PLAYS:
         first.refresh_from_db()
-        deal_entry.record_play(first, judge, cards=cards, version=first.version)
+        record_play(first, judge, cards=cards, version=first.version)
     first.refresh_from_db()
     penalty = deal_entry.add_penalty(first, judge, seat="E", code="signal", version=first.version)
     forfeit_match(match, director, side="EW")
@@ -163,7 +163,7 @@ TABLE_WRITES = [
     ("record a forfeit", lambda d: forfeit_match(to_play(d), director_of(d), side="NS"), fresh_table),
     (
         "a play",
-        lambda d: deal_entry.record_play(current(d.open), judge_of(d), cards="SJ", version=v(d.open)),
+        lambda d: record_play(current(d.open), judge_of(d), cards="SJ", version=v(d.open)),
         None,
     ),
     (

@@ -6,7 +6,8 @@ import pytest
 
 from referee.table.recording import deal_entry, match_fold, records, snapshot
 from referee.table.recording.errors import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
-from tests.table.helpers import play_through_service, simulated
+from referee.table.recording.rulesets import ruleset_for
+from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.models import Deal, Match
 
 pytestmark = pytest.mark.django_db
@@ -73,12 +74,12 @@ def test_submit_refuses_an_unfinished_deal(match, judge):
 
 def test_wrong_size_follow_is_refused_in_chinese_and_nothing_is_saved(match, judge):
     deal = start(match, judge)
-    deal_entry.record_play(deal, judge, cards="SA SA", version=0)
+    record_play(deal, judge, cards="SA SA", version=0)
     deal.refresh_from_db()
     from django.utils import translation
 
     with translation.override("zh-hans"), pytest.raises(IllegalPlay) as err:
-        deal_entry.record_play(deal, judge, cards="S3", version=deal.version)
+        record_play(deal, judge, cards="S3", version=deal.version)
     assert err.value.violations[0]["code"] == "play_size"
     assert "首家出的是 2 张" in err.value.message
     assert err.value.forceable is False
@@ -88,7 +89,7 @@ def test_wrong_size_follow_is_refused_in_chinese_and_nothing_is_saved(match, jud
 def test_a_mixed_lead_is_refused(match, judge):
     deal = start(match, judge, trump="H")
     with pytest.raises(IllegalPlay) as err:
-        deal_entry.record_play(deal, judge, cards="SA CA", version=0)
+        record_play(deal, judge, cards="SA CA", version=0)
     assert err.value.violations[0]["code"] == "mixed_lead"
     assert not deal.tricks.exists()
 
@@ -96,26 +97,26 @@ def test_a_mixed_lead_is_refused(match, judge):
 def test_unreadable_cards_name_the_token(match, judge):
     deal = start(match, judge)
     with pytest.raises(RecordingError, match="SX"):
-        deal_entry.record_play(deal, judge, cards="SA SX", version=0)
+        record_play(deal, judge, cards="SA SX", version=0)
 
 
 def test_a_card_used_up_is_refused(match, judge):
     deal = start(match, judge)
-    deal_entry.record_play(deal, judge, cards="BJ", version=0)
+    record_play(deal, judge, cards="BJ", version=0)
     for seat_cards, version in (("LJ", 1), ("S2", 2), ("S3", 3)):
-        deal_entry.record_play(deal, judge, cards=seat_cards, version=version)
+        record_play(deal, judge, cards=seat_cards, version=version)
     deal.refresh_from_db()
     # N led BJ and won; the second BJ may come, a third may not.
-    deal_entry.record_play(deal, judge, cards="BJ", version=deal.version)
+    record_play(deal, judge, cards="BJ", version=deal.version)
     deal.refresh_from_db()
     with pytest.raises(IllegalPlay, match="BJ"):
-        deal_entry.record_play(deal, judge, cards="BJ", version=deal.version)
+        record_play(deal, judge, cards="BJ", version=deal.version)
 
 
 def test_wrong_seat_is_refused(match, judge):
     deal = start(match, judge, declarer="N")
     with pytest.raises(RecordingError):
-        deal_entry.record_play(deal, judge, cards="SA", seat="W", version=0)
+        record_play(deal, judge, cards="SA", seat="W", version=0)
 
 
 def test_a_revoke_shown_later_is_caught_and_may_be_forced(match, judge):
@@ -123,13 +124,13 @@ def test_a_revoke_shown_later_is_caught_and_may_be_forced(match, judge):
     deal = start(match, judge, trump="H", declarer="N")
     for cards in ("S3", "C4", "S5", "S6"):  # W discards a club: void in spades shown
         deal.refresh_from_db()
-        deal_entry.record_play(deal, judge, cards=cards, version=deal.version)
+        record_play(deal, judge, cards=cards, version=deal.version)
     deal.refresh_from_db()
     # E won with S6 and leads; N follows; W now plays a spade.
     for cards in ("S7", "S8"):
-        deal_entry.record_play(deal, judge, cards=cards, version=deal.version)
+        record_play(deal, judge, cards=cards, version=deal.version)
         deal.refresh_from_db()
-    deal_entry.record_play(deal, judge, cards="S9", version=deal.version, force=False)
+    record_play(deal, judge, cards="S9", version=deal.version, force=False)
     deal.refresh_from_db()
     verdict = records.judge_deal(deal)
     assert any(v.code == "revoke_suit" and v.seat == "W" and v.trick == 0 for v in verdict.violations)
@@ -139,7 +140,7 @@ def test_undo_last_play_and_trick(match, judge):
     deal = start(match, judge)
     for cards in ("SA", "S2", "S3", "S4", "SK"):
         deal.refresh_from_db()
-        deal_entry.record_play(deal, judge, cards=cards, version=deal.version)
+        record_play(deal, judge, cards=cards, version=deal.version)
     deal.refresh_from_db()
     deal_entry.undo_last_play(deal, judge, version=deal.version)
     assert deal.tricks.count() == 1
@@ -150,9 +151,9 @@ def test_undo_last_play_and_trick(match, judge):
 
 def test_stale_version_is_refused_with_who_and_when(match, judge, director):
     deal = start(match, judge)
-    deal_entry.record_play(deal, director, cards="SA", version=0)
+    record_play(deal, director, cards="SA", version=0)
     with pytest.raises(StaleEdit) as err:
-        deal_entry.record_play(deal, judge, cards="S2", version=0)
+        record_play(deal, judge, cards="S2", version=0)
     assert "td" in err.value.message
     assert err.value.details["version"] == 1
     assert deal.tricks.get().plays.count() == 1
@@ -271,7 +272,7 @@ def expected_levels_after_two(match, first, second):
     from rules.levels import LevelGain, apply_levels
     from rules.match import MatchDeal
 
-    rs = snapshot.ruleset_for(match)
+    rs = ruleset_for(match)
     levels = {"NS": "2", "EW": "2"}
     for deal in (first, second):
         md = MatchDeal.from_record(
@@ -279,7 +280,7 @@ def expected_levels_after_two(match, first, second):
             {
                 "banker": deal.banker,
                 "level": levels[side(deal.banker)],
-                "penalties": snapshot.penalty_entries(deal),
+                "penalties": snapshot.read_penalties(deal)[0],
             },
             deal.verdict,
         )

@@ -22,7 +22,7 @@ from referee.table.recording import deal_entry, quick, receipts, records
 from referee.table.recording.errors import DraftRound, RecordingError
 from referee.table.screens import deal_state
 from rules.simulate import simulate_deal
-from tests.table.helpers import quick_fields
+from tests.table.helpers import quick_fields, record_play
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Match, Round, Tournament, Trick, WriteReceipt
@@ -143,7 +143,7 @@ def setup_play(match, judge, director):
 
 def setup_undo(match, judge, director):
     deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
-    deal_entry.record_play(deal, judge, cards="SA", version=0)
+    record_play(deal, judge, cards="SA", version=0)
     return deal, judge, {}
 
 
@@ -398,7 +398,7 @@ def test_a_draft_round_takes_no_play_and_no_quick_entry(match, judge, director):
     Round.objects.filter(pk=match.round_id).update(state=Round.State.DRAFT)
     deal = Deal.objects.select_related("match__round__tournament").get(pk=deal.pk)
     with pytest.raises(DraftRound):
-        deal_entry.record_play(deal, director, cards="SA", version=0)
+        record_play(deal, director, cards="SA", version=0)
     response = act(as_user(director), deal, "play", cards="SA", version=0)
     assert 400 <= response.status_code < 500 and response.json()["error"] == "draft"
     with pytest.raises(DraftRound):
@@ -445,16 +445,16 @@ def test_a_captains_home_page_lists_the_pairs_published_open_matches(client, dra
 
 @db
 def test_a_trick_without_plays_reads_without_error(deal, judge):
-    deal_entry.record_play(deal, judge, cards="SA", version=0)
+    record_play(deal, judge, cards="SA", version=0)
     for seat, cards in (("W", "S5"), ("S", "S3"), ("E", "S4")):
         deal.refresh_from_db()
-        deal_entry.record_play(deal, judge, cards=cards, seat=seat, version=deal.version)
+        record_play(deal, judge, cards=cards, seat=seat, version=deal.version)
     Trick.objects.create(deal=deal, number=1)  # left behind without its lead
     deal.refresh_from_db()
     state = deal_state(deal, judge)
     assert state["next_seat"] == "N"  # the first trick's winner leads
     assert state["order"][0] == "N"
-    deal_entry.record_play(deal, judge, cards="SK", seat="N", version=deal.version)
+    record_play(deal, judge, cards="SK", seat="N", version=deal.version)
     assert [t.plays.count() for t in deal.tricks.order_by("number")] == [4, 1]
 
 
@@ -546,7 +546,7 @@ def test_two_people_applying_one_penalty_at_once_record_it_once(file_db):
     director = create_director("td", "director-pass-1")
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     for version, cards in enumerate(["S3", "C4", "S5", "S6", "DA", "D3", "D4", "D5", "S7", "S8", "S9"]):
-        deal_entry.record_play(deal, judge, cards=cards, version=version)  # W revokes in trick 1
+        record_play(deal, judge, cards=cards, version=version)  # W revokes in trick 1
     clients = [as_user(judge, raise_request_exception=False), as_user(director, raise_request_exception=False)]
 
     def apply(i):

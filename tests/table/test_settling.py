@@ -15,7 +15,7 @@ from referee.table import screens
 from referee.table.recording import deal_entry, records, settling
 from referee.table.recording.errors import PermissionRefused, RecordingError
 from rules.judge import judge as engine_judge
-from tests.table.helpers import flipping_revoke, play_through_service
+from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def post(client, deal, action, **fields):
 def play_all(deal, user, plays):
     for cards in plays:
         deal.refresh_from_db()
-        deal_entry.record_play(deal, user, cards=cards, version=deal.version)
+        record_play(deal, user, cards=cards, version=deal.version)
     deal.refresh_from_db()
 
 
@@ -58,7 +58,7 @@ REVOKE_KEY = "0:W:revoke_suit"
 def test_a_revoke_proven_two_tricks_later_is_named_at_once_with_its_consequence(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     play_all(deal, judge, SHOWS_OUT + SECOND + ["S7", "S8"])
-    snap = deal_entry.record_play(deal, judge, cards="S9", version=deal.version)  # accepted: it was played
+    snap = record_play(deal, judge, cards="S9", version=deal.version)  # accepted: it was played
     assert snap.proven == (REVOKE_KEY,)
     with translation.override("zh-hans"):
         row = screens.deal_state(snap.deal, judge, snap)["violations"][0]
@@ -98,14 +98,14 @@ def test_a_pair_lead_broken_is_proven_when_the_pair_is_played(match, judge):
     """W follows ♦44 with ♦5 ♦6, then plays ♦77: W held a pair and broke the pair lead in trick 1."""
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     play_all(deal, judge, ["D4 D4", "D5 D6", "D8 D8", "D9 DT", "CK CK", "C4 C5", "C6 C7"])
-    snap = deal_entry.record_play(deal, judge, cards="D7 D7", version=deal.version)
+    snap = record_play(deal, judge, cards="D7 D7", version=deal.version)
     assert snap.proven == ("0:W:revoke_pair",)
 
 
 def test_a_throw_that_should_have_failed_is_proven_when_the_beater_is_played(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     play_all(deal, judge, ["SK SQ", "S3 S4", "S5 S6", "S7 S8", "C3", "C4", "C5"])
-    snap = deal_entry.record_play(deal, judge, cards="SA", version=deal.version)
+    snap = record_play(deal, judge, cards="SA", version=deal.version)
     assert "0:N:throw_should_fail" in snap.proven
     row = next(
         r
@@ -152,8 +152,8 @@ def test_a_forced_fault_is_recorded_as_played(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     throw = deal_entry.Throw("S98844", "W", "SQQ")
     with pytest.raises(RecordingError):
-        deal_entry.record_play(deal, judge, cards="S9", version=deal.version, throw=throw)
-    snap = deal_entry.record_play(deal, judge, cards="S9", version=deal.version, throw=throw, force=True)
+        record_play(deal, judge, cards="S9", version=deal.version, throw=throw)
+    snap = record_play(deal, judge, cards="S9", version=deal.version, throw=throw, force=True)
     ruling = Ruling.objects.get(deal=deal)
     assert (ruling.violation, ruling.kind, ruling.made_by) == ("0:N:wrong_forced_unit", "played", judge)
     row = screens.deal_state(snap.deal, judge, snap)["violations"][0]

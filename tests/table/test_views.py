@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from referee.table.recording import deal_entry, errors, match_fold, records
 from referee.table.screens import current_deal_state
 from referee.table.views import json_response
-from tests.table.helpers import posted_plays, quick_fields, simulated
+from tests.table.helpers import posted_plays, quick_fields, record_play, simulated
 from tournaments.models import Deal, Match
 
 pytestmark = pytest.mark.django_db
@@ -272,7 +272,7 @@ def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make
 
 
 def test_the_director_sees_the_history_on_the_match_page(deal, judge, director):
-    deal_entry.record_play(deal, judge, cards="SA", version=0)
+    record_play(deal, judge, cards="SA", version=0)
     page = as_user(director).get(reverse("match", args=[deal.match_id])).content.decode()
     assert "history" in page and "judge" in page
     assert "history" not in as_user(judge).get(reverse("match", args=[deal.match_id])).content.decode()

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 
 from referee.sqlite import base
 from referee.sqlite.base import gate_for
-from referee.table.recording.snapshot import consistent_read
+from referee.table.recording.consistent import consistent_read
 from tests.threads import in_thread
 from tournaments.models import Tournament
 

@@ -32,7 +32,7 @@ from referee import serve
 from referee.table.recording.deal_entry import start_deal
 from referee.table.recording.match_fold import levels_before
 from referee.table.recording.records import deal_record
-from referee.table.recording.snapshot import touch
+from referee.table.recording.versions import touch
 from rules.cards import format_cards, parse_cards
 from rules.judge import judge
 from rules.simulate import simulate_deal

@@ -8,5 +8,8 @@ One module per job:
 - ``records``: DEAL-RECORD documents in and out (the stored deal as a record, importing and exporting records);
 - ``match_fold``: the match fold (levels, banker, end from the deals), its recompute, calling time, forfeits;
 - ``quick``: quick entry (a deal entered as totals) and ``quick_totals``, the verdict scored from those totals;
-- ``errors`` and ``snapshot``: what they share — the refusals, and one locked, versioned read of a deal.
+- what they share: ``errors`` (the refusals), ``access`` (who may write, and when), ``versions`` (the version a
+  writer saw, claimed or refused as stale), ``snapshot`` (one read of a deal and its DEAL-RECORD document),
+  ``turns`` (the turn kept from one play for the next), ``rulesets``, ``card_text``, ``history_rows``,
+  ``consistent`` (one consistent read) and ``receipts`` (a retried write answered once).
 """

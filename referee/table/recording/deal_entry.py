@@ -1,7 +1,7 @@
 """A deal's writes at the table: start it, enter plays, undo, the kitty, penalties, submit, confirm, reopen.
 
 Every play is checked by the rules engine before it is saved, and every write names the deal's version the writer
-saw (``snapshot.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
+saw (``versions.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
 TD reopens it; both then recompute the match (``match_fold.recompute_match``).
 """
 
@@ -17,6 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.table.recording import settling
+from referee.table.recording.access import lock_for_entry, require_open, require_record
+from referee.table.recording.card_text import parse_card_text, seat_name
 from referee.table.recording.errors import (
     IllegalPlay,
     PermissionRefused,
@@ -24,6 +26,7 @@ from referee.table.recording.errors import (
     StaleEdit,
     verdict_message,
 )
+from referee.table.recording.history_rows import insert_with_history
 from referee.table.recording.match_fold import (
     has_open_deal,
     recompute_match,
@@ -32,25 +35,12 @@ from referee.table.recording.match_fold import (
     table_state,
 )
 from referee.table.recording.quick_totals import quick_verdict
-from referee.table.recording.snapshot import (
-    Snapshot,
-    claim,
-    insert_with_history,
-    judge_probe,
-    lock_deal,
-    lock_for_entry,
-    parse_card_text,
-    read_deal,
-    remember_turn,
-    require_open,
-    require_record,
-    ruleset_for,
-    seat_name,
-    snapshot,
-    touch,
-    turn_before,
-)
+from referee.table.recording.rulesets import ruleset_for
+from referee.table.recording.snapshot import Snapshot, judge_probe, snapshot
+from referee.table.recording.turns import remember_turn, turn_before
+from referee.table.recording.versions import claim, lock_deal, read_deal, touch
 from rules.judge import Verdict
+from rules.match import can_start_deal
 from rules.ruleset import Ruleset
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
@@ -95,11 +85,9 @@ def start_deal(
     if has_open_deal(match):
         raise RecordingError(_("Finish and submit the deal in progress first."))
     state = table_state(match)
-    if state.over:
-        raise RecordingError(_("The match is over."))
     now = timezone.now()
-    if state.deadline is not None and now >= state.deadline:
-        raise RecordingError(_("Time is up: no new deal may start."))
+    if not can_start_deal(state, now):
+        raise RecordingError(_("The match is over.") if state.over else _("Time is up: no new deal may start."))
     banker = state.banker or declarer
     if banker not in SEATS:
         raise RecordingError(_("Choose who won the declaration (the first banker)."))
@@ -202,25 +190,6 @@ class PlannedPlay:
     ruled_played: list[dict]  # faults of this play the judge said happened (``force``): recorded as played
 
 
-def record_play(
-    deal: Deal,
-    user,
-    *,
-    cards: str,
-    version: int | None,
-    seat: str | None = None,
-    throw: Throw | None = None,
-    force: bool = False,
-) -> Snapshot:
-    """Check one play with the engine and save it; refuse it with the reason when it is wrong (``plan_play``,
-    then ``save_play`` in one transaction). Returns the deal as saved: the snapshot with the play added and the
-    engine's verdict on it."""
-    with transaction.atomic():
-        return save_play(
-            plan_play(deal, user, cards=cards, version=version, seat=seat, throw=throw, force=force)
-        )
-
-
 def plan_play(
     deal: Deal,
     user,
@@ -248,13 +217,13 @@ def plan_play(
     require_open(deal)
     snap = snapshot(deal, start_levels(deal))
     try:
-        return check_play(snap, user, cards=cards, seat=seat, throw=throw, force=force)
+        return judge_play(snap, user, cards=cards, seat=seat, throw=throw, force=force)
     except RecordingError:
         read_deal(deal, deal.version)  # changed since it was read: refused as stale instead
         raise
 
 
-def check_play(
+def judge_play(
     snap: Snapshot, user, *, cards: str, seat: str | None, throw: Throw | None, force: bool
 ) -> PlannedPlay:
     """The engine's checks of one play on ``snap`` (``plan_play``)."""
@@ -310,7 +279,7 @@ def check_play(
 
 def save_play(plan: PlannedPlay) -> Snapshot:
     """Save a play ``plan_play`` accepted, inside the caller's transaction: the deal's version is claimed first
-    (``snapshot.claim``: refused as stale, nothing written, when someone changed the deal since it was read),
+    (``versions.claim``: refused as stale, nothing written, when someone changed the deal since it was read),
     then the trick (for a lead) and the play, each with its history row (who and when)."""
     snap, user = plan.snap, plan.user
     deal = snap.deal

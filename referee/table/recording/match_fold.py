@@ -15,13 +15,10 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from referee.table.recording.access import lock_for_entry, require_record
 from referee.table.recording.errors import PermissionRefused, RecordingError
-from referee.table.recording.snapshot import (
-    lock_for_entry,
-    penalty_entry,
-    require_record,
-    ruleset_for,
-)
+from referee.table.recording.rulesets import ruleset_for
+from referee.table.recording.snapshot import penalty_entry
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
 from tournaments.competition.access import can_reopen

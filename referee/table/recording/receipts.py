@@ -18,8 +18,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from referee.table.recording import hot_sql
 from referee.table.recording.errors import RecordingError
-from referee.table.recording.prepared import Prepared, inserter
 from tournaments.models import WriteReceipt
 
 KEY_FIELD = "idempotency_key"
@@ -31,10 +31,12 @@ PRUNE_EVERY = 100  # one receipt in this many prunes the old ones: one indexed d
 
 @dataclass
 class Outcome:
-    """What a write answered: the HTTP status and a JSON body (``ok``, or the refusal's code and message)."""
+    """What a write answered: the HTTP status and a JSON body (``ok``, or the refusal's code and message), and
+    what the write returned this time (``result``: never stored, so a replayed answer has none)."""
 
     status: int = 200
     body: dict[str, Any] = field(default_factory=lambda: {"ok": True})
+    result: Any = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -49,6 +51,15 @@ class Outcome:
         return cls(exc.status, {"ok": False, "error": exc.code, "message": exc.message, **exc.details})
 
 
+def attempt(call: Callable[..., Any], *args: Any) -> Outcome:
+    """``call(*args)`` as an outcome: the Outcome it returns, else ok with what it returned, or its refusal."""
+    try:
+        result = call(*args)
+    except RecordingError as exc:
+        return Outcome.refused(exc)
+    return result if isinstance(result, Outcome) else Outcome(result=result)
+
+
 def check_key(key: str) -> str:
     """The key as sent ('' for none); a key no page would make is refused before anything is written."""
     key = (key or "").strip()
@@ -57,45 +68,50 @@ def check_key(key: str) -> str:
     return key
 
 
-# The receipt of a key (looked up before every keyed write: built once, ``prepared``).
-RECEIPT = Prepared(
-    lambda user_id, key: WriteReceipt.objects.filter(user_id=user_id, key=key).order_by(), arity=2
-)
+# The receipt of a key, looked up before every keyed write (``hot_sql``).
+RECEIPT = hot_sql.ModelRead(WriteReceipt, (), "user_id", "key")
 
 
 def once(
     user,
     key: str,
     target: str,
-    write: Callable[[], Outcome],
-    check: Callable[[], Outcome | None] | None = None,
+    write: Callable[..., Any],
+    check: Callable[[], Any] | None = None,
 ) -> Outcome:
     """Run ``write`` unless ``user`` already sent ``key``: then answer as the first time, writing nothing.
 
-    ``target`` names the write (``deal 12 play``); a key sent again for another write is refused. A write that
-    raises is rolled back with its receipt, so its retry runs again. ``check`` (a play's engine check) runs
-    first, outside the transaction, so the write lock is held for the writes alone; a refusal it returns is the
-    outcome, kept like a write's. The key is looked up before either: two requests with one key that both pass
-    are settled by the receipt's unique key, which rolls the second back and answers it with the first's outcome.
+    ``target`` names the write (``deal 12 play``); a key sent again for another write is refused. A refusal
+    (``RecordingError``) is the outcome, kept with the key like a success; a write that raises anything else is
+    rolled back with its receipt, so its retry runs again. ``check`` (a play's engine check) runs first, outside
+    the transaction, so the write lock is held for the writes alone; ``write`` is then called with what it
+    returned. The key is looked up before either: two requests with one key that both pass are settled by the
+    receipt's unique key, which rolls the second back and answers it with the first's outcome.
     """
-    key = check_key(key)
-    stored = RECEIPT.first(user.pk, key) if key else None
-    if stored is not None:
-        return replay(stored, target)
-    refused = check() if check is not None else None
+    try:
+        key = check_key(key)
+        stored = RECEIPT.first(user.pk, key) if key else None
+        if stored is not None:
+            return replay(stored, target)
+    except RecordingError as exc:
+        return Outcome.refused(exc)
+    checked = attempt(check) if check is not None else None
     try:
         with transaction.atomic():
-            outcome = refused or write()
+            if checked is None:
+                outcome = attempt(write)
+            else:
+                outcome = attempt(write, checked.result) if checked.ok else checked
             if not key:
                 return outcome
-            receipt = inserter(WriteReceipt).insert(
+            receipt = hot_sql.insert(
                 WriteReceipt(user=user, key=key, target=target, status=outcome.status, answer=outcome.body)
             )
     except IntegrityError:  # a twin of this request committed first: its answer stands
         stored = WriteReceipt.objects.filter(user=user, key=key).first() if key else None
         if stored is None:
             raise
-        return replay(stored, target)
+        return attempt(replay, stored, target)
     if receipt.pk % PRUNE_EVERY == 0:
         prune()
     return outcome

@@ -17,10 +17,13 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
+from referee.table.recording.access import require_entries
 from referee.table.recording.errors import RecordingError
 from referee.table.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
+from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.settling import require_record_settled
-from referee.table.recording.snapshot import judge_probe, require_entries, ruleset_for, snapshot, touch
+from referee.table.recording.snapshot import judge_probe, snapshot
+from referee.table.recording.versions import touch
 from rules.cards import format_cards, parse_cards
 from rules.judge import Verdict
 from rules.order import trump_from_text

@@ -18,8 +18,10 @@ from django.utils.translation import gettext as _
 from referee.table.recording.errors import RecordingError
 from referee.table.recording.match_fold import PLAYED, levels_before, recompute_match
 from referee.table.recording.quick_totals import quick_verdict
+from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.settling import read_settlement
-from referee.table.recording.snapshot import ruleset_for, snapshot, touch
+from referee.table.recording.snapshot import snapshot
+from referee.table.recording.versions import touch
 from rules.match import MatchError
 from rules.ruleset import RulesetError
 from tournaments.models import Deal, Match

@@ -24,17 +24,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from referee.table.recording.access import require_open, require_record
+from referee.table.recording.card_text import parse_card_text, seat_name
 from referee.table.recording.errors import PermissionRefused, RecordingError, joined, violation_message
 from referee.table.recording.match_fold import start_levels
-from referee.table.recording.snapshot import (
-    lock_deal,
-    parse_card_text,
-    require_open,
-    require_record,
-    seat_name,
-    snapshot,
-    touch,
-)
+from referee.table.recording.snapshot import snapshot
+from referee.table.recording.versions import lock_deal, touch
 from rules.judge import Verdict, Violation
 from rules.scoring import PENALTY_FOR_VIOLATION
 from rules.seats import SEATS

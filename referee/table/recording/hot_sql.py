@@ -1,0 +1,214 @@
+"""The reads and writes of every play, written once as SQL: building them with the ORM cost a play more than its
+engine checks (measured on a loaded 2-core machine: the deal with its match, round, tournament, pairs and players
+5.9 ms to build and 0.4 ms to run; its tricks 1.3 ms against 0.05; a history row 1.5 ms against 0.5; the version
+claim 0.34 against 0.09; a receipt's insert 0.34 against 0.18).
+
+Only public Django is used: the models' ``_meta`` API names the tables and columns, a cursor runs the SQL,
+``Model.from_db`` makes the instances, and the fields' own ``from_db_value``/``pre_save``/``get_db_prep_save``
+convert the values. ``tests/table/test_hot_sql.py`` checks each read and insert against the plain ORM's rows.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import DateTimeField, Field, GeneratedField, Model
+from django.utils import timezone
+
+from tournaments.models import Deal, Penalty, Play, Trick
+
+
+def quoted(name: str) -> str:
+    """An SQL identifier in double quotes (standard SQL: SQLite and PostgreSQL both read it)."""
+    return f'"{name}"'
+
+
+def python_value(field: Field, value: Any) -> Any:
+    """A column's value as the ORM gives it: the field's own conversion (JSON), an aware time (SQLite's is naive)."""
+    if value is None:
+        return None
+    if hasattr(field, "from_db_value"):
+        value = field.from_db_value(value, None, connection)
+    if isinstance(field, DateTimeField) and settings.USE_TZ and timezone.is_naive(value):
+        value = timezone.make_aware(value, datetime.UTC)
+    return value
+
+
+@dataclass(frozen=True)
+class Joined:
+    """One model of a joined read: its alias in the SQL, its columns, and where it hangs (``parent.name``)."""
+
+    model: type[Model]
+    alias: str
+    fields: tuple[Field, ...]
+    parent: int | None  # index of the parent in the read's list
+    name: str  # the foreign key on the parent that holds it
+    nullable: bool
+
+    @property
+    def converted(self) -> tuple[tuple[int, Field], ...]:
+        """The columns whose values need converting (JSON, times), by position: the rest are read as they come."""
+        return tuple(
+            (i, f) for i, f in enumerate(self.fields) if hasattr(f, "from_db_value") or isinstance(f, DateTimeField)
+        )
+
+
+class ModelRead:
+    """``Model.objects.select_related(*paths).filter(<key>=%s, …)``, written once as SQL: ``first(*values)``
+    gives the first instance with its related ones attached, or None."""
+
+    def __init__(self, model: type[Model], paths: Sequence[str], *keys: str) -> None:
+        self.parts = [Joined(model, "t0", tuple(model._meta.concrete_fields), None, "", False)]
+        joins = []
+        for path in paths:
+            parent = 0
+            for name in path.split("__"):
+                found = next((i for i, p in enumerate(self.parts) if p.parent == parent and p.name == name), None)
+                if found is None:
+                    host = self.parts[parent]
+                    fk = host.model._meta.get_field(name)
+                    related = fk.related_model
+                    alias = f"t{len(self.parts)}"
+                    self.parts.append(
+                        Joined(related, alias, tuple(related._meta.concrete_fields), parent, name, fk.null)
+                    )
+                    joins.append(
+                        f"LEFT JOIN {quoted(related._meta.db_table)} {alias} ON {alias}."
+                        f"{quoted(fk.target_field.column)} = {host.alias}.{quoted(fk.column)}"
+                    )
+                    found = len(self.parts) - 1
+                parent = found
+        columns = ", ".join(f"{p.alias}.{quoted(f.column)}" for p in self.parts for f in p.fields)
+        self.sql = (
+            f"SELECT {columns} FROM {quoted(model._meta.db_table)} t0 {' '.join(joins)} "
+            f"WHERE {' AND '.join(f't0.{quoted(key)} = %s' for key in keys)}"
+        )
+        self.layout = [
+            ([f.attname for f in p.fields], p.fields.index(p.model._meta.pk), p.converted) for p in self.parts
+        ]
+
+    def first(self, *values: Any) -> Model | None:
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, list(values))
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        made: list[Model | None] = []
+        start = 0
+        for part, (attnames, pk_at, converted) in zip(self.parts, self.layout, strict=True):
+            values = list(row[start : start + len(attnames)])
+            start += len(attnames)
+            parent = made[part.parent] if part.parent is not None else None
+            if values[pk_at] is None or (part.parent is not None and parent is None):
+                made.append(None)
+                if parent is not None and part.nullable:
+                    setattr(parent, part.name, None)
+                continue
+            for i, field in converted:
+                values[i] = python_value(field, values[i])
+            obj = part.model.from_db(connection.alias, attnames, values)
+            if parent is not None:
+                setattr(parent, part.name, obj)
+            made.append(obj)
+        return made[0]
+
+
+def rows(sql: str, params: Sequence[Any]) -> list[tuple]:
+    """The rows of a read whose columns need no conversion (text and numbers)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        return [tuple(row) for row in cursor.fetchall()]
+
+
+@cache
+def insert_statement(model: type[Model]) -> tuple[str, tuple[Field, ...]]:
+    """``INSERT … RETURNING pk`` of one ``model`` row, and the fields whose values it takes, in order."""
+    pk = model._meta.pk
+    fields = tuple(f for f in model._meta.concrete_fields if f is not pk and not isinstance(f, GeneratedField))
+    table = quoted(model._meta.db_table)
+    names = ", ".join(quoted(f.column) for f in fields)
+    marks = ", ".join("%s" for _ in fields)
+    return f"INSERT INTO {table} ({names}) VALUES ({marks}) RETURNING {quoted(pk.column)}", fields
+
+
+def insert(row: Model) -> Model:
+    """Insert ``row`` as ``bulk_create`` would (defaults, ``auto_now_add``, JSON), and set the key it was given."""
+    sql, fields = insert_statement(type(row))
+    params = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (key,) = cursor.fetchone()
+    setattr(row, type(row)._meta.pk.attname, key)
+    row._state.adding, row._state.db = False, connection.alias
+    return row
+
+
+@cache
+def claim_statement() -> tuple[str, tuple[Field, ...]]:
+    """``Deal.objects.filter(pk=…, version=…).update(version=…, changed_by=…, changed_at=…)``, and the field of
+    each parameter."""
+    version, by, at, pk = (Deal._meta.get_field(name) for name in ("version", "changed_by", "changed_at", "id"))
+    sql = (
+        f"UPDATE {quoted(Deal._meta.db_table)} SET {quoted(version.column)} = %s, {quoted(by.column)} = %s, "
+        f"{quoted(at.column)} = %s WHERE {quoted(pk.column)} = %s AND {quoted(version.column)} = %s"
+    )
+    return sql, (version, by, at, pk, version)
+
+
+def claim(pk: int, version: int, changed_by, now: datetime.datetime) -> bool:
+    """Move deal ``pk`` from ``version`` to the next, by ``changed_by`` at ``now``: whether it was at ``version``."""
+    sql, fields = claim_statement()
+    values = (version + 1, changed_by.pk if changed_by else None, now, pk, version)
+    params = [f.get_db_prep_save(value, connection) for f, value in zip(fields, values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount == 1
+
+
+def column(model: type[Model], name: str) -> str:
+    return quoted(model._meta.get_field(name).column)
+
+
+TRICK_COLUMNS = ("id", "deal_id", "number", "throw_attempted", "throw_challenger", "throw_shown")
+
+
+@cache
+def tricks_statement() -> str:
+    """``Trick.objects.filter(deal_id=…).order_by("number", "plays__order").values_list(*TRICK_COLUMNS,
+    "plays__seat", "plays__cards")``: a trick without plays comes once, its play columns NULL."""
+    t = ", ".join(f"t.{column(Trick, name)}" for name in TRICK_COLUMNS)
+    return (
+        f"SELECT {t}, p.{column(Play, 'seat')}, p.{column(Play, 'cards')} "
+        f"FROM {quoted(Trick._meta.db_table)} t LEFT JOIN {quoted(Play._meta.db_table)} p "
+        f"ON p.{column(Play, 'trick')} = t.{column(Trick, 'id')} "
+        f"WHERE t.{column(Trick, 'deal')} = %s ORDER BY t.{column(Trick, 'number')}, p.{column(Play, 'order')}"
+    )
+
+
+def tricks_with_plays(deal_id: int) -> list[tuple]:
+    """A deal's tricks with their plays in order, one row per play (``tricks_statement``)."""
+    return rows(tricks_statement(), [deal_id])
+
+
+PENALTY_COLUMNS = ("seat", "code", "trick", "note", "violation")
+
+
+@cache
+def penalties_statement() -> str:
+    """``Penalty.objects.filter(deal_id=…).order_by("recorded_at", "pk").values_list(*PENALTY_COLUMNS)``."""
+    return (
+        f"SELECT {', '.join(column(Penalty, name) for name in PENALTY_COLUMNS)} "
+        f"FROM {quoted(Penalty._meta.db_table)} WHERE {column(Penalty, 'deal')} = %s "
+        f"ORDER BY {column(Penalty, 'recorded_at')}, {column(Penalty, 'id')}"
+    )
+
+
+def penalties(deal_id: int) -> list[tuple]:
+    """A deal's penalties in the order they were called (``penalties_statement``)."""
+    return rows(penalties_statement(), [deal_id])

@@ -1,0 +1,73 @@
+"""Optimistic concurrency: every write names the deal's version it saw, and a stale one is refused with who changed
+the deal and when, so nothing is overwritten silently."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.table.recording import hot_sql
+from referee.table.recording.errors import StaleEdit
+from referee.table.recording.history_rows import record_change
+from tournaments.models import Deal
+
+
+def lock_deal(deal: Deal, version: int | None) -> Deal:
+    """Re-read the deal under a row lock and check the writer saw its current version."""
+    return read_deal(deal, version, lock=True)
+
+
+def read_deal(deal: Deal, version: int | None, *, lock: bool = False) -> Deal:
+    """The deal as it is now (under a row lock when ``lock``), refused as stale unless at ``version`` (None:
+    any)."""
+    rows = Deal.objects.select_for_update(of=("self",)) if lock else Deal.objects
+    current = rows.get(pk=deal.pk)
+    if Deal.match.is_cached(deal):
+        current.match = deal.match
+    if version is not None and int(version) != current.version:
+        raise stale(current)
+    return current
+
+
+def stale(current: Deal) -> StaleEdit:
+    """The refusal of a write that saw an older version of ``current``: who changed it, and when."""
+    who = current.changed_by.get_username() if current.changed_by else _("someone")
+    when = timezone.localtime(current.changed_at).strftime("%H:%M:%S")
+    return StaleEdit(
+        _(
+            "This deal was changed by %(who)s at %(when)s. The page now shows the current state; check it and "
+            "enter your change again."
+        )
+        % {"who": who, "when": when},
+        version=current.version,
+    )
+
+
+def claim(deal: Deal, user, version: int) -> None:
+    """Count a change to a deal read without a lock, provided it is still at ``version``.
+
+    One conditional UPDATE checks the version, bumps it and takes the row (on SQLite the write lock), so the
+    checks before it run outside the lock; a change saved since the read is refused as stale, with who made it,
+    before anything is written. The deal's history row says who and when, as ``touch``'s does.
+    """
+    now = timezone.now()
+    changed_by = user if getattr(user, "is_authenticated", False) else None
+    if not claim_version(deal.pk, version, changed_by, now):
+        raise stale(Deal.objects.select_related("changed_by").get(pk=deal.pk))
+    deal.version, deal.changed_by, deal.changed_at = version + 1, changed_by, now
+    deal._history_user = changed_by
+    record_change(deal, changed_by, now)
+
+
+def claim_version(pk: int, version: int, changed_by, now) -> bool:
+    """``UPDATE deal SET version = version + 1, changed_by, changed_at WHERE id = pk AND version = version``
+    (``hot_sql.claim``): whether the deal was at ``version`` (and is now one on)."""
+    return hot_sql.claim(pk, version, changed_by, now)
+
+
+def touch(deal: Deal, user) -> None:
+    """Count a change: a new version, and who made it (kept in the deal's history too)."""
+    deal.version += 1
+    deal.changed_by = user if getattr(user, "is_authenticated", False) else None
+    deal._history_user = deal.changed_by
+    deal.save()
