@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from axes.backends import AxesStandaloneBackend
+from axes.helpers import get_client_username
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -23,6 +25,35 @@ def client_address(request: HttpRequest) -> str:
         if forwarded[-1]:
             return forwarded[-1]
     return request.META.get("REMOTE_ADDR", "")
+
+
+def attempted_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The user name a log-in tried, as django-axes counts and stores it (``AXES_USERNAME_CALLABLE``): cut to the
+    longest an account's name can be.
+
+    Django's log-in forms show that length but do not check it, and axes stores the name in 255 characters: a
+    longer one was a 500 on PostgreSQL, and the guess went uncounted. A longer name names no account, so
+    counting it under its first characters locks out no one who exists.
+    """
+    name = credentials.get("username") if credentials else request.POST.get("username")
+    if not isinstance(name, str):
+        return name
+    model = get_user_model()
+    return name[: model._meta.get_field(model.USERNAME_FIELD).max_length]
+
+
+def lockout_parameters(request: HttpRequest, credentials: dict | None = None) -> list[str]:
+    """What a log-in's failures are counted by (``AXES_LOCKOUT_PARAMETERS``): its account and its address.
+
+    Once the request has signed that very account in, only its account: axes clears the counts these name
+    (``AXES_RESET_ON_SUCCESS``), so a success clears its own account's failures and no other's. Counting by
+    address too cleared every account's failures from that address: a captain's log-in between guesses let
+    anyone at that table guess the director's password without end.
+    """
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.get_username() == get_client_username(request, credentials):
+        return ["username"]
+    return ["username", "ip_address"]
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):

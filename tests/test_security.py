@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
@@ -99,6 +100,52 @@ def test_a_successful_login_clears_the_count(client, judge):
     for _ in range(4):
         log_in(client, "judge", "wrong-password")
     assert log_in(client, "judge", "judge-pass-1").status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_captains_log_in_between_guesses_does_not_clear_the_directors_count(client, director):
+    """A success cleared the failures of every account from its address: 10 × (4 guesses at the director's
+    password, then a captain at the same table logs in) was 40 guesses and never a lock-out."""
+    get_user_model().objects.create_user(username="captain", password="captain-pass-1")
+    answers = []
+    for _ in range(10):
+        for _ in range(4):
+            answers.append(log_in(client, "td", "wrong-password").status_code)
+        assert log_in(Client(), "captain", "captain-pass-1").status_code in (302, 429)
+    assert 429 in answers and answers.index(429) == 4  # the fifth guess at the director's password
+    assert log_in(Client(), "td", "director-pass-1", address="10.0.9.9").status_code == 429  # the account too
+
+
+@pytest.mark.django_db
+def test_a_log_in_clears_its_own_accounts_failures_and_not_the_other_names_from_its_address(client, judge):
+    """The judge's success forgets the judge's typos, not the four other names guessed from that address."""
+    get_user_model().objects.create_user(username="captain", password="captain-pass-1")
+    for n in range(2):
+        log_in(client, "judge", "wrong-password")
+        log_in(client, f"guess{n}", "wrong-password")
+    assert log_in(client, "judge", "judge-pass-1").status_code == 302
+    other = Client()
+    for name in ("nobody", "no-one"):
+        assert log_in(other, name, "wrong-password").status_code == 200  # the address's third and fourth
+    assert log_in(other, "captain", "wrong-password").status_code == 429  # ... and its fifth
+    assert log_in(Client(), "judge", "judge-pass-1", address="10.0.9.9").status_code == 302  # not the judge
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["login", "admin:login"])
+def test_an_overlong_user_name_is_counted_as_a_failed_log_in_not_a_500(page, judge):
+    """django-axes stores the name in 255 characters: on PostgreSQL 256 were a DataError and the guess went
+    uncounted. The name is counted under its first 150 characters (no account's name is longer)."""
+    from axes.models import AccessAttempt
+
+    client = Client(raise_request_exception=False)
+    name = "管" * 300
+    for n in range(5):
+        data = {"username": name + str(n), "password": "wrong-password"}
+        response = client.post(reverse(page), data, REMOTE_ADDR="10.0.4.4")
+        assert response.status_code == (429 if n == 4 else 200)
+    [attempt] = AccessAttempt.objects.all()
+    assert attempt.username == "管" * 150 and attempt.failures_since_start == 5
 
 
 def test_client_address_trusts_the_proxy_only_behind_one(rf):
