@@ -115,19 +115,36 @@ def nul_in_headers(request: HttpRequest) -> bool:
     return any("\x00" in value for key, value in request.META.items() if key.startswith("HTTP_"))
 
 
-class HeaderCheckMiddleware:
-    """Refuse (400, the site's page) a request whose headers carry a NUL character, before anything reads them.
+def nul_in_query(request: HttpRequest) -> bool:
+    """Whether the query string carries a NUL character (``%00``), which no page's link or form sends."""
+    return any("\x00" in name or any("\x00" in value for value in values) for name, values in request.GET.lists())
 
-    django-axes stores a failed log-in's user agent and Accept header, and PostgreSQL cannot store NUL: anyone on
-    the hall's network got a 500 from the login page. Sits with the size limit: after the language is chosen (the
-    page is in the visitor's language), before every view.
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def form_not_in_utf8(request: HttpRequest) -> bool:
+    """Whether a posted form declares a charset other than UTF-8, which Django refuses to read (a form is UTF-8,
+    RFC 1866); a charset Python does not know is ignored, as Django ignores it."""
+    return request.method == "POST" and request.content_type == FORM and (request.encoding or "utf-8").lower() != "utf-8"
+
+
+class RequestCheckMiddleware:
+    """Refuse (400, the site's page; JSON for the page scripts) what no browser sends, before anything reads it: a
+    NUL character in a header or in the query string, a form posted in another charset than UTF-8.
+
+    PostgreSQL cannot store or compare text with a NUL: django-axes stores a failed log-in's user agent and
+    Accept header, and the admin's list filters and search put the query string's values in their queries (a 500
+    for anyone on the hall's network, or for the director). A form declaring ``charset=utf-16`` is Django's
+    ``BadRequest``, whose debug page then read the form again and failed (a 500 under ``make run``). Sits with the
+    size limit: after the language is chosen (the page is in the visitor's language), before every view.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if nul_in_headers(request):
+        if nul_in_headers(request) or nul_in_query(request) or form_not_in_utf8(request):
             from referee.error_pages import bad_request  # it reads the views, which read the models
 
             return bad_request(request)

@@ -19,6 +19,7 @@ from referee.security import client_address
 from referee.table.recording.deal_entry import start_deal
 
 ROOT = Path(__file__).resolve().parent.parent
+JSON = {"HTTP_ACCEPT": "application/json"}
 STRONG_KEY = "k3y-for-tests-0123456789-abcdefghijklmnop"
 
 
@@ -350,3 +351,39 @@ def test_a_header_with_a_nul_character_is_refused_before_a_failed_log_in_stores_
 def test_headers_a_browser_sends_pass(client, judge):
     headers = {"HTTP_USER_AGENT": "Mozilla/5.0 (Linux; Android 14) 平板 ÿ", "HTTP_ACCEPT": "text/html,*/*;q=0.8"}
     assert log_in(client, "judge", "judge-pass-1", **headers).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize("charset", ["utf-16", "utf-32", "cp500", "rot13", "hex", "latin-1"])
+def test_a_form_posted_in_another_charset_than_utf8_is_a_400_with_or_without_debug(judge, charset, debug):
+    """Django refuses such a form (BadRequest); under DEBUG its debug page read the form again and failed: a 500
+    from `make run`."""
+    client = Client(raise_request_exception=False)
+    chinese(client)
+    kind = f"application/x-www-form-urlencoded; charset={charset}"
+    with override_settings(DEBUG=debug):
+        page = client.generic("POST", reverse("login"), b"username=judge&password=x", content_type=kind)
+        script = client.generic("POST", reverse("login"), b"username=judge&password=x", content_type=kind, **JSON)
+    assert page.status_code == 400 and "页面提交的内容无法识别。" in page.content.decode()
+    assert script.status_code == 400 and script.json()["error"] == "bad_request"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("charset", ["utf-8", "UTF-8", "x-no-such-charset"])
+def test_a_form_posted_in_utf8_or_an_unknown_charset_is_read(judge, charset):
+    """An unknown charset is ignored (read as UTF-8), as Django ignores it."""
+    client = Client()
+    kind = f"application/x-www-form-urlencoded; charset={charset}"
+    body = b"username=judge&password=judge-pass-1"
+    assert client.generic("POST", reverse("login"), body, content_type=kind).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["q=%00", "slug=a%00b", "%00=1", "o=1&e=%00"])
+def test_a_query_string_with_a_nul_character_is_refused_on_every_page(client, director, query):
+    """PostgreSQL cannot compare text with a NUL: the admin's list filters and search gave it a 500."""
+    client.force_login(director)
+    for page in ("/", "/admin/tournaments/tournament/", "/admin/auth/user/", "/admin/axes/accessattempt/"):
+        assert client.get(f"{page}?{query}").status_code == 400, page
+    assert client.get("/admin/tournaments/tournament/?q=a").status_code == 200
