@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management.utils import get_random_secret_key
 from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
@@ -20,7 +21,7 @@ from referee.table.recording.deal_entry import start_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON = {"HTTP_ACCEPT": "application/json"}
-STRONG_KEY = "k3y-for-tests-0123456789-abcdefghijklmnop"
+STRONG_KEY = get_random_secret_key()  # made afresh: a key written here would be public
 
 
 def boom(request):
