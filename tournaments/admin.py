@@ -21,8 +21,13 @@ from django.contrib import admin, messages
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DataError, NotSupportedError, ProgrammingError, models, router, transaction
+from django.core.exceptions import (
+    ImproperlyConfigured,
+    PermissionDenied,
+    SuspiciousOperation,
+    ValidationError,
+)
+from django.db import InterfaceError, OperationalError, models, router, transaction
 from django.forms.fields import InvalidJSONInput
 from django.http import Http404, HttpResponseRedirect
 from django.urls import reverse
@@ -462,7 +467,9 @@ class ReadableFilters:
 
     Django checks a filter's value when it builds the query, but some fail only when the database runs it: an
     address field given ``abc`` (PostgreSQL's ``inet``), ``__range=abc`` (three values for two places), a year
-    past 9999 in the date hierarchy, a lookup the database lacks (``__contains`` on JSON in SQLite). The list's
+    past 9999 in the date hierarchy, a lookup the database lacks (``__contains`` on JSON in SQLite): whatever
+    fails while the list is read from an address that asks for something, as Django's own list page treats
+    what fails while it builds the query (a database that is down is no fault of the address). The list's
     count and its page are read here, in a savepoint (PostgreSQL refuses anything more in a transaction that
     failed), so such a failure is caught before the page is drawn. A NUL never gets here: the whole site refuses
     it (``referee.security.RequestCheckMiddleware``).
@@ -473,7 +480,11 @@ class ReadableFilters:
             with transaction.atomic(using=router.db_for_read(self.model)):
                 changelist = super().get_changelist_instance(request)
                 len(changelist.result_list)  # the page's rows, read now and kept for the template
-        except (DataError, NotSupportedError, ProgrammingError, ValueError, TypeError, OverflowError) as unreadable:
+        except (IncorrectLookupParameters, SuspiciousOperation, ImproperlyConfigured, OperationalError, InterfaceError):
+            raise  # Django's own answers, and a database that is down: no fault of the address
+        except Exception as unreadable:  # as Django's list page treats a filter it cannot build
+            if not request.GET:  # the address asked nothing: the fault is the site's, shown as one
+                raise
             raise IncorrectLookupParameters(unreadable) from unreadable
         return changelist
 
