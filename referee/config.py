@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.checks.security import base as deploy_checks
 from django.core.exceptions import ImproperlyConfigured
 
 TRUE = {"1", "true", "yes", "on"}
@@ -48,25 +49,42 @@ def env_int(name: str, default: int) -> int:
     return value
 
 
-SECRET_KEY_MIN_LENGTH = 32
-SECRET_KEY_MIN_DISTINCT = 5
+# The key DEBUG runs with when none is set. It is written in this repository, so anyone can sign a session with it.
+DEVELOPMENT_KEY = "dev-only-insecure-key-do-not-use-in-production"
+REPOSITORY_KEYS = frozenset({DEVELOPMENT_KEY})
+
+
+def weak_key(key: str) -> bool:
+    """Whether ``manage.py check --deploy`` calls the key weak (security.W009): Django's own rules, read from
+    Django (at least 50 characters, at least 5 different ones, not one ``startproject`` made for development)."""
+    return (
+        len(key) < deploy_checks.SECRET_KEY_MIN_LENGTH
+        or len(set(key)) < deploy_checks.SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        or key.startswith(deploy_checks.SECRET_KEY_INSECURE_PREFIX)
+    )
 
 
 def secret_key(debug: bool) -> str:
-    """SECRET_KEY from the environment; a development default only when DEBUG is on.
+    """SECRET_KEY from the environment; the development key only when DEBUG is on.
 
-    Without DEBUG a short or repetitive key is refused: it signs sessions and password-reset links, so a
-    guessable one lets anyone forge a director's session.
+    Without DEBUG a key written in this repository, or one Django's deployment check calls weak, is refused: it
+    signs sessions and password-reset links, so a known or guessable one lets anyone forge a director's session.
     """
     key = os.environ.get("SECRET_KEY", "").strip()
     if debug:
-        return key or "dev-only-insecure-key-do-not-use-in-production"
+        return key or DEVELOPMENT_KEY
     if not key:
         raise ConfigError("SECRET_KEY: must be set when DEBUG is off")
-    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_DISTINCT:
+    if key in REPOSITORY_KEYS:
         raise ConfigError(
-            f"SECRET_KEY: too weak, use at least {SECRET_KEY_MIN_LENGTH} characters with at least "
-            f"{SECRET_KEY_MIN_DISTINCT} different ones (`make serve` generates one)"
+            "SECRET_KEY: this is the repository's development key, known to anyone: set your own "
+            "(`make serve` generates one)"
+        )
+    if weak_key(key):
+        raise ConfigError(
+            f"SECRET_KEY: too weak, use at least {deploy_checks.SECRET_KEY_MIN_LENGTH} characters with at least "
+            f"{deploy_checks.SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones, not starting with "
+            f"{deploy_checks.SECRET_KEY_INSECURE_PREFIX!r} (`make serve` generates one)"
         )
     return key
 

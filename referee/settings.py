@@ -51,7 +51,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "referee.security.RequestSizeLimitMiddleware",
-    "referee.security.HeaderCheckMiddleware",
+    "referee.security.RequestCheckMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -151,12 +151,14 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Login throttling: 5 failed log-ins for one account, or from one address, lock that account or that address
-# out for 15 minutes (each further failure starts the 15 minutes again); a successful log-in clears the count.
-# The director lifts a lock early in the admin (“Access attempts”) or with `manage.py axes_reset`.
+# out for 15 minutes (each further failure starts the 15 minutes again); a successful log-in clears its own
+# account's count, not the address's (``referee.security.lockout_parameters``). The director lifts a lock early
+# in the admin (“Access attempts”) or with `manage.py axes_reset`.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = "referee.security.lockout_parameters"  # the account and the address
 AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "referee.security.attempted_username"  # no longer than an account's name
 AXES_CLIENT_IP_CALLABLE = "referee.security.client_address"
 AXES_LOCKOUT_CALLABLE = "referee.security.lockout_response"
 AXES_SENSITIVE_PARAMETERS = ["username"]  # the log names the address; a user name may be a mistyped password

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import html
+import os
 import re
 import traceback
 from collections.abc import Callable, Iterator
@@ -22,6 +23,13 @@ from tests.desk.helpers import xlsx_bytes
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def fuzz_examples(default: int) -> int:
+    """A fuzz test's example count: ``default``, times ``FUZZ_SCALE`` from the environment for a long run (say
+    ``FUZZ_SCALE=20`` before a release; the suite keeps the default)."""
+    return default * max(int(os.environ.get("FUZZ_SCALE", "1") or 1), 1)
+
 
 # ------------------------------------------------------------------ the site's forms, read off its pages
 

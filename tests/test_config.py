@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+import re
+import secrets
 import socket
 import stat
 import subprocess
@@ -12,12 +14,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.checks.security import base as deploy_checks
+from django.core.management.utils import get_random_secret_key
+from django.test import override_settings
 
 from referee import serve
 from referee.config import ConfigError, database, env_bool, secret_key
+from tools.loadtest.server import server_env
 
 ROOT = Path(__file__).resolve().parent.parent
-STRONG_KEY = "k3y-for-tests-0123456789-abcdefghijklmnop"
+STRONG_KEY = get_random_secret_key()  # made afresh: a key written here would be public
 
 
 def test_sqlite_default_has_wal_immediate_full_sync_and_busy_timeout(monkeypatch, tmp_path):
@@ -91,12 +97,76 @@ def test_secret_key_required_without_debug(monkeypatch):
     assert secret_key(debug=False) == STRONG_KEY
 
 
-@pytest.mark.parametrize("weak", ["s3cret", "x" * 40, "abcd" * 10, "0123456789abcdef0123456789abcde"])
-def test_short_or_repetitive_secret_key_is_refused_without_debug(monkeypatch, weak):
+WEAK_KEYS = [
+    "s3cret",
+    "x" * 60,
+    "abcd" * 20,
+    "0123456789abcdef0123456789abcdefghijklmnopqrstuv",  # 48 characters: check --deploy asks for 50
+    "django-insecure-t7#q(2vn@x!k5m8z^w$e0r%y6u&i9o*p)a_s+d=f4g3h1j",  # what startproject writes for development
+]
+
+
+@pytest.mark.parametrize("weak", WEAK_KEYS)
+def test_a_key_djangos_deployment_check_calls_weak_is_refused_without_debug(monkeypatch, weak):
     monkeypatch.setenv("SECRET_KEY", weak)
     with pytest.raises(ConfigError, match="^SECRET_KEY: too weak"):
         secret_key(debug=False)
     assert secret_key(debug=True) == weak
+    with override_settings(SECRET_KEY=weak):
+        assert [m.id for m in deploy_checks.check_secret_key(None)] == ["security.W009"]  # Django's verdict too
+
+
+def test_a_key_djangos_deployment_check_takes_is_taken(monkeypatch):
+    """The rule is Django's (W009), not a looser one of our own: what `check --deploy` takes, start-up takes."""
+    monkeypatch.setenv("SECRET_KEY", STRONG_KEY)
+    with override_settings(SECRET_KEY=STRONG_KEY):
+        assert deploy_checks.check_secret_key(None) == []
+    assert secret_key(debug=False) == STRONG_KEY
+
+
+# Where the repository writes a key down: `SECRET_KEY=…`, `"SECRET_KEY": "…"`, `SECRET_KEY = "…"`.
+KEY_WRITTEN = re.compile(r"""SECRET_KEY['"]?\s*[=:]\s*['"]?([^\s'"`,)]{8,})""")
+
+
+def keys_in_the_repository() -> set[str]:
+    """Every key this repository writes down (tracked files), and the one DEBUG runs with."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    found = {secret_key(debug=True)} if not os.environ.get("SECRET_KEY") else set()
+    for name in tracked.splitlines():
+        path = ROOT / name
+        if path.suffix in {".py", ".md", ".toml", ".cfg", ".txt", ".yml", ".yaml", ""} and path.is_file():
+            found |= set(KEY_WRITTEN.findall(path.read_text(errors="replace")))
+    return found
+
+
+def test_no_key_the_repository_contains_starts_the_server_without_debug(monkeypatch):
+    """`SECRET_KEY=dev-only-insecure-key-do-not-use-in-production` started the server with DEBUG off."""
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    keys = keys_in_the_repository() | {secret_key(debug=True)}
+    assert "dev-only-insecure-key-do-not-use-in-production" in keys
+    for key in keys:
+        monkeypatch.setenv("SECRET_KEY", key)
+        with pytest.raises(ConfigError, match="^SECRET_KEY: "):
+            secret_key(debug=False)
+
+
+def test_the_development_key_is_refused_in_one_line_naming_it():
+    result = run_manage({"DEBUG": "0", "SECRET_KEY": "dev-only-insecure-key-do-not-use-in-production"})
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode != 0 and len(lines) == 1 and "Traceback" not in result.stderr
+    assert "SECRET_KEY: this is the repository's development key" in lines[0], lines
+
+
+@pytest.mark.parametrize("source", ["make serve", "the load test"])
+def test_the_keys_make_serve_and_the_load_test_generate_pass(monkeypatch, tmp_path, source):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    for _ in range(20):
+        if source == "make serve":
+            key = serve.ensure_secret_key(tmp_path / f"key{_}")
+        else:
+            key = server_env(secrets.token_urlsafe(50))["SECRET_KEY"]
+        monkeypatch.setenv("SECRET_KEY", key)
+        assert secret_key(debug=False) == key
 
 
 @pytest.mark.parametrize(("raw", "expected"), [("1", True), ("yes", True), ("0", False), ("off", False)])

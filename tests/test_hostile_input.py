@@ -18,7 +18,7 @@ from referee.table import actions
 from referee.table.recording import deal_entry, records
 from referee.table.recording.errors import RecordingError
 from rules.simulate import simulate_deal
-from tests.hostile import Sweep, bodies, forms_of
+from tests.hostile import Sweep, bodies, forms_of, fuzz_examples
 from tournaments.models import Deal, Penalty, Trick
 
 pytestmark = pytest.mark.django_db
@@ -331,7 +331,7 @@ KEYS = st.one_of(
 )
 BODIES = st.dictionaries(KEYS, TEXT, max_size=8)
 FUZZ = settings(
-    max_examples=60,
+    max_examples=fuzz_examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

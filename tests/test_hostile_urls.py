@@ -26,7 +26,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.table import actions
-from tests.hostile import HEADERS, JSON, NUMBERS, Form, Sweep, bodies, forms_of, hostile_queries, send
+from tests.hostile import (
+    HEADERS,
+    JSON,
+    NUMBERS,
+    Form,
+    Sweep,
+    bodies,
+    forms_of,
+    fuzz_examples,
+    hostile_queries,
+    send,
+)
 from tests.hostile_world import World, build_world
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 
@@ -294,7 +305,7 @@ VALUES = st.one_of(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=fuzz_examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
 @given(data=st.data())
 def test_fuzz_every_form_of_the_site(world, visitors, site_forms, data):

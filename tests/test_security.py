@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.utils import get_random_secret_key
 from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
@@ -18,7 +20,8 @@ from referee.security import client_address
 from referee.table.recording.deal_entry import start_deal
 
 ROOT = Path(__file__).resolve().parent.parent
-STRONG_KEY = "k3y-for-tests-0123456789-abcdefghijklmnop"
+JSON = {"HTTP_ACCEPT": "application/json"}
+STRONG_KEY = get_random_secret_key()  # made afresh: a key written here would be public
 
 
 def boom(request):
@@ -99,6 +102,52 @@ def test_a_successful_login_clears_the_count(client, judge):
     for _ in range(4):
         log_in(client, "judge", "wrong-password")
     assert log_in(client, "judge", "judge-pass-1").status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_captains_log_in_between_guesses_does_not_clear_the_directors_count(client, director):
+    """A success cleared the failures of every account from its address: 10 × (4 guesses at the director's
+    password, then a captain at the same table logs in) was 40 guesses and never a lock-out."""
+    get_user_model().objects.create_user(username="captain", password="captain-pass-1")
+    answers = []
+    for _ in range(10):
+        for _ in range(4):
+            answers.append(log_in(client, "td", "wrong-password").status_code)
+        assert log_in(Client(), "captain", "captain-pass-1").status_code in (302, 429)
+    assert 429 in answers and answers.index(429) == 4  # the fifth guess at the director's password
+    assert log_in(Client(), "td", "director-pass-1", address="10.0.9.9").status_code == 429  # the account too
+
+
+@pytest.mark.django_db
+def test_a_log_in_clears_its_own_accounts_failures_and_not_the_other_names_from_its_address(client, judge):
+    """The judge's success forgets the judge's typos, not the four other names guessed from that address."""
+    get_user_model().objects.create_user(username="captain", password="captain-pass-1")
+    for n in range(2):
+        log_in(client, "judge", "wrong-password")
+        log_in(client, f"guess{n}", "wrong-password")
+    assert log_in(client, "judge", "judge-pass-1").status_code == 302
+    other = Client()
+    for name in ("nobody", "no-one"):
+        assert log_in(other, name, "wrong-password").status_code == 200  # the address's third and fourth
+    assert log_in(other, "captain", "wrong-password").status_code == 429  # ... and its fifth
+    assert log_in(Client(), "judge", "judge-pass-1", address="10.0.9.9").status_code == 302  # not the judge
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["login", "admin:login"])
+def test_an_overlong_user_name_is_counted_as_a_failed_log_in_not_a_500(page, judge):
+    """django-axes stores the name in 255 characters: on PostgreSQL 256 were a DataError and the guess went
+    uncounted. The name is counted under its first 150 characters (no account's name is longer)."""
+    from axes.models import AccessAttempt
+
+    client = Client(raise_request_exception=False)
+    name = "管" * 300
+    for n in range(5):
+        data = {"username": name + str(n), "password": "wrong-password"}
+        response = client.post(reverse(page), data, REMOTE_ADDR="10.0.4.4")
+        assert response.status_code == (429 if n == 4 else 200)
+    [attempt] = AccessAttempt.objects.all()
+    assert attempt.username == "管" * 150 and attempt.failures_since_start == 5
 
 
 def test_client_address_trusts_the_proxy_only_behind_one(rf):
@@ -303,3 +352,39 @@ def test_a_header_with_a_nul_character_is_refused_before_a_failed_log_in_stores_
 def test_headers_a_browser_sends_pass(client, judge):
     headers = {"HTTP_USER_AGENT": "Mozilla/5.0 (Linux; Android 14) 平板 ÿ", "HTTP_ACCEPT": "text/html,*/*;q=0.8"}
     assert log_in(client, "judge", "judge-pass-1", **headers).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize("charset", ["utf-16", "utf-32", "cp500", "rot13", "hex", "latin-1"])
+def test_a_form_posted_in_another_charset_than_utf8_is_a_400_with_or_without_debug(judge, charset, debug):
+    """Django refuses such a form (BadRequest); under DEBUG its debug page read the form again and failed: a 500
+    from `make run`."""
+    client = Client(raise_request_exception=False)
+    chinese(client)
+    kind = f"application/x-www-form-urlencoded; charset={charset}"
+    with override_settings(DEBUG=debug):
+        page = client.generic("POST", reverse("login"), b"username=judge&password=x", content_type=kind)
+        script = client.generic("POST", reverse("login"), b"username=judge&password=x", content_type=kind, **JSON)
+    assert page.status_code == 400 and "页面提交的内容无法识别。" in page.content.decode()
+    assert script.status_code == 400 and script.json()["error"] == "bad_request"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("charset", ["utf-8", "UTF-8", "x-no-such-charset"])
+def test_a_form_posted_in_utf8_or_an_unknown_charset_is_read(judge, charset):
+    """An unknown charset is ignored (read as UTF-8), as Django ignores it."""
+    client = Client()
+    kind = f"application/x-www-form-urlencoded; charset={charset}"
+    body = b"username=judge&password=judge-pass-1"
+    assert client.generic("POST", reverse("login"), body, content_type=kind).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["q=%00", "slug=a%00b", "%00=1", "o=1&e=%00"])
+def test_a_query_string_with_a_nul_character_is_refused_on_every_page(client, director, query):
+    """PostgreSQL cannot compare text with a NUL: the admin's list filters and search gave it a 500."""
+    client.force_login(director)
+    for page in ("/", "/admin/tournaments/tournament/", "/admin/auth/user/", "/admin/axes/accessattempt/"):
+        assert client.get(f"{page}?{query}").status_code == 400, page
+    assert client.get("/admin/tournaments/tournament/?q=a").status_code == 200

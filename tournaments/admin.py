@@ -11,17 +11,23 @@ a finished tournament's pairs, rounds, matches and byes are only read; a tournam
 when the desk would delete it, and through the desk's own service.
 
 What the admin reads from an address or a form is checked as the site's own pages check theirs, so no address or
-field gives a 500: a history address naming no id is not found, an empty ``_to_field`` names no field (on every
-admin page, auth's and axes' too), an autocomplete field's typed value is a form error, and so is JSON that
-``json`` cannot read at all.
+field gives a 500: a history address naming no id is not found, an empty ``_to_field`` names no field and a list
+filter the database cannot read is dropped (on every admin page, auth's and axes' too), an autocomplete field's
+typed value is a form error, and so is JSON that ``json`` cannot read at all.
 """
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import models
+from django.core.exceptions import (
+    ImproperlyConfigured,
+    PermissionDenied,
+    SuspiciousOperation,
+    ValidationError,
+)
+from django.db import InterfaceError, OperationalError, models, router, transaction
 from django.forms.fields import InvalidJSONInput
 from django.http import Http404, HttpResponseRedirect
 from django.urls import reverse
@@ -455,16 +461,47 @@ class NoEmptyToField:
         return super().get_object(request, object_id, from_field or None)
 
 
+class ReadableFilters:
+    """A list page whose address the database cannot read is Django's answer to a filter it cannot read: the
+    list without its filters (``?e=1``), not a 500.
+
+    Django checks a filter's value when it builds the query, but some fail only when the database runs it: an
+    address field given ``abc`` (PostgreSQL's ``inet``), ``__range=abc`` (three values for two places), a year
+    past 9999 in the date hierarchy, a lookup the database lacks (``__contains`` on JSON in SQLite): whatever
+    fails while the list is read from an address that asks for something, as Django's own list page treats
+    what fails while it builds the query (a database that is down is no fault of the address). The list's
+    count and its page are read here, in a savepoint (PostgreSQL refuses anything more in a transaction that
+    failed), so such a failure is caught before the page is drawn. A NUL never gets here: the whole site refuses
+    it (``referee.security.RequestCheckMiddleware``).
+    """
+
+    def get_changelist_instance(self, request):
+        try:
+            with transaction.atomic(using=router.db_for_read(self.model)):
+                changelist = super().get_changelist_instance(request)
+                len(changelist.result_list)  # the page's rows, read now and kept for the template
+        except (IncorrectLookupParameters, SuspiciousOperation, ImproperlyConfigured, OperationalError, InterfaceError):
+            raise  # Django's own answers, and a database that is down: no fault of the address
+        except Exception as unreadable:  # as Django's list page treats a filter it cannot build
+            if not request.GET:  # the address asked nothing: the fault is the site's, shown as one
+                raise
+            raise IncorrectLookupParameters(unreadable) from unreadable
+        return changelist
+
+
+EVERY_ADMIN = (NoEmptyToField, ReadableFilters)
+
+
 def check_every_admin(site: admin.AdminSite) -> None:
-    """Every model's admin page with ``NoEmptyToField``: this app's, and auth's and axes' (their admin modules are
-    imported before this one, as their apps come first in ``INSTALLED_APPS``)."""
+    """Every model's admin page with ``EVERY_ADMIN``'s checks: this app's, and auth's and axes' (their admin
+    modules are imported before this one, as their apps come first in ``INSTALLED_APPS``)."""
     from django.apps import apps
 
     for model in apps.get_models():
-        if site.is_registered(model) and not isinstance(site.get_model_admin(model), NoEmptyToField):
+        if site.is_registered(model) and not isinstance(site.get_model_admin(model), EVERY_ADMIN):
             current = type(site.get_model_admin(model))
             site.unregister(model)
-            site.register(model, type(current.__name__, (NoEmptyToField, current), {}))
+            site.register(model, type(current.__name__, (*EVERY_ADMIN, current), {}))
 
 
 check_every_admin(admin.site)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -789,6 +790,45 @@ def test_a_deactivated_judge_cannot_log_in_until_reactivated(client, director, t
     assert not Client().login(username="judge", password="judge-pass-1")
     client.post(url, {"active": "1"})
     assert Client().login(username="judge", password="judge-pass-1")
+
+
+def signed_in_as(client: Client):
+    """Who the client's cookie signs in on its next request (the home page), or None."""
+    user = client.get(reverse("home")).wsgi_request.user
+    return user.get_username() if user.is_authenticated else None
+
+
+@pytest.mark.django_db
+def test_deactivating_a_judge_ends_their_sessions_for_good(client, director, tournament, judge, make_judge):
+    """The old cookie was refused while the account was off, and worked again once it was back on."""
+    tablet, phone, other = Client(), Client(), Client()
+    for device in (tablet, phone):
+        assert device.login(username="judge", password="judge-pass-1")
+    make_judge("second")
+    assert other.login(username="second", password="judge-pass-1")
+    client.force_login(director)
+    url = reverse("desk-judge-active", args=[tournament.slug, judge.pk])
+    client.post(url, {"active": "0"})
+    client.post(url, {"active": "1"})
+    assert signed_in_as(tablet) is None and signed_in_as(phone) is None
+    assert signed_in_as(other) == "second" and signed_in_as(client) == "td"  # no one else's
+    assert tablet.login(username="judge", password="judge-pass-1")  # back on: a fresh log-in works
+
+
+@pytest.mark.django_db
+def test_a_new_password_from_the_desk_ends_the_accounts_sessions(client, director, tournament, judge, make_pair):
+    tablet = Client()
+    assert tablet.login(username="judge", password="judge-pass-1")
+    pair = make_pair()
+    account, password = give_captain_account(pair, "cap")
+    phone = Client()
+    assert phone.login(username="cap", password=password)
+    keys = [tablet.session.session_key, phone.session.session_key]
+    client.force_login(director)
+    client.post(reverse("desk-judge-password", args=[tournament.slug, judge.pk]))
+    client.post(captain_url("desk-pair-captain-password", pair))
+    assert not Session.objects.filter(session_key__in=keys).exists()
+    assert signed_in_as(tablet) is None and signed_in_as(phone) is None and signed_in_as(client) == "td"
 
 
 @pytest.mark.django_db

@@ -11,11 +11,14 @@ once, and never kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.translation import gettext as _
 
@@ -253,12 +256,31 @@ def new_account(username: str, name: str) -> tuple[object, str]:
     return account, password
 
 
+def end_sessions(account) -> int:
+    """End every session signed in as the account (on every tablet and phone); how many.
+
+    The sessions are the session store's rows (``SESSION_ENGINE`` keeps them in the database), each read with
+    Django's own decoding and ended by deleting it: a cookie naming a deleted session is nobody's. Left alone,
+    a deactivated judge's session was only refused while the account was off, and worked again once it was back.
+    """
+    model = import_module(settings.SESSION_ENGINE).SessionStore.get_model_class()
+    signed_in = str(account.pk)
+    ended = [
+        row.pk
+        for row in model.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if row.get_decoded().get(SESSION_KEY) == signed_in
+    ]
+    model.objects.filter(pk__in=ended).delete()
+    return len(ended)
+
+
 def replace_password(account) -> str:
-    """A new password for the account (returned to be shown once); the old one stops working at once, and
-    Django ends the account's other sessions since its hash changed."""
+    """A new password for the account (returned to be shown once); the old one stops working at once, and so
+    does every session signed in with it (Django would refuse them for the changed hash only while it stays)."""
     password = new_password()
     account.set_password(password)
     account.save(update_fields=["password"])
+    end_sessions(account)
     return password
 
 
@@ -375,11 +397,15 @@ def reset_password(account) -> str:
     return replace_password(_judge(account))
 
 
+@transaction.atomic
 def set_active(account, active: bool) -> None:
-    """Deactivate a judge (they can no longer log in, and are not offered for a table) or bring them back."""
+    """Deactivate a judge (they can no longer log in, their sessions end, and they are not offered for a table)
+    or bring them back (to log in again with their password)."""
     _judge(account)
     account.is_active = active
     account.save(update_fields=["is_active"])
+    if not active:
+        end_sessions(account)
 
 
 @transaction.atomic

@@ -1,0 +1,153 @@
+"""Every admin list page, this site's, auth's and axes', under hostile query strings: never a 500.
+
+The list pages put what the address says into their queries: list filters, search (``q``), ordering (``o``),
+the date hierarchy, a page number, and any field lookup (``?slug=…``, ``?ip_address__in=…``). On PostgreSQL a
+NUL in a filter or an address field given ``abc`` failed in the database (a 500 where SQLite said nothing), so
+this fuzz runs on both. Each example sends one list page a few of those parameters, each a value that is real,
+NUL-bearing, huge, an overflowing number or a date, address or choice that cannot be; the answer must be a page, a
+redirect (Django drops filters it cannot read: ``?e=1``) or a 400 in the visitor's language. The toolkit is
+``tests/hostile.py``, the tournament ``tests/hostile_world.py``. ``FUZZ_SCALE`` multiplies the examples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from axes.models import AccessAttempt, AccessLog
+from django.apps import apps
+from django.contrib import admin
+from django.db import models
+from django.test import Client, TestCase, override_settings
+from django.urls import reverse
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.hostile import HUGE, NUMBERS, UNREADABLE, Sweep, fuzz_examples
+from tests.hostile_world import World, build_world
+
+pytestmark = pytest.mark.django_db
+
+# ------------------------------------------------------------------ what each list page reads from its address
+
+RESERVED = ["q", "o", "p", "e", "all", "_to_field", "_popup", "_changelist_filters"]
+LOOKUPS = ["", "__exact", "__iexact", "__in", "__isnull", "__gte", "__lt", "__contains", "__startswith", "__range"]
+
+
+def registered() -> list[type[models.Model]]:
+    """Every model with an admin list page, this app's and the others' (auth's, axes')."""
+    return [model for model in apps.get_models() if admin.site.is_registered(model)]
+
+
+def changelist(model: type[models.Model]) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+
+
+def filter_names(model: type[models.Model]) -> list[str]:
+    """The parameters a list page's filters, date hierarchy and plain field lookups read."""
+    model_admin = admin.site.get_model_admin(model)
+    names = []
+    for spec in model_admin.list_filter:
+        field = spec[0] if isinstance(spec, (list, tuple)) else spec
+        if isinstance(field, str):
+            names += [field + lookup for lookup in ("__exact", "__id__exact", "__isnull", "__gte", "__lt")]
+        else:  # a filter class of its own: axes' "locked out"
+            names.append(getattr(field, "parameter_name", "x"))
+    if model_admin.date_hierarchy:
+        names += [f"{model_admin.date_hierarchy}__{part}" for part in ("year", "month", "day")]
+    for field in model._meta.concrete_fields:
+        names += [field.name + lookup for lookup in LOOKUPS]
+    return names
+
+
+# ------------------------------------------------------------------ hostile values
+
+VALUES = st.one_of(
+    st.sampled_from(["", "0", "1", "-1", "True", "False", "on", "2026-04-01", "2026-13-45", "1.5", "abc"]),
+    st.sampled_from(["\x00", "a\x00b", "%00", UNREADABLE, HUGE[:20_000], "9" * 5000, "1,2,abc", "::1", "10.0.0.1"]),
+    st.sampled_from(["999.1.1.1", "10.0.0.1,abc", "2026-02-30", "-1.-2.abc", "__nope__", "published", "swiss"]),
+    st.sampled_from(NUMBERS),
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+    st.text(alphabet="\x00\x01,.-:_%\u202e\ufeff大🀄<>&'\"0123456789abc", max_size=12),
+)
+ORDERINGS = st.one_of(
+    st.lists(st.integers(min_value=-30, max_value=30), max_size=4).map(lambda ns: ".".join(map(str, ns))),
+    st.sampled_from(["", ".", "abc", "1.abc", "-", "--1", "9" * 400, "1\x00", "99999999999999999999"]),
+)
+
+
+# ------------------------------------------------------------------ the world and its visitors
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """The URL sweep's tournament, with axes' records of failed and successful log-ins, built once per module in
+    a transaction rolled back at its end, DEBUG off so refusals are the site's own pages."""
+    with django_db_blocker.unblock(), override_settings(DEBUG=False):
+        atomics = TestCase._enter_atomics()
+        try:
+            built = build_world()
+            now = timezone.now()
+            AccessAttempt.objects.create(
+                username="td", ip_address="10.0.0.1", user_agent="tablet", attempt_time=now, failures_since_start=3
+            )
+            AccessLog.objects.create(username="judge", ip_address="::1", user_agent="tablet", attempt_time=now)
+            yield built
+        finally:
+            TestCase._rollback_atomics(atomics)
+
+
+@pytest.fixture(scope="module")
+def directors(world, django_db_blocker) -> dict[str, Client]:
+    """The director's admin, in Chinese (the default) and in English."""
+    with django_db_blocker.unblock():
+        clients = {}
+        for role, language in (("director", None), ("director-en", "en")):
+            clients[role] = Client(raise_request_exception=False)
+            clients[role].force_login(world.director)
+            if language:
+                clients[role].cookies["django_language"] = language
+        return clients
+
+
+# ------------------------------------------------------------------ the tests
+
+
+def test_every_admin_list_page_is_fuzzed_auths_and_axes_too():
+    """The fuzz's list of pages is the admin's own: a newly registered model is fuzzed without a line here."""
+    labels = {model._meta.label for model in registered()}
+    assert {"tournaments.Tournament", "auth.User", "auth.Group", "axes.AccessAttempt", "axes.AccessLog"} <= labels
+
+
+@pytest.mark.parametrize("model", registered(), ids=lambda model: model._meta.label)
+def test_the_filters_the_issue_named_answer_without_a_500(model, world, directors):
+    """Each filter, search, ordering and date of a list page once with a NUL and once with a value it cannot
+    be: on PostgreSQL ``?slug=%00``, ``?state__exact=%00`` or ``?ip_address=abc`` were 500s."""
+    check = Sweep()
+    path = changelist(model)
+    for name in [*filter_names(model), "q", "o", "p"]:
+        for value in ("%00", "abc", "9" * 30):
+            check.request(directors["director"], "director", "get", f"{path}?{name}={value}", name)
+    check.check()
+
+
+@settings(
+    max_examples=fuzz_examples(300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_fuzz_every_admin_list_page(world, directors, data):
+    """A list page with a few of the parameters it reads, each given a hostile value, as the director."""
+    model = data.draw(st.sampled_from(registered()), label="model")
+    names = st.sampled_from([*filter_names(model), *RESERVED])
+    query = {}
+    for name in data.draw(st.lists(names, min_size=1, max_size=4), label="names"):
+        query[name] = data.draw(ORDERINGS if name == "o" else VALUES)
+    if data.draw(st.booleans()):
+        query["q"] = data.draw(VALUES, label="search")
+    role = data.draw(st.sampled_from(["director", "director-en"]))
+    check = Sweep()
+    check.request(directors[role], role, "get", changelist(model), str(query)[:200], data=query)
+    check.check()
