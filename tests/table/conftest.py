@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.db import connections
 
 from referee.config import sqlite_options
+from referee.table.recording import deal_entry
 
 
 @pytest.fixture(scope="session")
@@ -55,3 +56,16 @@ def file_db(migrated_file, tmp_path, django_db_blocker):
     shutil.copy(migrated_file, path)
     with django_db_blocker.unblock(), file_connection(path):
         yield path
+
+
+@pytest.fixture
+def deal(match, judge):
+    """A deal begun at the match's table by its judge (spades trump, North declares)."""
+    return deal_entry.start_deal(match, judge, trump="S", declarer="N")
+
+
+@pytest.fixture
+def english(client):
+    """The test client, reading the site in English."""
+    client.cookies["django_language"] = "en"
+    return client

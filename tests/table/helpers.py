@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+import uuid
 
-from referee.table.recording import deal_entry
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from referee.table.recording import deal_entry, records
 from referee.table.recording.snapshot import Snapshot
 from rules.simulate import simulate_deal
+from tournaments.models import Deal, Match
 
 
 def record_play(deal, user, *, cards: str, version: int | None, **kwargs) -> Snapshot:
@@ -118,3 +123,41 @@ DECKS = sorted(DECK_PRESETS)
 def deck_ruleset(decks: int) -> str:
     """The ruleset a tournament of ``decks`` decks stores: the preset of that many decks."""
     return DECK_PRESETS[decks]
+
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def as_user(user, **kwargs) -> Client:
+    """A client signed in as ``user`` (None: anonymous)."""
+    c = Client(**kwargs)
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+def key() -> str:
+    return str(uuid.uuid4())
+
+
+def act(client, deal, action, **fields):
+    return client.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
+
+
+def allow_quick(match) -> Match:
+    t = match.round.tournament
+    t.quick_entry_allowed = True
+    t.save()
+    return match
+
+
+def simulated_first(match) -> dict:
+    """A simulated first deal (North banker at level 2) under the match's tournament's ruleset."""
+    record = simulate_deal("standard", banker="N", level="2", seed=11)
+    record["ruleset"] = match.round.tournament.ruleset
+    return record
+
+
+def confirmed_deal(match, director) -> Deal:
+    """The first deal recorded whole and confirmed by ``director``."""
+    return records.record_deal(match, simulated_first(match), director)
