@@ -1,11 +1,12 @@
 """What every admin page reads from an address or a form is checked as the site's own pages check theirs, so no
 address or field gives a 500: a history address naming no id is not found, an empty ``_to_field`` names no field,
-a list filter the database cannot read is dropped (on every admin page, auth's and axes' too), an autocomplete
+a list filter the database cannot read is dropped and so is a row ticked for an action that can be no row (on every admin page, auth's and axes' too), an autocomplete
 field's typed value is a form error, and so is JSON that ``json`` cannot read at all. Also: pages only read."""
 
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin import helpers
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect
@@ -142,7 +143,21 @@ class ReadableFilters:
         return changelist
 
 
-EVERY_ADMIN = (NoEmptyToField, ReadableFilters)
+class ReadableSelection:
+    """The rows ticked for an action are looked up as they are sent: a value that can be no row's key (``abc``, a
+    number of 5,000 digits) was a ValueError, a 500. Such a value is left out, as if unticked; with none left,
+    Django says that no rows were chosen."""
+
+    def changelist_view(self, request, extra_context=None):
+        ticked = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        readable = [value for value in ticked if can_be(self.model._meta.pk, value)]
+        if readable != ticked:
+            request.POST = request.POST.copy()
+            request.POST.setlist(helpers.ACTION_CHECKBOX_NAME, readable)
+        return super().changelist_view(request, extra_context)
+
+
+EVERY_ADMIN = (NoEmptyToField, ReadableFilters, ReadableSelection)
 
 
 def check_every_admin(site: admin.AdminSite) -> None:
