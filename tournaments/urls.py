@@ -4,5 +4,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("tournaments.public.urls")),
+    path("", include("tournaments.season.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
 ]

@@ -242,7 +242,7 @@ def test_a_second_tournament_of_the_same_name_gets_its_own_address(client, direc
     client.force_login(director)
     for _ in range(2):
         client.post(NEW, settings_data(name="春季赛"))
-    assert sorted(Tournament.objects.values_list("slug", flat=True)) == ["tournament", "tournament-2"]
+    assert sorted(Tournament.objects.values_list("slug", flat=True)) == ["chun-ji-sai", "chun-ji-sai-2"]
 
 
 @pytest.mark.django_db

@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments.board import views as board_views
 from tournaments.desk import views
 from tournaments.people import views as people_views
+from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
 
 urlpatterns = [
@@ -55,6 +56,7 @@ urlpatterns += [
     path("judges/tables/<int:match_id>/", people_views.table_judge, name="desk-table-judge"),
     path("directors/", people_views.directors, name="desk-directors"),
     path("directors/add/", people_views.director_add, name="desk-director-add"),
+    path("pairs/seed-by-rating/", season_views.desk_seed_by_rating, name="desk-seed-by-rating"),
 ]
 
 # The tournament's settings and ruleset, and deleting a tournament created by mistake.

@@ -41,7 +41,8 @@ from tournaments.pairing.services import (
     why_not_unpublish,
 )
 from tournaments.standings.tables import PairingTable
-from tournaments.workbook.export import workbook_filename, write_workbook
+from tournaments.workbook.download import attach
+from tournaments.workbook.export import workbook_filename, workbook_title, write_workbook
 from tournaments.workbook.importing import (
     MAX_BYTES,
     ImportFileError,
@@ -333,5 +334,4 @@ def desk_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     out = io.BytesIO()
     write_workbook(tournament, out)
     response = HttpResponse(out.getvalue(), content_type=XLSX)
-    response["Content-Disposition"] = f'attachment; filename="{workbook_filename(tournament)}"'
-    return response
+    return attach(response, workbook_title(tournament), workbook_filename(tournament))

@@ -26,6 +26,7 @@ from tournaments.competition import access
 from tournaments.competition.accounts import create_director
 from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Player, Round, Seating, Tournament
+from tournaments.season.registry import forget_unused, player_for_pair
 
 # No 0/O, 1/l/I: the password is read off paper at the table.
 PASSWORD_CHARS = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -73,22 +74,21 @@ def _check_entry(tournament: Tournament, entry: PairEntry, pair: Pair | None) ->
 def save_pair(tournament: Tournament, entry: PairEntry, pair: Pair | None = None) -> Pair:
     """Add a pair (a late entry once rounds are paired) or change one: its name, club, seed and both players.
 
-    Each pair has its own two players (the import makes them so); editing a player's name edits that player.
-    Refused once the tournament is finished (``finishing.lock_open``)."""
+    The players are the registry's (``season.registry``): a name already known is that player, whatever pair or
+    tournament they played in; a typo corrected on a player no other pair uses renames that player. Refused
+    once the tournament is finished (``finishing.lock_open``)."""
     tournament = lock_open(tournament.pk)
     _check_entry(tournament, entry, pair)
+    before = set() if pair is None else {pair.player1_id, pair.player2_id}
     if pair is None:
-        pair = Pair(
-            tournament=tournament,
-            player1=Player.objects.create(name=entry.player1, club=entry.club),
-            player2=Player.objects.create(name=entry.player2, club=entry.club),
-        )
-    else:
-        for player, name in ((pair.player1, entry.player1), (pair.player2, entry.player2)):
-            player.name, player.club = name, entry.club
-            player.save(update_fields=["name", "club"])
+        pair = Pair(tournament=tournament)
+    pair.player1 = player_for_pair(entry.player1, entry.club, pair.player1 if before else None, pair)
+    pair.player2 = player_for_pair(entry.player2, entry.club, pair.player2 if before else None, pair)
+    if pair.player1_id == pair.player2_id:
+        raise PeopleError(_("The two players must be different."))
     pair.name, pair.club, pair.seed = entry.name, entry.club, entry.seed
     pair.save()
+    forget_unused(before - {pair.player1_id, pair.player2_id})
     return pair
 
 
@@ -210,8 +210,7 @@ def delete_pairs(pairs: list[Pair], by=None) -> None:
         if by is not None:
             pair._history_user = by
         pair.delete()
-    used = Pair.objects.filter(Q(player1__in=players) | Q(player2__in=players)).values_list("player1", "player2")
-    Player.objects.filter(pk__in=players - {pk for row in used for pk in row}).delete()
+    forget_unused(players)
 
 
 @transaction.atomic

@@ -16,7 +16,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tournaments.competition.access import DIRECTOR_GROUP, add_to_group
-from tournaments.models import Match, Pair, Player, Round, Tournament
+from tournaments.models import Match, Pair, Round, Tournament
+from tournaments.season.registry import player_named
 
 DEMO_FILE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 DATES = ("start_date", "end_date")
@@ -64,8 +65,7 @@ def create_pairs(tournament: Tournament, rows: list[dict]) -> dict[str, Pair]:
     pairs = {}
     for seed, row in enumerate(rows, start=1):
         club = row["club"]
-        player1 = Player.objects.create(name=row["player1"], club=club)
-        player2 = Player.objects.create(name=row["player2"], club=club)
+        player1, player2 = player_named(row["player1"], club), player_named(row["player2"], club)
         pairs[row["pair"]] = Pair.objects.create(
             tournament=tournament, name=row["pair"], player1=player1, player2=player2, club=club, seed=seed
         )

@@ -19,6 +19,7 @@ from django.dispatch import Signal
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from pypinyin import lazy_pinyin
 
 from rules.ruleset import Ruleset, RulesetError
 from tournaments.competition.finishing import require_open
@@ -50,12 +51,19 @@ class SettingsError(Exception):
         self.message = message
 
 
-def unique_slug(name: str) -> str:
-    """The tournament's address from its name (``Spring Cup`` → ``spring-cup``), numbered when taken; a name
-    with no Latin letters (a Chinese name) gives ``tournament``, ``tournament-2`` …"""
-    base = slugify(name)[:70].strip("-") or "tournament"
+def slug_base(name: str) -> str:
+    """A readable address from a name: Chinese written in pinyin (``春季公开赛`` → ``chun-ji-gong-kai-sai``),
+    Latin letters and digits as they are (``Spring Cup`` → ``spring-cup``); ``tournament`` when nothing is left."""
+    words = lazy_pinyin(name)
+    return slugify("-".join(words))[:70].strip("-") or "tournament"
+
+
+def unique_slug(name: str, model=Tournament) -> str:
+    """The address of a new tournament (or series: ``model``) from its name, numbered when taken:
+    ``chun-ji-sai``, ``chun-ji-sai-2`` …"""
+    base = slug_base(name)
     slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
+    while model.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug

@@ -368,4 +368,10 @@ def write_workbook(tournament: Tournament, out: str | IO[bytes]) -> None:
 
 
 def workbook_filename(tournament: Tournament) -> str:
+    """The ASCII file name (the address's): for clients that cannot read the tournament's own name."""
     return f"{tournament.slug}-{timezone.localdate():%Y%m%d}.xlsx"
+
+
+def workbook_title(tournament: Tournament) -> str:
+    """The file name as the director named the tournament (``春季公开赛-20261201.xlsx``)."""
+    return f"{tournament.name}-{timezone.localdate():%Y%m%d}.xlsx"

@@ -24,7 +24,8 @@ from django.utils.translation import gettext as _
 
 from tournaments.competition.finishing import lock_open
 from tournaments.competition.text import text_problem
-from tournaments.models import Pair, Player, Tournament
+from tournaments.models import Pair, Tournament
+from tournaments.season.registry import player_named
 from tournaments.workbook.limits import workbook_problem
 
 FORMAT = json.loads((Path(__file__).with_name("import_columns.json")).read_text(encoding="utf-8"))
@@ -261,8 +262,7 @@ def import_entries(tournament: Tournament, entries: list[Entry]) -> list[Pair]:
     created = []
     for e in entries:
         seed += 1
-        p1 = Player.objects.create(name=e.player1, club=e.club)
-        p2 = Player.objects.create(name=e.player2, club=e.club)
+        p1, p2 = player_named(e.player1, e.club), player_named(e.player2, e.club)
         created.append(
             Pair.objects.create(
                 tournament=tournament, name=e.pair, player1=p1, player2=p2, club=e.club, seed=seed

@@ -1,0 +1,73 @@
+"""A series' writes (create, change its settings and tournaments) and seeding a new tournament's pairs by
+rating: one function each, shared by the director's pages, commands and tests."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.competition.finishing import lock_open
+from tournaments.models import Pair, Series, Tournament, by_seed
+from tournaments.season import ratings
+from tournaments.setup.services import unique_slug
+
+
+class SeasonError(Exception):
+    """A write the director's pages refuse; ``message`` is for the director (translated)."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@transaction.atomic
+def save_series(
+    name: str,
+    points: list[int],
+    best_of: int | None,
+    is_public: bool,
+    tournaments: list[Tournament],
+    series: Series | None = None,
+    by=None,
+) -> Series:
+    """Create a series (its address from its name: pinyin for Chinese) or change one; the history keeps who
+    and when."""
+    if series is None:
+        series = Series(slug=unique_slug(name, Series))
+    series.name, series.points, series.best_of, series.is_public = name, points, best_of, is_public
+    if by is not None:
+        series._history_user = by
+    series.save()
+    series.tournaments.set(tournaments)
+    return series
+
+
+def why_not_seed(tournament: Tournament) -> str | None:
+    """Seeding by rating is for a tournament not paired yet (the seeds decide the first round's draw)."""
+    if tournament.is_finished:
+        return _("The tournament is finished: its seeds stay as they were.")
+    if tournament.rounds.exists():
+        return _("Round 1 is paired already: seed the pairs by rating before pairing it.")
+    if not tournament.pairs.exists():
+        return _("No pair is entered yet.")
+    return None
+
+
+@transaction.atomic
+def seed_by_rating(tournament: Tournament, by=None) -> list[Pair]:
+    """Seeds 1, 2, 3 … by the pairs' combined rating (their players' mu − 3σ added), the strongest first; equal
+    ratings keep their seed order. Returns the pairs in their new order."""
+    tournament = lock_open(tournament.pk)
+    if reason := why_not_seed(tournament):
+        raise SeasonError(reason)
+    rated = ratings.current()
+    pairs = by_seed(tournament.pairs.select_for_update())
+    ordered = sorted(pairs, key=lambda p: -rated.team(p.player1_id, p.player2_id))
+    for seed, pair in enumerate(ordered, start=1):
+        if pair.seed != seed:
+            pair.seed = seed
+            if by is not None:
+                pair._history_user = by
+            pair.save(update_fields=["seed"])
+    return ordered
