@@ -91,8 +91,9 @@ def series_tables(series: Series) -> SeriesTables:
     rated = ratings.current()
     for row in players.values():
         row.rating = rated.of(row.key[0])
-    for row in [*players.values(), *pairs.values()]:
-        row.line = row.cells(everything)
-    return SeriesTables(
+    tables = SeriesTables(
         everything, counted, _ranked(players, series.best_of, order), _ranked(pairs, series.best_of, order)
     )
+    for row in [*tables.players, *tables.pairs]:
+        row.line = row.cells(everything)
+    return tables
