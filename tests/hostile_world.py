@@ -19,6 +19,7 @@ from rules.simulate import simulate_deal
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
 from tournaments.models import Bye, Deal, Match, Pair, Player, Round, Tournament
+from tournaments.season.services import save_series
 
 PASSWORD = "hostile-pass-1"
 
@@ -111,6 +112,8 @@ def build_world() -> World:
 
     for row in (confirmed, submitted, recording):
         row.refresh_from_db()
+    series = save_series("春季联赛", [25, 18, 15], 2, True, [t, other])
+    hidden_series = save_series("内部联赛", [10, 5], None, False, [other])
     return World(
         director=director,
         judge=judge,
@@ -127,4 +130,5 @@ def build_world() -> World:
         other_deal=o_deal,
         byes=[bye],
         other_bye=o_bye,
+        extra={"series": series, "hidden_series": hidden_series},
     )

@@ -120,6 +120,11 @@ BUILDERS = {
         [str(w.judge.pk), str(w.idle_judge.pk)],
         [str(w.director.pk), str(w.captain.pk), MISSING, *OVERFLOW],
     ),
+    "series": lambda w, r: ([w.extra["series"].slug], ["nope", w.extra["hidden_series"].slug, "a" * 300]),
+    "player_id": lambda w, r: (
+        [str(w.pairs[0].player1_id), str(w.other_pair.player1_id)],
+        [MISSING, *OVERFLOW],
+    ),
     "action": actions_for,
     "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
     # The admin's.
