@@ -112,7 +112,7 @@ def test_seeding_by_rating_puts_the_strongest_pair_first(two_matches, make_pair)
     ordered = seed_by_rating(new)
     assert [p.pk for p in ordered] == [pairs[1].pk, pairs[0].pk]
     assert list(new.pairs.order_by("seed").values_list("pk", flat=True)) == [pairs[1].pk, pairs[0].pk]
-    with pytest.raises(SeasonError, match="Round 1"):
+    with pytest.raises(SeasonError, match="第1轮已经配对"):
         seed_by_rating(spring)
 
 

@@ -9,13 +9,22 @@ import openpyxl
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
-from tests.desk.helpers import en
+from tests.desk.helpers import en, xlsx_bytes
 from tests.desk.season_scene import build_season
-from tournaments.models import Pair, Player, PlayerMerge
-from tournaments.people.services import PairEntry, save_pair
+from tournaments.models import Pair, Player, PlayerMerge, Tournament
+from tournaments.people.services import PairEntry, PeopleError, save_pair
 from tournaments.season.registry import MergeError, merge_players
 from tournaments.season.tables import series_tables
+from tournaments.workbook.importing import parse
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The services' refusals read in English (the pages choose their language by cookie)."""
+    with translation.override("en"):
+        yield
 
 
 def totals(rows) -> dict[str, tuple[int, int]]:
@@ -140,7 +149,7 @@ def test_the_desk_merges_two_players_from_its_page(client, director):
 @pytest.mark.django_db
 def test_editing_a_pairs_player_to_a_known_name_points_to_that_player(director, tournament, make_pair):
     pair = make_pair()
-    other = make_pair()
+    other = make_pair(t=Tournament.objects.create(name="冬季赛", slug="winter"))
     lone = pair.player1
     save_pair(tournament, PairEntry(pair.name, other.player1.name, pair.player2.name), pair)
     pair.refresh_from_db()
@@ -148,6 +157,20 @@ def test_editing_a_pairs_player_to_a_known_name_points_to_that_player(director, 
     save_pair(tournament, PairEntry(pair.name, "改名", pair.player2.name), pair)
     pair.refresh_from_db()
     assert pair.player1.name == "改名" and other.player1.name != "改名"
+
+
+@pytest.mark.django_db
+def test_one_person_plays_in_one_pair_of_a_tournament(tournament, make_pair):
+    pair = make_pair()
+    with pytest.raises(PeopleError, match=f"{pair.player1.name} already plays in {pair.name}"):
+        save_pair(tournament, PairEntry("新队", "新人", f" {pair.player1.name} "))
+    rows = [
+        ["pair", "player1", "player2", "club"],
+        ["新队", "新人", pair.player2.name, ""],
+        ["又一队", "新人", "某人", ""],
+    ]
+    problems = [p.message for p in parse(tournament, "pairs.xlsx", xlsx_bytes(rows)).problems]
+    assert problems == [f"Already plays in {pair.name}.", "Already plays in row 2."]
 
 
 @pytest.mark.django_db

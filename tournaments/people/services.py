@@ -26,7 +26,7 @@ from tournaments.competition import access
 from tournaments.competition.accounts import create_director
 from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Player, Round, Seating, Tournament
-from tournaments.season.registry import forget_unused, player_for_pair
+from tournaments.season.registry import already_playing, forget_unused, player_for_pair
 
 # No 0/O, 1/l/I: the password is read off paper at the table.
 PASSWORD_CHARS = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -68,6 +68,8 @@ def _check_entry(tournament: Tournament, entry: PairEntry, pair: Pair | None) ->
         raise PeopleError(_("Another pair has seed %(seed)s.") % {"seed": entry.seed})
     if entry.player1 == entry.player2:
         raise PeopleError(_("The two players must be different."))
+    if taken := already_playing(tournament, [entry.player1, entry.player2], pair):
+        raise PeopleError(taken)
 
 
 @transaction.atomic

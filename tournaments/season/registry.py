@@ -46,6 +46,26 @@ def pairs_of(player: Player):
     return Pair.objects.filter(Q(player1=player) | Q(player2=player))
 
 
+def playing(tournament, exclude: Pair | None = None) -> dict[str, str]:
+    """The names of the players already in a pair of the tournament, each with its pair's name: one person plays
+    in one pair of a tournament (two people of one name are told apart by the director, 张伟 and 张伟（朝阳）)."""
+    pairs = tournament.pairs.exclude(pk=exclude.pk) if exclude is not None else tournament.pairs.all()
+    rows = pairs.values_list("name", "player1__name", "player2__name")
+    return {player: pair for pair, *players in rows for player in players}
+
+
+def already_playing(tournament, names: list[str], exclude: Pair | None = None) -> str | None:
+    """The refusal when one of the names already plays in another pair of the tournament, or None."""
+    taken = playing(tournament, exclude)
+    for name in names:
+        if clean_name(name) in taken:
+            return _("%(player)s already plays in %(pair)s in this tournament.") % {
+                "player": clean_name(name),
+                "pair": taken[clean_name(name)],
+            }
+    return None
+
+
 def player_for_pair(name: str, club: str, current: Player | None, pair: Pair | None) -> Player:
     """The player for a pair's seat as the director typed it: the same row when the name is unchanged; a typo
     corrected on a player no other pair uses renames that row (unless the corrected name is a known player);

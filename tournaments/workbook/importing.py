@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from tournaments.competition.finishing import lock_open
 from tournaments.competition.text import text_problem
 from tournaments.models import Pair, Tournament
-from tournaments.season.registry import player_named
+from tournaments.season.registry import clean_name, player_named, playing
 from tournaments.workbook.limits import workbook_problem
 
 FORMAT = json.loads((Path(__file__).with_name("import_columns.json")).read_text(encoding="utf-8"))
@@ -213,6 +213,7 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
         return Parsed([], [Problem(1, None, _("The header must be %(header)s.") % {"header": expected})])
     existing = set(tournament.pairs.values_list("name", flat=True))
     seen: dict[str, int] = {}
+    taken, players_seen = playing(tournament), {}
     entries, problems = [], []
     for number, raw in enumerate(rows[1:], start=2):
         cells = list(raw) + [None] * (len(COLUMNS) - len(raw))
@@ -243,10 +244,26 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
             seen.setdefault(pair, number)
         if values["player1"] and values["player1"] == values["player2"]:
             problems.append(Problem(number, names[2], _("The two players must be different.")))
+        problems += _players_taken(number, names, values, taken, players_seen)
         entries.append(Entry(number, **values))
     if not entries and not problems:
         problems.append(Problem(None, None, _("The file has no pairs.")))
     return Parsed(entries, problems)
+
+
+def _players_taken(number: int, names, values: dict, taken: dict, seen: dict) -> list[Problem]:
+    """A player already in a pair of the tournament, or in an earlier row: one person plays in one pair."""
+    problems = []
+    for col, label in (("player1", names[1]), ("player2", names[2])):
+        name = clean_name(values[col])
+        if not name:
+            continue
+        if name in taken:
+            problems.append(Problem(number, label, _("Already plays in %(pair)s.") % {"pair": taken[name]}))
+        elif name in seen and seen[name] != number:
+            problems.append(Problem(number, label, _("Already plays in row %(n)s.") % {"n": seen[name]}))
+        seen.setdefault(name, number)
+    return problems
 
 
 @transaction.atomic
