@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WIDTH, HEIGHT, PAD = 320, 120, 8
+WIDTH, HEIGHT, PAD, LEFT = 320, 120, 8, 36  # LEFT: room for the axis' labels
 
 
 @dataclass(frozen=True)
@@ -23,9 +23,9 @@ def rating_chart(values: list[int]) -> Chart | None:
         return None
     low, high = min(values), max(values)
     span = max(high - low, 1)
-    step = (WIDTH - 2 * PAD) / max(len(values) - 1, 1)
+    step = (WIDTH - LEFT - PAD) / max(len(values) - 1, 1)
     dots = [
-        (round(PAD + i * step, 1), round(HEIGHT - PAD - (v - low) / span * (HEIGHT - 2 * PAD), 1), v)
+        (round(LEFT + i * step, 1), round(HEIGHT - PAD - (v - low) / span * (HEIGHT - 2 * PAD), 1), v)
         for i, v in enumerate(values)
     ]
     return Chart(" ".join(f"{x},{y}" for x, y, _v in dots), dots, low, high)
