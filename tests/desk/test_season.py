@@ -7,7 +7,7 @@ import io
 
 import openpyxl
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
@@ -15,6 +15,7 @@ from tests.desk.helpers import en, xlsx_bytes
 from tests.desk.season_scene import build_season
 from tournaments.models import Pair, Player, PlayerMerge, Tournament
 from tournaments.people.services import PairEntry, PeopleError, save_pair
+from tournaments.season import ratings
 from tournaments.season.registry import MergeError, merge_players
 from tournaments.season.tables import series_tables
 from tournaments.workbook.importing import parse
@@ -229,3 +230,19 @@ def test_the_director_creates_a_series_with_a_pinyin_address_and_attaches_tourna
     before = autumn.history.count()
     bad = client.post(reverse("desk-series-edit", args=[autumn.slug]), data | {"points": "10 x -1"})
     assert bad.status_code == 200 and autumn.history.count() == before
+
+
+@pytest.mark.django_db
+def test_a_merged_players_rating_replays_the_duplicates_matches_too(director):
+    season = build_season(director)
+    kept = season.player("郑十")
+    assert len(ratings.current().history[kept.pk]) == 6
+    merged(season, director)
+    assert len(ratings.current().history[kept.pk]) == 9
+
+
+@pytest.mark.django_db
+def test_the_merge_command_names_a_player_it_cannot_find(director):
+    season = build_season(director)
+    with pytest.raises(CommandError, match="no player number 987654"):
+        call_command("merge_players", season.player("郑十").pk, 987654)
