@@ -29,9 +29,10 @@ from tournaments.deals.models import (
     Trick,
     WriteReceipt,
 )
+from tournaments.tables.models import PairPin, TableDevice, TableLink
 
 __all__ = [
     "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
-    "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "Penalty", "Play", "Player",
-    "Round", "Ruling", "Seating", "Tournament", "Trick", "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
+    "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play", "Player",
+    "Round", "Ruling", "Seating", "TableDevice", "TableLink", "Tournament", "Trick", "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
 ]  # fmt: skip

@@ -45,6 +45,7 @@ from rules.seats import SEATS, play_order, side_of
 from tournaments.board.state import seat_players
 from tournaments.competition.access import (
     can_confirm,
+    can_confirm_by_pin,
     can_read_deals,
     can_read_results,
     can_record,
@@ -421,6 +422,7 @@ def review_screen(deal: Deal, user) -> dict:
         "can_record": can_record(user, deal.match),
         "can_dismiss": can_reopen(user),
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
+        "can_pin_confirm": can_confirm_by_pin(user, deal),
     }
 
 
