@@ -18,10 +18,9 @@ from django.views.decorators.http import require_GET
 
 from referee.security import client_address
 from referee.throttle import TABLE_LINKS
-from tournaments.competition.access import is_table_account
 from tournaments.tables import services as links
 
-DEVICE_KEY = "table_device"  # the device's id in its session, as the desk lists it
+DEVICE_KEY = links.DEVICE_KEY
 BACKEND = "referee.auth.ModelBackend"
 
 
@@ -46,9 +45,3 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     links.device_opened(link, request.session[DEVICE_KEY], request.headers.get("User-Agent", ""))
     return redirect("match", link.match_id)
 
-
-def note_visit(request: HttpRequest) -> None:
-    """A table device's visit to its match page, for the desk's list of devices (its last visit)."""
-    device = request.session.get(DEVICE_KEY) if hasattr(request, "session") else None
-    if device and is_table_account(request.user):
-        links.device_seen(request.user, device)

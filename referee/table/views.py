@@ -20,12 +20,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee.table import actions, links, screens
+from referee.table import actions, screens
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.table.recording import hot_sql
 from referee.table.recording.errors import Finished, PermissionRefused
 from tournaments.competition import access
 from tournaments.models import Deal, Match
+from tournaments.tables import services as table_links
 
 # What the judges' pages show of a match: read with it in one query.
 MATCH_RELATED = (
@@ -119,7 +120,7 @@ def json_response(data: dict, status: int = 200) -> HttpResponse:
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
-    links.note_visit(request)
+    table_links.note_visit(request.user, getattr(request, "session", None))
     return render(request, "referee/match.html", screens.match_screen(match, request.user))
 
 

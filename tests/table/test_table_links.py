@@ -134,4 +134,4 @@ def test_the_device_is_named_by_its_table_never_by_its_account(card, match):
     with translation.override("en"):
         assert display_name(account) == "the device at table 1"
     with translation.override("zh-hans"):
-        assert display_name(account) == "第 1 桌的设备"
+        assert display_name(account) == "第1桌的设备"

@@ -18,12 +18,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.competition.access import TABLE_ACCOUNT_PREFIX
+from tournaments.competition.access import TABLE_ACCOUNT_PREFIX, is_table_account
 from tournaments.competition.finishing import lock_open
 from tournaments.models import Match, Pair, PairPin, Round, TableDevice, TableLink
 
 TOKEN_BYTES = 32  # 256 bits; the address's token is its URL-safe base64 (43 characters)
 PIN_DIGITS = 6
+DEVICE_KEY = "table_device"  # the device's id in its session, as the desk lists it
 # How long a device's last visit may be old before it is written again (one write a minute, not one a page).
 SEEN_EVERY_SECONDS = 60
 
@@ -149,6 +150,13 @@ def device_seen(account, device: str) -> None:
     now = timezone.now()
     recent = now - timedelta(seconds=SEEN_EVERY_SECONDS)
     TableDevice.objects.filter(link__account=account, device=device, last_seen__lt=recent).update(last_seen=now)
+
+
+def note_visit(user, session) -> None:
+    """A table device's visit to its match page (``session`` is the request's), for the desk's list of devices."""
+    device = session.get(DEVICE_KEY) if session is not None else None
+    if device and is_table_account(user):
+        device_seen(user, device)
 
 
 def round_links(rnd: Round) -> list[dict]:
