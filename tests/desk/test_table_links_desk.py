@@ -139,3 +139,12 @@ def test_a_new_card_makes_new_pins_and_the_old_ones_stop(public, director, match
     second = services.issue_card(match, director)
     assert services.pin_matches(match.pair_ns, second.pins[0])
     assert first.pins[0] == second.pins[0] or not services.pin_matches(match.pair_ns, first.pins[0])
+
+
+def test_the_pair_list_says_which_pairs_have_a_pin_and_never_shows_it(public, director, match):
+    card = services.issue_card(match, director)
+    client = as_user(director)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("desk-pairs", args=["spring"])).content.decode()
+    assert page.count("on the table card printed at") == 2 and page.count('data-testid="pin-state"') == 4
+    assert not [pin for pin in card.pins if pin in page]

@@ -135,3 +135,11 @@ def test_the_device_is_named_by_its_table_never_by_its_account(card, match):
         assert display_name(account) == "the device at table 1"
     with translation.override("zh-hans"):
         assert display_name(account) == "第1桌的设备"
+
+
+def test_the_devices_visits_to_its_match_page_keep_its_last_visit(card, match):
+    _response, device = open_link(card.token)
+    row = TableDevice.objects.get(link__match=match)
+    TableDevice.objects.filter(pk=row.pk).update(last_seen=row.last_seen - timezone.timedelta(minutes=5))
+    device.get(reverse("match", args=[match.pk]))
+    assert TableDevice.objects.get(pk=row.pk).last_seen > row.last_seen - timezone.timedelta(minutes=1)
