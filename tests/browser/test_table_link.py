@@ -80,7 +80,9 @@ def test_a_phone_records_its_table_by_the_qr_link_and_confirms_by_pin(browser, l
     expect(phone.locator("body")).to_contain_text(words["other table"])
 
     deal = submitted_by(matches[1], TableLink.objects.get(match=matches[1], revoked_at__isnull=True).account)
-    phone.goto_path(f"/deal/{deal.pk}/review/")
+    phone.goto_path(f"/match/{matches[1].pk}/")
+    phone.get_by_test_id("pin-link").click()
+    phone.wait_for_url(f"**/deal/{deal.pk}/review/#pin")
     form = phone.get_by_test_id("pin-confirm")
     form.locator("input[name=side][value=EW]").check()
     form.locator("input[name=pin]").fill(pins[1])
