@@ -66,7 +66,10 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return refusal(request, 403, "forbidden", _("Not allowed"), _("You may not open this page."))
+    """The refusal's own sentence when the view gave one (``PermissionDenied(message)``), else the general one."""
+    given = exception.args[0] if exception is not None and exception.args else ""
+    message = given if isinstance(given, str) and given else _("You may not open this page.")
+    return refusal(request, 403, "forbidden", _("Not allowed"), message)
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

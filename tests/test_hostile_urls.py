@@ -127,6 +127,8 @@ BUILDERS = {
     ),
     "action": actions_for,
     "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
+    # A table's link: no live one (it would sign the visitor's client in as the table's device).
+    "token": lambda w, r: (["no-such-link-" + "x" * 30], ["a" * 300, "%00", "%FF", "-"]),
     # The admin's.
     "object_id": object_ids,
     "id": lambda w, r: ([str(w.judge.pk)], ["abc", "%00", str(2**63), MISSING]),

@@ -40,6 +40,7 @@ from referee.table.recording.deal_entry import (
 )
 from referee.table.recording.errors import RecordingError
 from referee.table.recording.match_fold import call_time, forfeit_match
+from referee.table.recording.pin_confirm import checked_pair, confirm_by_pin, posted_side_and_pin
 from referee.table.recording.receipts import Outcome
 from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.snapshot import Snapshot
@@ -200,7 +201,7 @@ DEAL_WRITES: dict[str, Callable[[Deal, Any, Mapping[str, str]], object]] = {
     "confirm": confirm,
     "reopen": reopen,
 }
-DEAL_ACTIONS = frozenset({"play", *DEAL_WRITES})
+DEAL_ACTIONS = frozenset({"play", "pin_confirm", *DEAL_WRITES})
 
 
 def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: str = "") -> DealAnswer:
@@ -209,6 +210,14 @@ def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: s
     target = f"deal {deal.pk} {action}"
     if action == "play":
         outcome = receipts.once(user, key, target, save_play, lambda: plan_posted_play(deal, user, fields))
+    elif action == "pin_confirm":  # the PIN's slow hash is checked before the write's transaction
+        outcome = receipts.once(
+            user,
+            key,
+            target,
+            lambda pair: confirm_by_pin(deal, user, pair, version=posted_version(fields)),
+            lambda: checked_pair(deal, user, *posted_side_and_pin(fields)),
+        )
     else:
         outcome = receipts.once(user, key, target, lambda: DEAL_WRITES[action](deal, user, fields))
     return DealAnswer(deal, user, outcome)

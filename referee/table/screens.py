@@ -45,6 +45,7 @@ from rules.seats import SEATS, play_order, side_of
 from tournaments.board.state import seat_players
 from tournaments.competition.access import (
     can_confirm,
+    can_confirm_by_pin,
     can_read_deals,
     can_read_results,
     can_record,
@@ -293,6 +294,7 @@ def match_screen(match: Match, user) -> dict:
         "show_deals": can_read_deals(user, match),
         "can_record": can_record(user, match),
         "confirmable": {d.pk for d in deals if d.state == Deal.State.SUBMITTED and can_confirm(user, d)},
+        "pin_confirmable": {d.pk for d in deals if can_confirm_by_pin(user, d)},
         "history": match_history(match) if can_reopen(user) else None,
         "banker_side": side_of(state.banker) if state.banker else None,
         "result": end_words(match, state.end)[0],
@@ -421,6 +423,7 @@ def review_screen(deal: Deal, user) -> dict:
         "can_record": can_record(user, deal.match),
         "can_dismiss": can_reopen(user),
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
+        "can_pin_confirm": can_confirm_by_pin(user, deal),
     }
 
 

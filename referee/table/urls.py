@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from referee.table import views
+from referee.table import links, views
 
 urlpatterns = [
+    path("k/<slug:token>/", links.open_link, name="table-link"),
     path("match/<int:match_id>/", views.match_page, name="match"),
     path("match/<int:match_id>/deal/new/", views.new_deal, name="new_deal"),
     path("match/<int:match_id>/quick/", views.quick_entry, name="quick_entry"),

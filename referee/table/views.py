@@ -11,6 +11,7 @@ import orjson
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,6 +26,7 @@ from referee.table.recording import hot_sql
 from referee.table.recording.errors import Finished, PermissionRefused
 from tournaments.competition import access
 from tournaments.models import Deal, Match
+from tournaments.tables import services as table_links
 
 # What the judges' pages show of a match: read with it in one query.
 MATCH_RELATED = (
@@ -38,10 +40,19 @@ MATCH_RELATED = (
 
 
 def readable(request: HttpRequest, match: Match) -> Match:
-    """The match, when this user may read it; otherwise it is not found (404)."""
+    """The match, when this user may read it; otherwise it is not found (404). A table's device opens its own
+    table's pages only (403, with the reason)."""
+    refuse_other_table(request, match)
     if not access.can_read_match(request.user, match):
         raise Http404
     return match
+
+
+def refuse_other_table(request: HttpRequest, match: Match) -> None:
+    """A device signed in by a table's link opens that table's pages alone, while its link works."""
+    refusal = access.table_refusal(request.user, match)
+    if refusal:
+        raise PermissionDenied(refusal)
 
 
 def load_match(request: HttpRequest, match_id: int) -> Match:
@@ -58,6 +69,8 @@ def load_deal(request: HttpRequest, deal_id: int) -> Deal:
     deal = None
     if 0 < deal_id < 2**63:  # a row id is a 64-bit integer
         deal = DEAL_WITH_MATCH.first(deal_id)
+    if deal is not None:
+        refuse_other_table(request, deal.match)
     if deal is None or not access.can_read_deals(request.user, deal.match):  # the match, and its deals
         raise Http404
     return deal
@@ -107,6 +120,7 @@ def json_response(data: dict, status: int = 200) -> HttpResponse:
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
+    table_links.note_visit(request.user, getattr(request, "session", None))
     return render(request, "referee/match.html", screens.match_screen(match, request.user))
 
 
@@ -176,7 +190,7 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     target = request.POST.get("next") or ""
     if action == "confirm" and target == "queue" and access.can_use_desk(request.user):
         return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
-    if target == "match" or action == "confirm" or (action in ("submit", "reopen") and answer.ok):
+    if target == "match" or action in ("confirm", "pin_confirm") or (action in ("submit", "reopen") and answer.ok):
         return redirect("match", deal.match_id)
     return redirect("review" if target == "review" else "deal", deal.pk)
 

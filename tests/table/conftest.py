@@ -69,3 +69,29 @@ def english(client):
     """The test client, reading the site in English."""
     client.cookies["django_language"] = "en"
     return client
+
+
+@pytest.fixture
+def empty_cache():
+    """The cache's counters (links and PINs tried) start at nothing."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def card(match, director, empty_cache):
+    """Table 1's card issued by the director: its link's token and both pairs' PINs."""
+    from tournaments.tables import services
+
+    return services.issue_card(match, director)
+
+
+@pytest.fixture
+def other_match(round1, make_pair):
+    """Table 2 of the same round, with no judge."""
+    from tournaments.models import Match
+
+    return Match.objects.create(round=round1, table=2, pair_ns=make_pair(), pair_ew=make_pair())

@@ -161,3 +161,28 @@ def simulated_first(match) -> dict:
 def confirmed_deal(match, director) -> Deal:
     """The first deal recorded whole and confirmed by ``director``."""
     return records.record_deal(match, simulated_first(match), director)
+
+
+def open_link(token: str, client: Client | None = None, **headers):
+    """A device (a fresh client, reading English) opening a table's link: the response, and the client."""
+    client = client or Client()
+    client.cookies["django_language"] = "en"
+    return client.get(reverse("table-link", args=[token]), **headers), client
+
+
+def submitted_by(match, account) -> Deal:
+    """A deal entered as totals and submitted by ``account`` (a table's device, say)."""
+    from referee.table.recording import quick
+
+    allow_quick(match)
+    fields = quick_fields(match)
+    return quick.quick_entry(
+        match,
+        account,
+        trump=fields["trump"],
+        points=fields["points"],
+        kitty_points=fields["kitty_points"],
+        last_lead=fields["last_lead"],
+        attackers_won_last=True,
+        declarer="N",
+    )

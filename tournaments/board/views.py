@@ -63,7 +63,7 @@ def desk_queue(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
 
 
-def _sheet(match) -> dict:
+def table_sheet(match) -> dict:
     """One table's printable: who sits where in words (no seat letters), and the score sheet's deal numbers."""
     players = board.seat_players(match)
     return {
@@ -79,7 +79,7 @@ def _printable(request: HttpRequest, tournament: Tournament, number: int, templa
     rnd = get_object_or_404(tournament.rounds.exclude(state=Round.State.DRAFT), number=number)
     table = request.GET.get("table", "")
     matches = board.printable_matches(rnd, int(table) if table.isdigit() and len(table) < 5 else None)
-    sheets = [_sheet(m) for m in matches]
+    sheets = [table_sheet(m) for m in matches]
     return render(
         request,
         template,

@@ -10,11 +10,15 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
-from tournaments.models import Round
+from tournaments.models import Deal, Round, TableLink
 
 DIRECTOR_GROUP = "director"
 JUDGE_GROUP = "judge"
+# A table device's account (``tournaments.tables.services``) is named ``table:<round>:<table>:<random>``: no form
+# accepts a colon in a user name, so no person's account can be mistaken for one.
+TABLE_ACCOUNT_PREFIX = "table:"
 
 
 def group_names(user) -> frozenset[str]:
@@ -65,10 +69,39 @@ def is_judge_account(account) -> bool:
 
 def is_captain_account(account) -> bool:
     """An account the desk's pairs pages give a pair's captain (link, new password, remove): none of a TD, a
-    judge or the admin's staff, whose powers are wider than confirming a pair's deals and are managed elsewhere."""
-    if account.is_superuser or account.is_staff:
+    judge or the admin's staff, whose powers are wider than confirming a pair's deals and are managed elsewhere,
+    nor a table device's."""
+    if account.is_superuser or account.is_staff or is_table_account(account):
         return False
     return not group_names(account) & {DIRECTOR_GROUP, JUDGE_GROUP}
+
+
+def is_table_account(user) -> bool:
+    """The account a device signs in as by opening a table's link (the QR code on its card)."""
+    return bool(getattr(user, "is_authenticated", False)) and user.get_username().startswith(TABLE_ACCOUNT_PREFIX)
+
+
+def table_match_id(user) -> int | None:
+    """The one match a table device's account records, while its link is live (not revoked, its round and
+    tournament not finished); None for every other account. Read once per user object."""
+    if not is_table_account(user):
+        return None
+    if not hasattr(user, "_table_match_id"):
+        user._table_match_id = TableLink.objects.live().filter(account=user).values_list("match_id", flat=True).first()
+    return user._table_match_id
+
+
+def table_refusal(user, match) -> str:
+    """Why a table device may not open this match's pages ("" when it may, and for every other account): a
+    device records its own table only, and only while its link is live."""
+    if not is_table_account(user):
+        return ""
+    own = table_match_id(user)
+    if own is None:
+        return _("This device's table link no longer works: ask the director for the table's new card.")
+    if own != match.pk:
+        return _("This device records only the table whose card it scanned.")
+    return ""
 
 
 # --- tournaments and their pages ---------------------------------------------------------------------------
@@ -127,7 +160,11 @@ def is_official(user, match) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     # The table's own judge first: it needs no read of the user's groups (the common case, a play).
-    return match.judge_id == user.pk or is_director(user) or is_judge(user) or is_captain(user, match)
+    if match.judge_id == user.pk:
+        return True
+    if is_table_account(user):
+        return table_match_id(user) == match.pk
+    return is_director(user) or is_judge(user) or is_captain(user, match)
 
 
 def can_read_match(user, match) -> bool:
@@ -152,12 +189,16 @@ def can_read_deals(user, match) -> bool:
 
 
 def can_record(user, match) -> bool:
-    """The TD or the judge assigned to the table writes a match, once its round is published and while its
-    tournament is not finished."""
+    """The TD, the judge assigned to the table, or a device signed in by the table's live link writes a match,
+    once its round is published and while its tournament is not finished."""
     if not getattr(user, "is_authenticated", False) or in_draft(match) or match.round.tournament.is_finished:
         return False
     # The table's own judge first: it needs no read of the user's groups (the common case, a play).
-    return (match.judge_id is not None and match.judge_id == user.pk) or is_director(user)
+    if match.judge_id is not None and match.judge_id == user.pk:
+        return True
+    if is_table_account(user):
+        return table_match_id(user) == match.pk
+    return is_director(user)
 
 
 def can_confirm(user, deal) -> bool:
@@ -165,6 +206,12 @@ def can_confirm(user, deal) -> bool:
     if not getattr(user, "is_authenticated", False) or deal.submitted_by_id == user.pk:
         return False
     return is_director(user) or is_judge(user) or is_captain(user, deal.match)
+
+
+def can_confirm_by_pin(user, deal) -> bool:
+    """A player of either pair confirms a submitted deal on the table's own screen with their pair's PIN: offered
+    to whoever records the match (the table's device too, though it submitted: the PIN is the second person)."""
+    return deal.state == Deal.State.SUBMITTED and can_record(user, deal.match)
 
 
 def can_reopen(user) -> bool:

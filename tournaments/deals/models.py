@@ -80,6 +80,15 @@ class Deal(models.Model):
     submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     confirmed_by = by_user(_("confirmed by"), on_delete=models.PROTECT)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    # Set when a player confirmed at the table with their pair's PIN (``confirmed_by`` is then the table's device).
+    confirmed_by_pair = models.ForeignKey(
+        "tournaments.Pair",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by the pair (PIN)"),
+    )
     changed_by = by_user(_("last changed by"))
     changed_at = models.DateTimeField(_("last changed at"), auto_now=True)
     version = models.PositiveIntegerField(_("version"), default=0)

@@ -7,6 +7,7 @@ from tournaments.desk import views
 from tournaments.people import views as people_views
 from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
+from tournaments.tables import views as table_views
 
 urlpatterns = [
     path("", views.desk, name="desk"),
@@ -31,6 +32,9 @@ urlpatterns += [
     path("queue/", board_views.desk_queue, name="desk-queue"),
     path("rounds/<int:number>/table-cards/", board_views.desk_table_cards, name="desk-table-cards"),
     path("rounds/<int:number>/score-sheets/", board_views.desk_score_sheets, name="desk-score-sheets"),
+    path("rounds/<int:number>/links/", table_views.table_links, name="desk-table-links"),
+    path("rounds/<int:number>/links/cards/", table_views.issue_cards, name="desk-issue-cards"),
+    path("rounds/<int:number>/links/<int:match_id>/revoke/", table_views.revoke_link, name="desk-revoke-link"),
 ]
 
 # Pairs and players, judges (tournaments/people/views.py).

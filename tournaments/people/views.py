@@ -42,7 +42,7 @@ def _pair(tournament: Tournament, pair_id: int) -> tuple[Tournament, Pair]:
 
 @desk_page
 def pairs(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    rows = tournament.pairs.select_related("player1", "player2", "captain").order_by(
+    rows = tournament.pairs.select_related("player1", "player2", "captain", "pin").order_by(
         F("seed").asc(nulls_last=True), "name"
     )
     return render(

@@ -452,7 +452,7 @@ def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> D
         raise RecordingError(_("This deal is open already."))
     was_confirmed = deal.state == Deal.State.CONFIRMED
     deal.state = Deal.State.RECORDING
-    deal.confirmed_by = deal.confirmed_at = None
+    deal.confirmed_by = deal.confirmed_at = deal.confirmed_by_pair = None
     deal.submitted_by = deal.submitted_at = None
     deal._change_reason = reason[:100] or "reopened by the director"
     touch(deal, user)

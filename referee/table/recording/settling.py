@@ -36,6 +36,7 @@ from rules.seats import SEATS
 from tournaments.competition.access import can_reopen
 from tournaments.competition.text import text_problem
 from tournaments.models import Deal, Penalty, Ruling
+from tournaments.people.services import display_name
 
 KEY_PATTERN = re.compile(r"(?:-|\d{1,3}):[NWSE-]:[a-z_]{1,20}")
 OUT_OF_TURN = "wrong_order"  # the engine's code for a play out of turn
@@ -134,7 +135,8 @@ class Settlement:
 
 
 def username(user) -> str:
-    return user.get_username() if user is not None else ""
+    """Who recorded or ruled, as the pages name an account (a table's device by its table)."""
+    return display_name(user) if user is not None else ""
 
 
 def read_settlement(deal: Deal) -> Settlement:

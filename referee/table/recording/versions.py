@@ -10,6 +10,7 @@ from referee.table.recording import hot_sql
 from referee.table.recording.errors import StaleEdit
 from referee.table.recording.history_rows import record_change
 from tournaments.models import Deal
+from tournaments.people.services import display_name
 
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
@@ -31,7 +32,7 @@ def read_deal(deal: Deal, version: int | None, *, lock: bool = False) -> Deal:
 
 def stale(current: Deal) -> StaleEdit:
     """The refusal of a write that saw an older version of ``current``: who changed it, and when."""
-    who = current.changed_by.get_username() if current.changed_by else _("someone")
+    who = display_name(current.changed_by) if current.changed_by else _("someone")
     when = timezone.localtime(current.changed_at).strftime("%H:%M:%S")
     return StaleEdit(
         _(

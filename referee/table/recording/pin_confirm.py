@@ -1,0 +1,79 @@
+"""Confirmation at the table: after the submit, a player of either pair types their pair's PIN on the same screen,
+and the deal is confirmed as that pair's (who: the pair, how: its PIN, when) — the second person without a
+second account. The director, another judge or a captain still confirm as before (``deal_entry.confirm_deal``).
+
+The PIN is checked before the write's transaction (it is a slow hash); wrong PINs are counted per pair
+(``referee.throttle.PINS``), wherever they are typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.table.recording.access import lock_for_entry
+from referee.table.recording.errors import PermissionRefused, RecordingError
+from referee.table.recording.match_fold import recompute_match
+from referee.table.recording.versions import lock_deal, touch
+from referee.throttle import PINS
+from tournaments.competition.access import can_confirm_by_pin
+from tournaments.models import Deal, Pair
+from tournaments.tables.services import PIN_DIGITS, pin_matches
+
+
+class TooManyPins(RecordingError):
+    """Too many wrong PINs for the pair lately: it waits, or someone else confirms."""
+
+    code = "throttled"
+    status = 429
+
+
+def _pair(deal: Deal, side: str) -> Pair:
+    pair = {"NS": deal.match.pair_ns, "EW": deal.match.pair_ew}.get(side)
+    if pair is None:
+        raise RecordingError(_("Choose your pair."))
+    return pair
+
+
+def checked_pair(deal: Deal, user, side: str, pin: str) -> Pair:
+    """The pair whose PIN this is, checked outside the write (refused: not this user's table, a wrong PIN, too
+    many wrong PINs)."""
+    if deal.state != Deal.State.SUBMITTED:
+        raise RecordingError(_("Only a submitted deal can be confirmed."))
+    if not can_confirm_by_pin(user, deal):
+        raise PermissionRefused(_("A PIN confirms a deal only on its table's own screen."))
+    pair = _pair(deal, side)
+    pin = pin.strip()
+    if not pin:
+        raise RecordingError(_("Type your pair's PIN."))
+    who = str(pair.pk)
+    if PINS.blocked(who):
+        raise TooManyPins(_("Too many wrong PINs for this pair: wait ten minutes, or ask the director to confirm."))
+    if len(pin) != PIN_DIGITS or not pin.isdigit() or not pin_matches(pair, pin):
+        PINS.failed(who)
+        raise RecordingError(_("That is not %(pair)s's PIN.") % {"pair": pair.name})
+    return pair
+
+
+@transaction.atomic
+def confirm_by_pin(deal: Deal, user, pair: Pair, *, version: int | None) -> Deal:
+    """The deal confirmed as ``pair``'s (its PIN checked by ``checked_pair``); the match recomputed."""
+    lock_for_entry(deal.match)  # the match's lock first, as a finish takes it: a finished tournament refuses
+    deal = lock_deal(deal, version)
+    if deal.state != Deal.State.SUBMITTED:
+        raise RecordingError(_("Only a submitted deal can be confirmed."))
+    deal.state = Deal.State.CONFIRMED
+    deal.confirmed_by = user
+    deal.confirmed_by_pair = pair
+    deal.confirmed_at = timezone.now()
+    touch(deal, user)
+    recompute_match(deal.match)
+    return deal
+
+
+def posted_side_and_pin(fields: Mapping[str, str]) -> tuple[str, str]:
+    side, pin = fields.get("side", ""), fields.get("pin", "")
+    return (side if isinstance(side, str) else ""), (pin[:20] if isinstance(pin, str) else "")

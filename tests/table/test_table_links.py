@@ -1,0 +1,145 @@
+"""A table's link (the QR code on its card): a device that opens it records that table alone, with no account,
+until the link is revoked or the round or tournament is finished; wrong links are counted per address."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.table.helpers import as_user, open_link
+from tournaments.competition import access
+from tournaments.models import Round, TableDevice, TableLink
+from tournaments.tables import services
+
+pytestmark = pytest.mark.django_db
+
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Safari/604.1"
+
+
+def test_a_link_carries_256_random_bits_and_the_database_keeps_only_its_sha256(card, match):
+    link = TableLink.objects.get(match=match)
+    assert len(card.token) >= 43  # token_urlsafe(32): 256 bits
+    assert link.token_hash == hashlib.sha256(card.token.encode()).hexdigest()
+    stored = [str(v) for v in TableLink.objects.filter(pk=link.pk).values().get().values()]
+    stored += [str(v) for v in get_user_model().objects.filter(pk=link.account_id).values().get().values()]
+    assert not [v for v in stored if card.token in v]
+
+
+def test_two_cards_never_share_a_token(card, match, director):
+    assert services.issue_card(match, director).token != card.token
+
+
+def test_the_link_signs_a_fresh_device_in_and_opens_its_table(card, match):
+    response, device = open_link(card.token)
+    assert response.status_code == 302 and response["Location"] == reverse("match", args=[match.pk])
+    assert device.get(reverse("new_deal", args=[match.pk])).status_code == 200
+
+
+def test_the_device_is_refused_another_tables_pages_in_one_sentence(card, other_match):
+    _response, device = open_link(card.token)
+    for name in ("match", "new_deal"):
+        page = device.get(reverse(name, args=[other_match.pk]))
+        assert page.status_code == 403
+        assert "This device records only the table whose card it scanned." in page.content.decode()
+
+
+def test_the_devices_account_has_no_other_right(card, match, director):
+    _response, device = open_link(card.token)
+    account = TableLink.objects.get(match=match).account
+    assert not account.has_usable_password()
+    assert not (access.is_director(account) or access.is_judge(account) or access.is_captain_account(account))
+    assert device.get(reverse("desk", args=["spring"])).status_code == 403
+    assert device.get(reverse("desk-table-links", args=["spring", 1])).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("who", "own_table", "other_table"),
+    [
+        ("anonymous", 302, 302),
+        ("the table's device", 200, 403),
+        ("a revoked device", 403, 403),
+        ("the table's judge", 200, 403),
+        ("the director", 200, 200),
+    ],
+)
+def test_who_opens_the_new_deal_page_of_each_table(card, match, other_match, judge, director, who, own_table, other_table):
+    client = {"anonymous": Client(), "the table's judge": as_user(judge), "the director": as_user(director)}.get(who)
+    if client is None:
+        _response, client = open_link(card.token)
+        if who == "a revoked device":
+            services.revoke(match)
+    assert client.get(reverse("new_deal", args=[match.pk])).status_code == own_table
+    assert client.get(reverse("new_deal", args=[other_match.pk])).status_code == other_table
+
+
+def test_a_revoked_link_stops_the_device_and_opens_no_more(card, match):
+    _response, device = open_link(card.token)
+    services.revoke(match)
+    page = device.get(reverse("match", args=[match.pk]))
+    assert page.status_code == 403 and "no longer works" in page.content.decode()
+    again, _client = open_link(card.token)
+    assert again.status_code == 404 and "This table link does not work" in again.content.decode()
+
+
+def test_a_new_card_takes_the_table_back_from_the_old_links_devices(card, match, director):
+    _response, old_device = open_link(card.token)
+    new = services.issue_card(match, director)
+    assert old_device.get(reverse("new_deal", args=[match.pk])).status_code == 403
+    _response, new_device = open_link(new.token)
+    assert new_device.get(reverse("new_deal", args=[match.pk])).status_code == 200
+
+
+@pytest.mark.parametrize("what", ["round", "tournament"])
+def test_the_link_stops_when_its_round_or_tournament_is_finished(card, match, what):
+    _response, device = open_link(card.token)
+    if what == "round":
+        Round.objects.filter(pk=match.round_id).update(state=Round.State.FINISHED)
+    else:
+        type(match.round.tournament).objects.filter(pk=match.round.tournament_id).update(finished_at=timezone.now())
+    assert device.get(reverse("new_deal", args=[match.pk])).status_code == 403
+    assert open_link(card.token)[0].status_code == 404
+
+
+def test_twenty_wrong_links_a_minute_from_one_address_are_refused_then(card):
+    for n in range(20):
+        assert open_link(f"wrong-{n}")[0].status_code == 404
+    refused, _client = open_link(card.token)
+    assert refused.status_code == 429 and "Too many wrong table links" in refused.content.decode()
+
+
+def test_a_working_link_is_never_counted_against_the_address(card):
+    for _n in range(25):
+        assert open_link(card.token)[0].status_code == 302
+
+
+def test_each_device_that_opened_the_link_is_listed_once(card, match):
+    _response, phone = open_link(card.token, HTTP_USER_AGENT=IPHONE)
+    open_link(card.token, phone, HTTP_USER_AGENT=IPHONE)
+    open_link(card.token, HTTP_USER_AGENT="Mozilla/5.0 (Linux; Android 14) Chrome/120.0 Mobile")
+    devices = TableDevice.objects.filter(link__match=match).order_by("pk")
+    assert [d.user_agent for d in devices] == ["Safari · iPhone", "Chrome · Android"]
+
+
+def test_the_device_is_named_by_its_table_never_by_its_account(card, match):
+    from django.utils import translation
+
+    from tournaments.people.services import display_name
+
+    account = TableLink.objects.get(match=match).account
+    with translation.override("en"):
+        assert display_name(account) == "the device at table 1"
+    with translation.override("zh-hans"):
+        assert display_name(account) == "第1桌的设备"
+
+
+def test_the_devices_visits_to_its_match_page_keep_its_last_visit(card, match):
+    _response, device = open_link(card.token)
+    row = TableDevice.objects.get(link__match=match)
+    TableDevice.objects.filter(pk=row.pk).update(last_seen=row.last_seen - timezone.timedelta(minutes=5))
+    device.get(reverse("match", args=[match.pk]))
+    assert TableDevice.objects.get(pk=row.pk).last_seen > row.last_seen - timezone.timedelta(minutes=1)

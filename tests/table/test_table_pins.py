@@ -1,0 +1,134 @@
+"""Confirmation at the table: after the submit, a player types their pair's PIN on the same device and the deal
+is confirmed as that pair's; wrong PINs are refused and counted per pair; the director, another judge or a
+captain still confirm as before."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from referee.table.recording import deal_entry
+from tests.table.helpers import JSON, as_user, key, open_link, submitted_by
+from tournaments.models import Deal, PairPin, TableLink
+from tournaments.tables import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def device(card):
+    return open_link(card.token)[1]
+
+
+@pytest.fixture
+def submitted(card, match, device):
+    """A deal the table's device submitted (quick entry)."""
+    return submitted_by(match, TableLink.objects.get(match=match).account)
+
+
+def pin_confirm(client, deal, side: str, pin: str):
+    fields = {"side": side, "pin": pin, "version": Deal.objects.get(pk=deal.pk).version, "_key": key()}
+    return client.post(reverse("deal_action", args=[deal.pk, "pin_confirm"]), fields, **JSON)
+
+
+def test_a_pin_is_six_digits_kept_only_as_a_slow_hash(card, match):
+    pin = card.pins[0]
+    stored = PairPin.objects.get(pair=match.pair_ns).pin_hash
+    assert len(pin) == 6 and pin.isdigit()
+    assert pin not in stored and stored.startswith("pin_pbkdf2_sha256$")
+    assert services.pin_matches(match.pair_ns, pin) and not services.pin_matches(match.pair_ew, pin)
+
+
+def test_the_pin_confirms_the_deal_the_same_device_submitted_as_the_pairs(card, match, device, submitted):
+    answer = pin_confirm(device, submitted, "EW", card.pins[1])
+    assert answer.status_code == 200, answer.content
+    deal = Deal.objects.get(pk=submitted.pk)
+    assert deal.state == Deal.State.CONFIRMED and deal.confirmed_at is not None
+    assert deal.confirmed_by_pair == match.pair_ew
+    assert deal.confirmed_by == TableLink.objects.get(match=match).account
+    assert deal.history.first().confirmed_by_pair_id == match.pair_ew.pk  # the change history keeps it
+
+
+def test_the_review_says_which_pair_confirmed_with_its_pin(card, match, device, submitted):
+    pin_confirm(device, submitted, "NS", card.pins[0])
+    page = device.get(reverse("review", args=[submitted.pk])).content.decode()
+    assert f"Confirmed by {match.pair_ns.name} with their PIN" in page
+
+
+@pytest.mark.parametrize(
+    ("side", "pin_of"),
+    [("NS", "EW"), ("EW", "NS"), ("NS", "wrong"), ("EW", "letters"), ("XX", "NS")],
+)
+def test_a_wrong_pin_or_pair_is_refused_and_the_deal_waits(card, device, submitted, side, pin_of):
+    pin = {"NS": card.pins[0], "EW": card.pins[1], "wrong": "000000", "letters": "12a456"}[pin_of]
+    if pin == "000000" and card.pins[0] == pin:
+        pin = "000001"
+    answer = pin_confirm(device, submitted, side, pin)
+    assert answer.status_code == 400 and answer.json()["message"]
+    assert Deal.objects.get(pk=submitted.pk).state == Deal.State.SUBMITTED
+
+
+def test_five_wrong_pins_lock_the_pair_out_even_with_its_right_pin(card, device, submitted):
+    wrong = "111111" if card.pins[0] != "111111" else "222222"
+    for _n in range(5):
+        assert pin_confirm(device, submitted, "NS", wrong).status_code == 400
+    locked = pin_confirm(device, submitted, "NS", card.pins[0])
+    assert locked.status_code == 429 and "Too many wrong PINs" in locked.json()["message"]
+    assert pin_confirm(device, submitted, "EW", card.pins[1]).status_code == 200  # the other pair may still
+
+
+def test_the_device_that_submitted_cannot_confirm_without_a_pin(device, submitted):
+    answer = device.post(
+        reverse("deal_action", args=[submitted.pk, "confirm"]), {"version": submitted.version}, **JSON
+    )
+    assert answer.status_code == 403
+    assert Deal.objects.get(pk=submitted.pk).state == Deal.State.SUBMITTED
+
+
+def test_the_director_still_confirms_a_deal_a_device_submitted(director, submitted):
+    answer = as_user(director).post(
+        reverse("deal_action", args=[submitted.pk, "confirm"]), {"version": submitted.version}, **JSON
+    )
+    assert answer.status_code == 200
+    deal = Deal.objects.get(pk=submitted.pk)
+    assert deal.confirmed_by == director and deal.confirmed_by_pair is None
+
+
+def test_reopening_forgets_the_pair_that_confirmed(card, director, device, submitted):
+    pin_confirm(device, submitted, "NS", card.pins[0])
+    deal = Deal.objects.get(pk=submitted.pk)
+    deal_entry.reopen_deal(deal, director, version=deal.version, reason="mistyped")
+    assert Deal.objects.get(pk=submitted.pk).confirmed_by_pair is None
+
+
+@pytest.mark.parametrize(
+    ("who", "sees_form", "may_confirm"),
+    [
+        ("anonymous", False, False),
+        ("the table's device", True, True),
+        ("another table's device", False, False),
+        ("the table's judge", True, True),
+        ("another judge", False, False),
+        ("the director", True, True),
+    ],
+)
+def test_who_is_offered_the_pin_form_and_may_use_it(
+    card, match, other_match, director, judge, make_judge, device, submitted, who, sees_form, may_confirm
+):
+    if who == "another table's device":
+        client = open_link(services.issue_card(other_match, director).token)[1]
+    else:
+        clients = {"anonymous": Client(), "the table's device": device, "the table's judge": as_user(judge)}
+        clients |= {"another judge": as_user(make_judge("other")), "the director": as_user(director)}
+        client = clients[who]
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("review", args=[submitted.pk]))
+    assert ('data-testid="pin-confirm"' in page.content.decode()) is sees_form
+    answer = pin_confirm(client, submitted, "NS", card.pins[0])
+    assert (Deal.objects.get(pk=submitted.pk).state == Deal.State.CONFIRMED) is may_confirm, answer.status_code
+
+
+def test_the_match_page_leads_the_device_to_the_pin_form(match, device, submitted):
+    page = device.get(reverse("match", args=[match.pk])).content.decode()
+    assert f'href="{reverse("review", args=[submitted.pk])}#pin"' in page
