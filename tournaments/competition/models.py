@@ -143,6 +143,24 @@ class Tournament(models.Model):
             raise ValidationError(
                 {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}
             )
+        self.clean_knockout()
+
+    def clean_knockout(self) -> None:
+        """A knockout stage follows a Swiss or a round robin; a third-place match needs a bracket; the bracket's
+        first round cannot move once a round at or after it is paired."""
+        staged = self.format in (Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN)
+        if self.knockout_size and not staged:
+            raise ValidationError({"knockout_size": _("A knockout stage follows a Swiss or a round robin only.")})
+        if self.third_place_match and self.bracket_start is None:
+            raise ValidationError({"third_place_match": _("A third-place match needs a knockout.")})
+        stored = Tournament.objects.filter(pk=self.pk).first() if self.pk else None
+        if stored is None or stored.bracket_start == self.bracket_start:
+            return
+        starts = [s for s in (stored.bracket_start, self.bracket_start) if s is not None]
+        if stored.rounds.filter(number__gte=min(starts)).exists():
+            raise ValidationError(
+                {"format": _("The knockout's settings cannot change once a round of the knockout is paired.")}
+            )
 
     @cached_property
     def has_kitty(self) -> bool:

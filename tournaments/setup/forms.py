@@ -287,6 +287,8 @@ class TournamentForm(forms.ModelForm, QuietForm):
             "end_date",
             "format",
             "num_rounds",
+            "knockout_size",
+            "third_place_match",
             "match_time_limit",
             "points_win",
             "points_draw",
@@ -313,6 +315,12 @@ class TournamentForm(forms.ModelForm, QuietForm):
         self.initial.setdefault("tie_breaks", used)
         self.fields["num_rounds"].validators.append(MinValueValidator(1))
         self.fields["num_rounds"].widget.attrs["min"] = 1
+        self.fields["num_rounds"].help_text = _(
+            "a knockout's rounds follow from its pairs; with a knockout stage, the rounds before it"
+        )
+        self.fields["knockout_size"].choices = [("", _("no knockout stage"))] + [
+            (n, _("top %(n)s") % {"n": n}) for n in (4, 8, 16)
+        ]
 
     def _update_errors(self, errors) -> None:
         """The model's check of its ruleset is the ruleset form's to report: a stored ruleset the engine refuses
@@ -341,7 +349,17 @@ class TournamentForm(forms.ModelForm, QuietForm):
     GROUPS = (
         (
             _("The tournament"),
-            ("name", "venue", "start_date", "end_date", "format", "num_rounds", "match_time_limit"),
+            (
+                "name",
+                "venue",
+                "start_date",
+                "end_date",
+                "format",
+                "num_rounds",
+                "knockout_size",
+                "third_place_match",
+                "match_time_limit",
+            ),
         ),
         (
             _("Match points and pairing"),

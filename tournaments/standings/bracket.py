@@ -51,8 +51,17 @@ def final_placings(tournament: Tournament) -> list[tuple[str, Pair]]:
     if tournament.format != Tournament.Format.KNOCKOUT and len(places) == len(seeds):
         field_size = len(seeds)
         rest = [x for x in compute_standings(tournament, up_to_round=tournament.num_rounds) if x.pair.pk not in seeds]
-        first_rank = rest[0].rank if rest else 0
-        out += [(str(field_size + 1 + line.rank - first_rank), line.pair) for line in rest]
+        out += [(str(field_size + place), line.pair) for place, line in _shared(rest)]
+    return out
+
+
+def _shared(lines) -> list:
+    """The lines numbered from 1, equal ranks sharing the place of the first of them (1, 2, 2, 4)."""
+    out, place, previous = [], 0, None
+    for i, line in enumerate(lines, start=1):
+        if line.rank != previous:
+            place, previous = i, line.rank
+        out.append((place, line))
     return out
 
 
