@@ -197,8 +197,8 @@ class Tournament(models.Model):
             field = sum(1 for p in lines if p is not None)
         else:
             field = self.pairs.filter(withdrawn=False).count()
-            if self.format != Tournament.Format.KNOCKOUT:
-                field = min(field, self.knockout_size)
+            if self.format != Tournament.Format.KNOCKOUT:  # the planned size until the pairs are entered
+                field = min(field, self.knockout_size) if field >= 2 else self.knockout_size
         return start - 1 + (rounds_of(field) if field >= 2 else 1)
 
     @property

@@ -42,7 +42,7 @@ def final_placings(tournament: Tournament) -> list[tuple[str, Pair]]:
     if bracket is None:
         return []
     places = placings(bracket.lines, bracket.won, _third(bracket))
-    pairs = Pair.objects.in_bulk(places)
+    pairs = Pair.objects.select_related("player1", "player2").in_bulk(places)
     seeds = bracket.seeds
     out = [
         (place_text(p), pairs[pk])
@@ -74,6 +74,7 @@ class Entry:
     seed: int | None = None
     won: bool = False
     lost: bool = False
+    level: str = ""
 
 
 @dataclass
@@ -99,12 +100,21 @@ class Column:
     ties: list[TieBox] = field(default_factory=list)
 
 
+def _level(match: Match | None, pair_id, show: bool) -> str:
+    """The pair's final level in a finished match, when the results are shown."""
+    if not show or match is None or match.state != Match.State.FINISHED:
+        return ""
+    return match.get_level_ns_display() if pair_id == match.pair_ns_id else match.get_level_ew_display()
+
+
 def _box(tie: Tie, pairs: dict, seeds: dict, matches: dict, show: bool) -> TieBox:
+    match = matches.get(frozenset((tie.a, tie.b)))
     entries = []
     for p in (tie.a, tie.b):
         decided = show and tie.winner is not None and p is not None and not tie.bye
-        entries.append(Entry(pairs.get(p), seeds.get(p), decided and p == tie.winner, decided and p != tie.winner))
-    return TieBox(entries, matches.get(frozenset((tie.a, tie.b))), tie.bye, show)
+        won, lost = decided and p == tie.winner, decided and p != tie.winner
+        entries.append(Entry(pairs.get(p), seeds.get(p), won, lost, _level(match, p, show)))
+    return TieBox(entries, match, tie.bye, show)
 
 
 def bracket_picture(tournament: Tournament, rounds, *, show_results: bool) -> dict | None:
