@@ -132,10 +132,13 @@ def placings(
     lines: Sequence[Line],
     won: Sequence[Collection[Hashable]],
     third_place: tuple[Hashable, Hashable, Hashable | None] | None = None,
+    *,
+    third_place_match: bool = False,
 ) -> dict[Hashable, Placing]:
     """Final places of the pairs the bracket has placed so far: the final's winner 1 and loser 2; the
-    semi-finals' losers 3 and 4 by the third-place match ``(a, b, winner)``, or 3–4 shared without one; a loser
-    of an earlier round shares the places its round decides (5–8, 9–16 …, cut at the field's size)."""
+    semi-finals' losers 3 and 4 by the third-place match ``(a, b, winner)`` (with ``third_place_match``, not
+    placed until it is won), or 3–4 shared without one; a loser of an earlier round shares the places its round
+    decides (5–8, 9–16 …, cut at the field's size)."""
     field = sum(1 for p in lines if p is not None)
     rounds = bracket_rounds(lines, won)
     out: dict[Hashable, Placing] = {}
@@ -148,6 +151,10 @@ def placings(
             out[loser] = Placing(first, min(2 * first - 2, field))
         if r == len(rounds) - 1 and ties[0].winner is not None:
             out[ties[0].winner] = Placing(1, 1)
+    losers = semifinal_losers(lines, won)
+    if third_place_match and len(losers) == 2:
+        for p in losers:
+            out.pop(p, None)
     if third_place is not None and third_place[2] is not None:
         a, b, winner = third_place
         out[winner] = Placing(3, 3)

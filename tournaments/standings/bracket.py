@@ -41,7 +41,7 @@ def final_placings(tournament: Tournament) -> list[tuple[str, Pair]]:
     bracket = bracket_of(tournament)
     if bracket is None:
         return []
-    places = placings(bracket.lines, bracket.won, _third(bracket))
+    places = placings(bracket.lines, bracket.won, _third(bracket), third_place_match=tournament.third_place_match)
     pairs = Pair.objects.select_related("player1", "player2").in_bulk(places)
     seeds = bracket.seeds
     out = [
