@@ -154,3 +154,12 @@ def test_the_command_creates_a_knockout_and_a_swiss_with_a_knockout_stage():
     assert Tournament.objects.get(slug="league").bracket_start == 5
     with pytest.raises(CommandError, match="knockout_size"):
         call_command("create_tournament", "m", "--name", "M", "--format", "manual", "--knockout-size", "4")
+
+
+@pytest.mark.django_db
+def test_a_late_entry_is_told_the_knockout_is_settled(make_pair, director):
+    from tournaments.people.services import late_entry_note
+
+    t = staged(make_pair, 4, 1, 4)
+    play(t, director, 1)
+    assert late_entry_note(t) == "The knockout's pairs are settled: a pair added now plays no more rounds."

@@ -111,6 +111,10 @@ def why_not_next(tournament: Tournament, number: int) -> str | None:
     if not is_bracket_round(tournament, number):
         return None
     if number > tournament.bracket_start:
+        if bracket_of(tournament) is None:  # settings changed under a paired round: the admin's raw edits
+            return _("Round %(n)s is no bracket round: the knockout cannot follow it.") % {
+                "n": tournament.bracket_start
+            }
         previous = tournament.rounds.filter(number=number - 1).first()
         level = level_match(previous) if previous else None
         if level is not None:
