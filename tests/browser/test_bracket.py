@@ -77,3 +77,27 @@ def test_the_desk_shows_the_bracket_on_a_tablet(page):
     expect(page.get_by_test_id("bracket")).to_be_visible()
     expect(page.get_by_role("heading", name="三四名决赛")).to_be_visible()
     shoot(page, "desk-tablet-zh")
+
+
+def test_the_director_decides_a_level_match_on_a_phone(page):
+    director = create_director("td", "director-pass-1")
+    t = Tournament.objects.create(name="春季淘汰赛", slug="cup", format=Tournament.Format.KNOCKOUT)
+    enter_pairs(t, NAMES[:4])
+    rnd = pair_round(t)
+    publish_round(rnd)
+    for m in rnd.matches.order_by("table"):
+        finish(m, None if m.table == 2 else m.pair_ns, "7", "7" if m.table == 2 else "5")
+    assert director
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, "td", "director-pass-1")
+    page.goto_path(f"/t/{t.slug}/desk/")
+    expect(page.get_by_test_id("pair-blocker")).to_have_text("第1轮第2桌打平：请在该轮页面裁定哪一对搭档晋级。")
+    page.goto_path(f"/t/{t.slug}/desk/rounds/1/")
+    form = page.get_by_test_id("level-matches")
+    form.get_by_label("长江一队").check()
+    form.get_by_label("原因（记入修改记录）").fill("庄家局数多")
+    shoot(page, "decide-phone-zh")
+    form.get_by_role("button", name="裁定").click()
+    expect(page.get_by_text("第2桌已裁定。")).to_be_visible()
+    page.goto_path(f"/t/{t.slug}/desk/")
+    expect(page.get_by_role("button", name="编排第 2 轮")).to_be_visible()

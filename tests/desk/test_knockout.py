@@ -140,3 +140,17 @@ def test_a_won_match_cannot_be_decided_again(knockout, director):
     with pytest.raises(TieError):
         decide_tie(match, match.pair_ew_id, "no", director)
     assert Match.objects.get(pk=match.pk).tie_winner is None
+
+
+@pytest.mark.django_db
+def test_a_knockout_whose_final_ended_level_cannot_be_finished_until_decided(knockout, director):
+    from tournaments.competition.finishing import why_not_finish
+
+    t = knockout(2)
+    rnd = pair_round(t)
+    publish_round(rnd)
+    final = finish(rnd.matches.get(), None, "9", "9", ended_by="time")
+    assert why_not_finish(t) == "Table 1 of round 1 ended level: decide who goes through on the round's page."
+    decide_tie(final, final.pair_ns_id, "coin toss before witnesses", director)
+    assert why_not_finish(t) is None
+    assert [place for place, _pair in final_placings(t)] == ["1", "2"]
