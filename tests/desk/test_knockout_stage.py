@@ -4,6 +4,7 @@ it and the command that creates one."""
 
 from __future__ import annotations
 
+import random
 from io import StringIO
 
 import pytest
@@ -13,6 +14,7 @@ from django.core.management.base import CommandError
 from django.utils import translation
 
 from referee.table.simulation import simulate_round
+from tests.desk.helpers import finish
 from tournaments.models import Round, Tournament
 from tournaments.pairing.services import (
     PairingError,
@@ -101,9 +103,13 @@ def test_the_knockout_waits_for_the_last_swiss_round_and_its_tables_change_only_
 
 @pytest.mark.django_db
 def test_the_full_swiss_of_twenty_four_in_six_rounds_then_the_top_eight(make_pair, director):
-    t = staged(make_pair, 24, 6, 8, {"preset": "standard", "target_level": "3"})  # 69 matches: short ones
-    for number in range(1, 7):
-        play(t, director, number)
+    t = staged(make_pair, 24, 6, 8)
+    rng = random.Random(24)
+    for _number in range(1, 7):  # the Swiss's results straight in (it is the seeding under test), then simulated
+        rnd = pair_round(t)
+        publish_round(rnd)
+        for m in rnd.matches.all():
+            finish(m, rng.choice([m.pair_ns, m.pair_ew, None]), rng.choice("3456789"), rng.choice("3456789"))
     order = [line.pair.seed for line in compute_standings(t, up_to_round=6)][:8]
     quarters = play(t, director, 7)
     assert [(m.pair_ns.seed, m.pair_ew.seed) for m in quarters.matches.order_by("table")] == [
@@ -163,3 +169,17 @@ def test_a_late_entry_is_told_the_knockout_is_settled(make_pair, director):
     t = staged(make_pair, 4, 1, 4)
     play(t, director, 1)
     assert late_entry_note(t) == "The knockout's pairs are settled: a pair added now plays no more rounds."
+
+
+@pytest.mark.django_db
+def test_a_round_robin_then_a_knockout_of_its_top_four(make_pair, director):
+    t = staged(make_pair, 5, 5, 4, format=Tournament.Format.ROUND_ROBIN)
+    for _number in range(5):  # five pairs: five rounds, a bye each
+        rnd = pair_round(t)
+        publish_round(rnd)
+        for m in rnd.matches.all():
+            finish(m, m.pair_ns, "A", "5")
+    top = [line.pair.pk for line in compute_standings(t, up_to_round=5)][:4]
+    semis = pair_round(t)
+    assert semis.number == 6 and semis.bracket == [top[0], top[3], top[2], top[1]]
+    assert not semis.byes.exists()
