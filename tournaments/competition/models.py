@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from rules.knockout import rounds_of
 from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import Ruleset, RulesetError
 from rules.standings import TIEBREAKS
@@ -88,6 +89,19 @@ class Tournament(models.Model):
     bye_points = models.PositiveSmallIntegerField(_("points for a bye"), default=2)
     # Tables that do not record tricks may enter a deal's totals only.
     quick_entry_allowed = models.BooleanField(_("quick entry allowed"), default=False)
+    # A knockout stage after a Swiss or round-robin stage of ``num_rounds`` rounds: its top ``knockout_size``
+    # pairs by the standings then (None: no knockout stage). A third-place match in the final round (knockout
+    # format or stage). The bracket itself is the first bracket round's ``Round.bracket``.
+    knockout_size = models.PositiveSmallIntegerField(
+        _("knockout of the top"),
+        null=True,
+        blank=True,
+        choices=[(4, 4), (8, 8), (16, 16)],
+        help_text=_("a Swiss or round robin only: the top pairs play a knockout after its rounds"),
+    )
+    third_place_match = models.BooleanField(
+        _("third-place match"), default=False, help_text=_("a knockout's semi-final losers play for third place")
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Set when the director finishes the tournament (its results are final), cleared when they reopen it; the
     # history keeps every finish and reopening with who and when (``tournaments.competition.finishing``).
@@ -129,6 +143,24 @@ class Tournament(models.Model):
             raise ValidationError(
                 {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}
             )
+        self.clean_knockout()
+
+    def clean_knockout(self) -> None:
+        """A knockout stage follows a Swiss or a round robin; a third-place match needs a bracket; the bracket's
+        first round cannot move once a round at or after it is paired."""
+        staged = self.format in (Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN)
+        if self.knockout_size and not staged:
+            raise ValidationError({"knockout_size": _("A knockout stage follows a Swiss or a round robin only.")})
+        if self.third_place_match and self.bracket_start is None:
+            raise ValidationError({"third_place_match": _("A third-place match needs a knockout.")})
+        stored = Tournament.objects.filter(pk=self.pk).first() if self.pk else None
+        if stored is None or stored.bracket_start == self.bracket_start:
+            return
+        starts = [s for s in (stored.bracket_start, self.bracket_start) if s is not None]
+        if stored.rounds.filter(number__gte=min(starts)).exists():
+            raise ValidationError(
+                {"format": _("The knockout's settings cannot change once a round of the knockout is paired.")}
+            )
 
     @cached_property
     def has_kitty(self) -> bool:
@@ -143,6 +175,31 @@ class Tournament(models.Model):
     def is_finished(self) -> bool:
         """The director finished the tournament: nothing changes its results until they reopen it."""
         return self.finished_at is not None
+
+    @property
+    def bracket_start(self) -> int | None:
+        """The number of the knockout's first round: 1 for a knockout, the round after the first stage for a
+        Swiss or round robin with a knockout stage; None without a bracket."""
+        if self.format == Tournament.Format.KNOCKOUT:
+            return 1
+        staged = self.format in (Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN)
+        return self.num_rounds + 1 if staged and self.knockout_size else None
+
+    @property
+    def rounds_planned(self) -> int:
+        """How many rounds the tournament has: ``num_rounds``, or with a bracket the rounds before it plus the
+        bracket's (log2 of its field: the stored first bracket round's, else the pairs that would enter it)."""
+        start = self.bracket_start
+        if start is None:
+            return self.num_rounds
+        lines = self.rounds.filter(number=start).values_list("bracket", flat=True).first()
+        if lines:
+            field = sum(1 for p in lines if p is not None)
+        else:
+            field = self.pairs.filter(withdrawn=False).count()
+            if self.format != Tournament.Format.KNOCKOUT:  # the planned size until the pairs are entered
+                field = min(field, self.knockout_size) if field >= 2 else self.knockout_size
+        return start - 1 + (rounds_of(field) if field >= 2 else 1)
 
     @property
     def preset_name(self) -> str:
@@ -225,6 +282,9 @@ class Round(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("round"))
     state = models.CharField(_("state"), max_length=12, choices=State.choices, default=State.DRAFT)
+    # A knockout's first round: the pair id at each position of the bracket, None where a seed is missing
+    # (``rules.knockout``); the later rounds follow from it and the results.
+    bracket = models.JSONField(_("bracket"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("round")
@@ -307,6 +367,19 @@ class Match(models.Model):
         help_text=_("a no-show, set by the TD"),
     )
     version = models.PositiveIntegerField(_("version"), default=0)
+    # A knockout match that ended level: who goes through, decided by the director with a reason
+    # (``tournaments.pairing.knockout.decide_tie``); the history keeps every decision.
+    tie_winner = models.ForeignKey(
+        Pair,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("goes through"),
+    )
+    tie_reason = models.CharField(_("reason"), max_length=200, blank=True)
+    tie_decided_by = by_user(_("decided by"))
+    tie_decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
 
     objects = OfTournament.as_manager()
     history = HistoricalRecords()
@@ -347,6 +420,13 @@ class Match(models.Model):
 
     def pair_of(self, side: str) -> Pair:
         return self.pair_ns if side == "NS" else self.pair_ew
+
+    @property
+    def goes_through_id(self) -> int | None:
+        """In a knockout: the pair that won, or, when the match ended level, the one the director decided."""
+        if self.state != Match.State.FINISHED:
+            return None
+        return self.winner_id or self.tie_winner_id
 
 
 class Bye(models.Model):

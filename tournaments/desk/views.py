@@ -26,6 +26,7 @@ from tournaments.competition.finishing import (
     why_not_reopen,
 )
 from tournaments.competition.pages import desk_page
+from tournaments.desk.bracket import round_bracket
 from tournaments.desk.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, ReopenForm, SwapForm
 from tournaments.models import Bye, Round, Tournament
 from tournaments.pairing.services import (
@@ -40,6 +41,7 @@ from tournaments.pairing.services import (
     why_not_pair,
     why_not_unpublish,
 )
+from tournaments.standings.bracket import bracket_picture
 from tournaments.standings.tables import PairingTable
 from tournaments.workbook.download import attach
 from tournaments.workbook.export import workbook_filename, workbook_title, write_workbook
@@ -78,6 +80,7 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "pairs": pairs,
             "active_count": sum(1 for p in pairs if not p.withdrawn),
             "last_step": next(iter(finishing_log(tournament)), None),
+            "bracket": bracket_picture(tournament, tournament.rounds.all(), show_results=True),
         },
     )
 
@@ -164,6 +167,7 @@ def desk_round(request: HttpRequest, tournament: Tournament, number: int) -> Htt
             "unplaced": unplaced,
             "is_draft": rnd.state == Round.State.DRAFT,
             "unpublish_blocker": why_not_unpublish(rnd),
+            **round_bracket(tournament, rnd),
         },
     )
 

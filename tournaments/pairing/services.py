@@ -29,6 +29,7 @@ from rules.pairing import (
 )
 from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Round, Seating, Tournament, by_seed
+from tournaments.pairing import knockout
 from tournaments.standings.compute import compute_standings
 
 
@@ -66,17 +67,15 @@ def why_not_pair(tournament: Tournament, number: int | None = None) -> str | Non
     number = expected if number is None else number
     if number != expected:
         return _("The next round to pair is round %(n)s.") % {"n": expected}
-    if number > tournament.num_rounds:
-        return _("This tournament has %(n)s rounds.") % {"n": tournament.num_rounds}
+    if number > tournament.rounds_planned:
+        return _("This tournament has %(n)s rounds.") % {"n": tournament.rounds_planned}
     if last and last.state == Round.State.DRAFT:
         return _("Publish round %(n)s before pairing the next one.") % {"n": last.number}
-    if (
-        last
-        and tournament.format == Tournament.Format.SWISS
-        and last.matches.exclude(state=Match.State.FINISHED).exists()
-    ):
+    # A Swiss round and a bracket round are drawn from the results before them.
+    from_results = tournament.format == Tournament.Format.SWISS or knockout.is_bracket_round(tournament, number)
+    if last and from_results and last.matches.exclude(state=Match.State.FINISHED).exists():
         return _("Round %(n)s still has unfinished matches.") % {"n": last.number}
-    return None
+    return knockout.why_not_next(tournament, number)
 
 
 def _check_can_pair(tournament: Tournament, number: int) -> None:
@@ -174,14 +173,17 @@ def pair_round(tournament: Tournament, number: int | None = None) -> Round:
         number = (last.number + 1) if last else 1
     _check_can_pair(tournament, number)
     gave_way: list[GaveWay] = []
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
+    bracket = None
+    if knockout.is_bracket_round(tournament, number):
+        games, byes, bracket = knockout.draw(tournament, number)
+    elif tournament.format == Tournament.Format.ROUND_ROBIN:
         games, byes = _round_robin_games(tournament, number)
     elif tournament.format == Tournament.Format.SWISS:
         draw = _swiss_games(tournament, number)
         games, byes, gave_way = draw.games, [] if draw.bye is None else [draw.bye], draw.gave_way
     else:
         games, byes = _manual_games(tournament)
-    rnd = Round.objects.create(tournament=tournament, number=number, state=Round.State.DRAFT)
+    rnd = Round.objects.create(tournament=tournament, number=number, state=Round.State.DRAFT, bracket=bracket)
     _write_round(rnd, games, byes)
     rnd.gave_way_notes = gave_way_notes(gave_way)  # not stored: said once, when the draft is made
     return rnd
@@ -194,12 +196,20 @@ def _draft(rnd: Round) -> None:
 
 @transaction.atomic
 def set_round_matches(
-    rnd: Round, games: Sequence[tuple[int, int, int | None]], byes: Iterable[int] = ()
+    rnd: Round, games: Sequence[tuple[int, int, int | None]], byes: Iterable[int] = (), *, swap=None
 ) -> None:
-    """Replace a draft round's matches (table = position + 1) and byes; every pair at most once."""
+    """Replace a draft round's matches (table = position + 1) and byes; every pair at most once. A bracket
+    round changes only by a swap (``swap``: the two pairs), which moves them in the bracket too."""
     lock_open(rnd.tournament_id)
-    rnd = get_object_or_404(Round.objects.select_for_update(), pk=rnd.pk)
+    rnd = get_object_or_404(Round.objects.select_for_update().select_related("tournament"), pk=rnd.pk)
     _draft(rnd)
+    if knockout.is_bracket_round(rnd.tournament, rnd.number):
+        if swap is None:
+            raise PairingError(_("A bracket round is changed by swapping two pairs only."))
+        if not rnd.bracket:
+            raise PairingError(_("A later bracket round follows from the results and cannot be changed."))
+        rnd.bracket = knockout.swapped_lines(rnd, *swap)
+        rnd.save(update_fields=["bracket"])
     byes = list(byes)
     seen = Counter([p for g in games for p in g[:2]] + byes)
     twice = [pk for pk, n in seen.items() if n > 1]
@@ -226,7 +236,7 @@ def swap_pairs(rnd: Round, a: int, b: int) -> None:
         swap = {a: b, b: a}
         games = [(swap.get(ns, ns), swap.get(ew, ew), judge) for ns, ew, judge in games]
         byes = [swap.get(p, p) for p in byes]
-        set_round_matches(rnd, games, byes)
+        set_round_matches(rnd, games, byes, swap=(a, b))
 
 
 @transaction.atomic

@@ -115,9 +115,12 @@ def late_entry_note(tournament: Tournament) -> str:
         return ""
     if number == 0:
         return _("The round robin's schedule was fixed at round 1: a pair added now is not scheduled.")
-    if number > tournament.num_rounds:
+    if number > tournament.rounds_planned:
         return _("Every round is paired: a pair added now plays no more rounds.")
     last = tournament.rounds.order_by("-number").first()
+    start = tournament.bracket_start
+    if start is not None and (number > start or number == start and last.state != Round.State.DRAFT):
+        return _("The knockout's pairs are settled: a pair added now plays no more rounds.")
     if last.state == Round.State.DRAFT:
         return _(
             "Round %(n)s is a draft: place the new pair on its page, or it plays from round %(next)s."

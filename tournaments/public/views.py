@@ -24,6 +24,7 @@ from tournaments.competition.wording import match_status
 from tournaments.desk.forms import DirectorSetupForm
 from tournaments.models import Deal, Match, Round, Tournament
 from tournaments.setup.words import setting_label
+from tournaments.standings.bracket import final_placings
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
 from tournaments.standings.tables import (
     MatchTable,
@@ -129,12 +130,16 @@ def public_tournament(request: HttpRequest, tournament: Tournament, switch: str)
 def links_for(request: HttpRequest, tournament: Tournament) -> dict:
     """Which public pages the visitor may open (the TD sees them all)."""
     user = request.user
+    rounds = visible_rounds(request, tournament)
+    show_pairings = access.can_see_page(user, tournament, "public_pairings")
+    start = tournament.bracket_start
     return {
         "show_standings": access.can_see_page(user, tournament, "public_standings"),
-        "show_pairings": access.can_see_page(user, tournament, "public_pairings"),
+        "show_pairings": show_pairings,
         "show_results": access.can_see_page(user, tournament, "public_results"),
         "show_deal_log": access.can_see_page(user, tournament, "public_deal_log"),
-        "rounds": visible_rounds(request, tournament),
+        "show_bracket": show_pairings and start is not None and rounds.filter(number=start).exists(),
+        "rounds": rounds,
     }
 
 
@@ -176,6 +181,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "title": standings_title(tournament, up_to),
         "updated": timezone.localtime(),
         "tie_break_labels": [label for _code, label in tie_break_columns(tournament)],
+        "placings": final_placings(tournament) if up_to is None and tournament.bracket_start else [],
         **links,
     }
     live = request.headers.get("X-Live") == "1"

@@ -268,6 +268,22 @@ UNREADABLE = object()  # what the director typed cannot be read: the field shows
 # ---------------------------------------------------------------- the tournament's own settings
 
 
+# The settings page's sections, in order: the form's fields are theirs.
+TOURNAMENT_FIELDS = (
+    "name",
+    "venue",
+    "start_date",
+    "end_date",
+    "format",
+    "num_rounds",
+    "knockout_size",
+    "third_place_match",
+    "match_time_limit",
+)
+POINTS_FIELDS = ("points_win", "points_draw", "points_loss", "bye_points", "avoid_same_club", "quick_entry_allowed")
+PUBLIC_FIELDS = ("is_public", "public_pairings", "public_results", "public_deal_log", "public_standings")
+
+
 class TournamentForm(forms.ModelForm, QuietForm):
     """Name, dates, venue, format, rounds, time limit, match points, public switches, tie-breaks in order."""
 
@@ -280,26 +296,7 @@ class TournamentForm(forms.ModelForm, QuietForm):
 
     class Meta:
         model = Tournament
-        fields = (
-            "name",
-            "venue",
-            "start_date",
-            "end_date",
-            "format",
-            "num_rounds",
-            "match_time_limit",
-            "points_win",
-            "points_draw",
-            "points_loss",
-            "bye_points",
-            "avoid_same_club",
-            "quick_entry_allowed",
-            "is_public",
-            "public_pairings",
-            "public_results",
-            "public_deal_log",
-            "public_standings",
-        )
+        fields = TOURNAMENT_FIELDS + POINTS_FIELDS + PUBLIC_FIELDS
         widgets = {
             # A date picker reads and writes ISO dates only, whatever the language's date format.
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -313,6 +310,12 @@ class TournamentForm(forms.ModelForm, QuietForm):
         self.initial.setdefault("tie_breaks", used)
         self.fields["num_rounds"].validators.append(MinValueValidator(1))
         self.fields["num_rounds"].widget.attrs["min"] = 1
+        self.fields["num_rounds"].help_text = _(
+            "a knockout's rounds follow from its pairs; with a knockout stage, the rounds before it"
+        )
+        self.fields["knockout_size"].choices = [("", _("no knockout stage"))] + [
+            (n, _("top %(n)s") % {"n": n}) for n in (4, 8, 16)
+        ]
 
     def _update_errors(self, errors) -> None:
         """The model's check of its ruleset is the ruleset form's to report: a stored ruleset the engine refuses
@@ -339,25 +342,9 @@ class TournamentForm(forms.ModelForm, QuietForm):
         return data
 
     GROUPS = (
-        (
-            _("The tournament"),
-            ("name", "venue", "start_date", "end_date", "format", "num_rounds", "match_time_limit"),
-        ),
-        (
-            _("Match points and pairing"),
-            (
-                "points_win",
-                "points_draw",
-                "points_loss",
-                "bye_points",
-                "avoid_same_club",
-                "quick_entry_allowed",
-            ),
-        ),
-        (
-            _("What the public sees"),
-            ("is_public", "public_pairings", "public_results", "public_deal_log", "public_standings"),
-        ),
+        (_("The tournament"), TOURNAMENT_FIELDS),
+        (_("Match points and pairing"), POINTS_FIELDS),
+        (_("What the public sees"), PUBLIC_FIELDS),
     )
 
     def groups(self) -> list[tuple[Any, list[forms.BoundField]]]:

@@ -27,6 +27,7 @@ from openpyxl.utils import get_column_letter
 from rules.ranks import RANK_TEXT, rank_text
 from tournaments.competition.wording import deal_outcome, match_result, penalty_note
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
+from tournaments.standings.bracket import bracket_picture
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
 
 FORMULA_START = ("=", "+", "-", "@")
@@ -351,6 +352,43 @@ def _penalties_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tu
     sheet.close()
 
 
+def _bracket_rows(title: str, number: int, tie) -> list:
+    a, b = tie.entries
+    through = next((e.pair.name for e in tie.entries if e.won or (tie.bye and e.pair)), "")
+    return [
+        number,
+        title,
+        tie.match.table if tie.match else None,
+        a.seed,
+        a.pair.name if a.pair else (_("bye") if tie.bye else ""),
+        b.seed,
+        b.pair.name if b.pair else (_("bye") if tie.bye else ""),
+        through,
+        tie.decided,
+    ]
+
+
+def _bracket_sheets(wb: Workbook, tournament: Tournament) -> None:
+    """A knockout's bracket, a tie a row, round by round (byes and the third-place match too), and its final
+    placings."""
+    picture = bracket_picture(tournament, tournament.rounds.all(), show_results=True)
+    if picture is None:
+        return
+    columns = [(_("round"), 7), (_("stage"), 14), (_("table"), 7), (_("seed"), 6), (_("pair name"), 22)]
+    columns += [(_("seed"), 6), (_("pair name"), 22), (_("goes through"), 22), (_("note"), 40)]
+    sheet = Sheet(wb, _("Bracket"), columns)
+    for column in picture["columns"]:
+        for tie in column.ties:
+            sheet.append(_bracket_rows(column.title, column.number, tie))
+    if picture["third"] is not None:
+        sheet.append(_bracket_rows(_("Third-place match"), picture["columns"][-1].number, picture["third"]))
+    sheet.close()
+    places = Sheet(wb, _("Final placings"), [(_("place"), 8), (_("pair name"), 22), (_("players"), 28)])
+    for place, pair in picture["placings"]:
+        places.append([place, pair.name, pair.players])
+    places.close()
+
+
 def write_workbook(tournament: Tournament, out: str | IO[bytes]) -> None:
     """Write the official workbook of ``tournament`` to a path or binary file, in the active language."""
     wb = Workbook(write_only=True)
@@ -364,6 +402,7 @@ def write_workbook(tournament: Tournament, out: str | IO[bytes]) -> None:
     _rounds_sheet(wb, matches, byes)
     _deals_sheet(wb, tournament, matches)
     _penalties_sheet(wb, tournament, matches)
+    _bracket_sheets(wb, tournament)
     wb.save(out)
 
 

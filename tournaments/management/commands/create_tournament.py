@@ -6,7 +6,10 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Create a tournament: manage.py create_tournament SLUG --name NAME --preset PRESET --rounds N"
+    help = (
+        "Create a tournament: manage.py create_tournament SLUG --name NAME --preset PRESET --rounds N "
+        "[--format knockout | --knockout-size 8] [--third-place]"
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug")
@@ -16,6 +19,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--format", default=Tournament.Format.SWISS, choices=[c for c, _l in Tournament.Format.choices]
         )
+        parser.add_argument(
+            "--knockout-size",
+            type=int,
+            choices=[4, 8, 16],
+            help="a Swiss or round robin: its top N then play a knockout after --rounds rounds",
+        )
+        parser.add_argument("--third-place", action="store_true", help="a knockout's third-place match")
         parser.add_argument("--venue", default="")
         parser.add_argument("--avoid-same-club", action="store_true")
         parser.add_argument("--hidden", action="store_true", help="not public until the TD switches it on")
@@ -32,6 +42,8 @@ class Command(BaseCommand):
             ruleset={"preset": o["preset"]},
             format=o["format"],
             num_rounds=o["rounds"],
+            knockout_size=o["knockout_size"],
+            third_place_match=o["third_place"],
             avoid_same_club=o["avoid_same_club"],
             is_public=not o["hidden"],
         )
@@ -43,5 +55,5 @@ class Command(BaseCommand):
             ) from None
         t.save()
         self.stdout.write(
-            f"created {t.slug}: {t.name} ({t.format}, {t.num_rounds} rounds, preset {o['preset']})"
+            f"created {t.slug}: {t.name} ({t.format}, {t.rounds_planned} rounds, preset {o['preset']})"
         )

@@ -1,0 +1,103 @@
+"""The knockout's bracket page in a real browser: a phone and a desktop, Chinese and English, the page no wider
+than the screen (the bracket scrolls inside its box); the desk's bracket on a tablet. Screenshots go to
+/work/shots/knockout/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.helpers import enter_pairs, expect, login
+from tests.desk.helpers import finish
+from tournaments.competition.accounts import create_director
+from tournaments.models import Tournament
+from tournaments.pairing.knockout import decide_tie
+from tournaments.pairing.services import pair_round, publish_round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOTS = Path("/work/shots/knockout")
+NAMES = ["东风队", "长江一队", "黄河队", "泰山队", "珠江队", "昆仑队", "天山队", "西湖队"]
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+def played_cup(director) -> Tournament:
+    """A knockout of eight with a third-place match: the quarter-finals played (table 2 level, decided), the
+    semi-finals played, the final round published and not played yet."""
+    t = Tournament.objects.create(
+        name="春季淘汰赛", slug="cup", format=Tournament.Format.KNOCKOUT, third_place_match=True
+    )
+    enter_pairs(t, NAMES)
+    for number in (1, 2):
+        rnd = pair_round(t)
+        publish_round(rnd)
+        for m in rnd.matches.order_by("table"):
+            level = number == 1 and m.table == 2
+            finish(m, None if level else m.pair_ns, "7" if level else "A", "7" if level else "9")
+            if level:
+                decide_tie(m, m.pair_ew_id, "庄家局数多", director)
+    publish_round(pair_round(t))
+    return t
+
+
+def shoot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_bracket_page_on_a_phone_and_a_desktop_in_both_languages(browser, live_server, size):
+    director = create_director("td", "director-pass-1")
+    t = played_cup(director)
+    width, height = SIZES[size]
+    for lang in ("zh-hans", "en"):
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
+        context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+        page = context.new_page()
+        page.goto(f"{live_server.url}/t/{t.slug}/")
+        page.get_by_test_id("bracket-link").click()
+        expect(page.get_by_test_id("bracket")).to_be_visible()
+        final, semis = ("决赛", "半决赛") if lang == "zh-hans" else ("Final", "Semi-finals")
+        expect(page.get_by_role("heading", name=f"{semis} · ").first).to_be_visible()
+        expect(page.locator(".bracket-round h3").last).to_contain_text(final)
+        expect(page.locator(".bracket-line.won")).to_have_count(6)
+        expect(page.locator(".bracket-note")).to_contain_text("庄家局数多")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # the bracket scrolls in its box
+        shoot(page, f"bracket-{size}-{lang}")
+        context.close()
+
+
+def test_the_desk_shows_the_bracket_on_a_tablet(page):
+    create_director("td", "director-pass-1")
+    t = played_cup(create_director("td2", "director-pass-2"))
+    page.set_viewport_size({"width": 820, "height": 1180})
+    login(page, "td", "director-pass-1")
+    page.goto_path(f"/t/{t.slug}/desk/")
+    expect(page.get_by_test_id("bracket")).to_be_visible()
+    expect(page.get_by_role("heading", name="三四名决赛")).to_be_visible()
+    shoot(page, "desk-tablet-zh")
+
+
+def test_the_director_decides_a_level_match_on_a_phone(page):
+    director = create_director("td", "director-pass-1")
+    t = Tournament.objects.create(name="春季淘汰赛", slug="cup", format=Tournament.Format.KNOCKOUT)
+    enter_pairs(t, NAMES[:4])
+    rnd = pair_round(t)
+    publish_round(rnd)
+    for m in rnd.matches.order_by("table"):
+        finish(m, None if m.table == 2 else m.pair_ns, "7", "7" if m.table == 2 else "5")
+    assert director
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, "td", "director-pass-1")
+    page.goto_path(f"/t/{t.slug}/desk/")
+    expect(page.get_by_test_id("pair-blocker")).to_have_text("第1轮第2桌打平：请在该轮页面裁定哪一对搭档晋级。")
+    page.goto_path(f"/t/{t.slug}/desk/rounds/1/")
+    form = page.get_by_test_id("level-matches")
+    form.get_by_label("长江一队").check()
+    form.get_by_label("原因（记入修改记录）").fill("庄家局数多")
+    shoot(page, "decide-phone-zh")
+    form.get_by_role("button", name="裁定").click()
+    expect(page.get_by_text("第2桌已裁定。")).to_be_visible()
+    page.goto_path(f"/t/{t.slug}/desk/")
+    expect(page.get_by_role("button", name="编排第 2 轮")).to_be_visible()
