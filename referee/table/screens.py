@@ -179,8 +179,10 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
 
 
 def challengers(leader: str, clockwise: bool) -> list[str]:
-    """Who may challenge a throw the leader makes: the two opponents, in play order."""
-    return [s for s in play_order(leader, clockwise) if side_of(s) != side_of(leader)]
+    """Who may challenge a throw the leader makes: the three other players, the two opponents first (the usual
+    challengers), each group in play order."""
+    others = play_order(leader, clockwise)[1:]
+    return sorted(others, key=lambda s: side_of(s) == side_of(leader))
 
 
 STATUS_LABELS = {
