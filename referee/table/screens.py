@@ -312,12 +312,15 @@ def end_words(match: Match, end) -> tuple[str, str]:
 
 
 def new_deal_screen(match: Match, user) -> dict:
-    """The new-deal page: the banker due and the level (or the declarer to choose, for the first deal)."""
+    """The new-deal page: the banker due and the level (or the declarer to choose, for the first deal); no form
+    while a deal is still being recorded (the deal to continue instead) or once the match is over."""
     require_record(user, match)
     state = table_state(match)
     banker = state.banker
     return {
         "match": match,
+        "open_deal": match.deals.filter(state=Deal.State.RECORDING).order_by("number").first(),
+        "match_over": state.over,
         "next_deal": next_deal_number(match),
         "needs_declarer": banker is None,
         "banker": banker,

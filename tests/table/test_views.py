@@ -71,6 +71,25 @@ def test_who_may_start_a_deal(people, match, who):
     assert match.deals.exists() is WRITE[who]
 
 
+def test_the_new_deal_form_is_not_offered_while_a_deal_is_open(deal, judge):
+    client = as_user(judge)
+    page = client.get(reverse("new_deal", args=[deal.match_id]))
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert 'name="trump"' not in text and "data-testid=\"deal-open\"" in text
+    assert reverse("deal", args=[deal.pk]) in text  # the deal to continue instead
+    posted = client.post(reverse("new_deal", args=[deal.match_id]), {"trump": "H", "next_deal": 2})
+    assert posted.status_code == 200 and 'name="trump"' not in posted.content.decode()
+    assert deal.match.deals.count() == 1
+
+
+def test_the_new_deal_form_is_offered_once_the_open_deal_is_submitted(match, judge):
+    deal = records.record_deal(match, simulated_first(match), judge)  # recorded whole: no deal open
+    assert deal.state != Deal.State.RECORDING
+    text = as_user(judge).get(reverse("new_deal", args=[match.pk])).content.decode()
+    assert 'name="trump"' in text and "deal-open" not in text
+
+
 @pytest.mark.parametrize("who", ["anonymous", "spectator", "assigned judge"])
 def test_anyone_reads_the_public_match_page(people, match, who):
     assert as_user(people[who]).get(reverse("match", args=[match.pk])).status_code == 200
