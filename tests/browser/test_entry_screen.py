@@ -220,3 +220,17 @@ def typed(cards: str) -> str:
         out.append(rank if code[0] == suit else " " + code[0] + rank)
         suit = code[0]
     return "".join(out).strip()
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_full_width_cards_and_suit_words_read_in_the_preview_as_on_the_server(browser, live_server, begun, language):
+    page = open_deal(browser, live_server, begun, (390, 844), language)
+    page.fill("#cards-input", "ＳＪ Ｈ５５ 黑桃A 方块10")
+    expect(page.locator("#cards-preview")).to_contain_text("♠J ♥5 ♥5 ♠A ♦10")
+    page.fill("#cards-input", "黑桃")
+    expect(page.locator("#cards-preview")).to_have_class("cards-preview bad")
+    page.fill("#cards-input", "黑桃Ａ")
+    page.press("#cards-input", "Enter")
+    wait_for_version(page, 1)
+    assert begun.tricks.get().plays.get().cards == "SA"
+    page.context.close()

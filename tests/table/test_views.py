@@ -179,8 +179,9 @@ def test_the_picker_and_card_names_follow_the_language_each_time(deal, judge):
         state = c.get(url, **JSON).json()
         jokers = [card["short"] for row in state["picker"] for card in row["cards"] if card["suit"] == "J"]
         names.setdefault(language, []).append(([row["name"] for row in state["picker"]], jokers))
-    assert names["zh-hans"][0] == names["zh-hans"][1] == (["主牌", "红桃", "梅花", "方块"], ["大王", "小王"])
-    assert names["en"][0] == names["en"][1] == (["Trumps", "Hearts", "Clubs", "Diamonds"], ["BJ", "LJ"])
+    # the trump group in two rows: its jokers and level cards, then the trump suit's own cards (spades)
+    assert names["zh-hans"][0] == names["zh-hans"][1] == (["主牌", "黑桃", "红桃", "梅花", "方块"], ["大王", "小王"])
+    assert names["en"][0] == names["en"][1] == (["Trumps", "Spades", "Hearts", "Clubs", "Diamonds"], ["BJ", "LJ"])
 
 
 def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, judge):
@@ -321,3 +322,15 @@ def test_quick_entry_needs_the_tournament_setting(match, judge):
     assert post_quick(as_user(judge), match).status_code == 403
 
 
+
+
+def test_the_picker_puts_the_jokers_and_level_cards_above_the_trump_suit_and_the_plain_suits(deal, judge):
+    state = as_user(judge).get(reverse("deal_state", args=[deal.pk]), **JSON).json()  # level 2, spades trump
+    rows = [(row["suit"], row["trump"], [c["code"] for c in row["cards"]]) for row in state["picker"]]
+    assert rows[0] == ("T", True, ["BJ", "LJ", "S2", "H2", "C2", "D2"])
+    assert rows[1] == ("S", True, ["SA", "SK", "SQ", "SJ", "ST", "S9", "S8", "S7", "S6", "S5", "S4", "S3"])
+    assert [(suit, trump, len(codes)) for suit, trump, codes in rows[2:]] == [
+        ("H", False, 12),
+        ("C", False, 12),
+        ("D", False, 12),
+    ]
