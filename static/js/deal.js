@@ -441,6 +441,7 @@
 
   app.querySelectorAll("[data-action]").forEach(function (button) {
     button.addEventListener("click", function () {
+      stopCountdown(); // an undo changes the trick: a follow about to be sent waits for the judge
       var said = button.dataset.action.indexOf("undo") === 0 ? undoneText(button.dataset.action) : L.saved;
       post(button.dataset.action).then(function (answer) { report(answer, said); });
     });
@@ -449,6 +450,7 @@
   document.getElementById("violations-box").addEventListener("click", function (event) {
     var b = event.target.closest("button[data-violation-action]");
     if (!b) return;
+    stopCountdown();
     var action = b.dataset.violationAction;
     post(action, action === "undo" ? {} : { violation: b.dataset.violation }).then(function (answer) {
       report(answer, L.saved);
@@ -456,6 +458,7 @@
   });
 
   document.getElementById("out-of-turn-button").addEventListener("click", function () {
+    stopCountdown();
     var box = document.getElementById("out-of-turn-box");
     var seat = box.querySelector("select[name=out_of_turn_seat]");
     var cards = box.querySelector("input[name=out_of_turn_cards]");
