@@ -234,3 +234,20 @@ def test_full_width_cards_and_suit_words_read_in_the_preview_as_on_the_server(br
     wait_for_version(page, 1)
     assert begun.tricks.get().plays.get().cards == "SA"
     page.context.close()
+
+
+def test_an_undo_in_the_moment_before_a_follow_is_sent_keeps_it_unsent(browser, live_server, begun):
+    record = plain_record()
+    plays = [cards for _seat, cards in record["tricks"][0]["plays"]]
+    page = open_deal(browser, live_server, begun, (820, 1180), "en")
+    tap(page, plays[0])
+    record_button(page, "en").click()
+    wait_for_version(page, 1)
+    tap(page, plays[1])
+    page.locator("[data-action=undo]").click()  # the lead taken back while the follow counts down
+    wait_for_version(page, 2)
+    expect(page.locator("#record-button")).not_to_have_class("counting")
+    page.wait_for_timeout(1800)  # longer than the moment: nothing was sent
+    expect(page.locator("#deal-app")).to_have_attribute("data-version", "2")
+    assert not begun.tricks.exists()
+    page.context.close()
