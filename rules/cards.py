@@ -8,6 +8,7 @@ A card is an ``int`` 0–53: ``suit * 13 + rank`` for the four suits (S, H, C, D
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from .ranks import RANKS
@@ -81,6 +82,19 @@ for _t, _c in (("LJ", LJ), ("BJ", BJ), ("小王", LJ), ("大王", BJ), ("lj", LJ
 _SUIT_CHARS = {ch: i for i, ch in enumerate(SUITS)} | {ch: i for i, ch in enumerate(SUIT_SYMBOLS)}
 _RANK_CHARS = {r: i for i, r in enumerate(RANKS)}
 _SPLIT = re.compile(r"[\s,，、;]+")
+# A suit said in words before its ranks (黑桃A, 红桃55): read as the suit's letter.
+SUIT_WORDS: dict[str, str] = {"黑桃": "S", "红桃": "H", "梅花": "C", "方块": "D"}
+
+
+def _plain(text: str) -> str:
+    """Typed text as the notation reads it: full-width letters and digits as ASCII (NFKC: ``ＳＪ`` is ``SJ``), and
+    the suit words as suit letters. ASCII text (the usual case) is returned as it is."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text)
+    for word, letter in SUIT_WORDS.items():
+        text = text.replace(word, letter)
+    return text
 
 
 def _parse_token(token: str) -> tuple[Card, ...]:
@@ -121,7 +135,8 @@ def _parse_token(token: str) -> tuple[Card, ...]:
 
 
 def parse_cards(text: str | Iterable[str] | None) -> tuple[Card, ...]:
-    """Cards from tolerant text (RULES §2): ``"SAAK H55 S1010 BJ"`` → SA SA SK H5 H5 ST ST BJ.
+    """Cards from tolerant text (RULES §2): ``"SAAK H55 S1010 BJ"`` → SA SA SK H5 H5 ST ST BJ; full-width
+    ``ＳＡ`` and the suit words (``黑桃A``) read too.
 
     A list of tokens is accepted too. An unreadable token raises ``CardError`` naming it; nothing is guessed.
     """
@@ -132,6 +147,7 @@ def parse_cards(text: str | Iterable[str] | None) -> tuple[Card, ...]:
             return tuple(map(CARD_BY_TEXT.__getitem__, text.split()))
         except KeyError:
             pass
+        text = _plain(text)
         tokens = (
             text.split() if text.isascii() and "," not in text and ";" not in text else _SPLIT.split(text)
         )
@@ -140,7 +156,7 @@ def parse_cards(text: str | Iterable[str] | None) -> tuple[Card, ...]:
         for part in text:
             if not isinstance(part, str):
                 raise CardError(f"cannot read card {part!r}")
-            tokens.extend(_SPLIT.split(part))
+            tokens.extend(_SPLIT.split(_plain(part)))
     out: list[Card] = []
     simple = _SIMPLE
     for tok in tokens:

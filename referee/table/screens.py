@@ -12,7 +12,7 @@ from collections import Counter
 from functools import lru_cache
 
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from referee.table.consequences import (
@@ -88,33 +88,62 @@ def throw_info(trick, plays, rs, labels: dict[str, dict] | None = None) -> dict:
 
 
 def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -> list[dict]:
-    """The card picker: the trump group first, then each plain suit, high to low, with the copies left."""
+    """The card picker, one button a face with the copies left: the jokers and level cards (and permanent 2s)
+    first, then the trump suit's own cards (``trump``), then each plain suit, high to low."""
     language = get_language()
     labels = card_labels(language)
     return [
         {
             "suit": suit,
             "name": name,
+            "trump": is_trump,
             "cards": [{**labels[text], "left": max(decks - played[text], 0)} for text in texts],
         }
-        for suit, name, texts in picker_layout(deal.level, deal.trump, permanent_twos, language)
+        for suit, name, is_trump, texts in picker_layout(deal.level, deal.trump, permanent_twos, language)
     ]
 
 
 @lru_cache(maxsize=256)
 def picker_layout(level: str, trump: str, permanent_twos: bool, language: str | None) -> tuple:
-    """The picker's groups for a level and trump, in ``language``: (suit, its name, the cards high to low);
-    worked out once, as the judges' pages ask for it on every play."""
+    """The picker's rows for a level and trump, in ``language``: (suit, its name, trump or not, the cards high to
+    low); the trump group split in two short rows, its top cards and the trump suit's own run (a row a suit, as
+    the hand is held). Worked out once, as the judges' pages ask for it on every play."""
     t = trump_from_text(level, trump, permanent_twos)
     groups: dict[int, list[int]] = {}
     for card in t.sort(ALL_CARDS):
         groups.setdefault(t.suit_of(card), []).append(card)
     names = {TRUMP: _("Trumps"), 0: _("Spades"), 1: _("Hearts"), 2: _("Clubs"), 3: _("Diamonds")}
-    return tuple(
-        ("T" if suit == TRUMP else "SHCD"[suit], names[suit], tuple(CARD_TEXT[card] for card in groups[suit]))
-        for suit in [TRUMP, 0, 1, 2, 3]
-        if suit in groups
-    )
+    rows = []
+    for suit in [TRUMP, 0, 1, 2, 3]:
+        if suit not in groups:
+            continue
+        cards = groups[suit]
+        run = trump_suit_run(cards, t) if suit == TRUMP and t.trump is not None else 0
+        if run:
+            rows.append(("T", names[TRUMP], True, tuple(CARD_TEXT[c] for c in cards[: len(cards) - run])))
+            rows.append(("SHCD"[t.trump], names[t.trump], True, tuple(CARD_TEXT[c] for c in cards[-run:])))
+            continue
+        rows.append(
+            (
+                "T" if suit == TRUMP else "SHCD"[suit],
+                names[suit],
+                suit == TRUMP,
+                tuple(CARD_TEXT[c] for c in cards),
+            )
+        )
+    return tuple(rows)
+
+
+def trump_suit_run(cards: list[int], t) -> int:
+    """How many of the trump group's last cards (high to low) are the trump suit's plain ranks: neither the level
+    card nor a permanent 2."""
+    run = 0
+    for card in reversed(cards):
+        rank = card % 13 if card < 52 else -1
+        if card >= 52 or card // 13 != t.trump or rank == t.level or (t.permanent_twos and rank == 0):
+            break
+        run += 1
+    return run
 
 
 def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
@@ -134,7 +163,9 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
             {
                 "number": trick.number,
                 "leader": plays[0].seat if plays else None,
-                "plays": [{"seat": p.seat, "cards": [card_label(c, labels) for c in p.cards.split()]} for p in plays],
+                "plays": [
+                    {"seat": p.seat, "cards": [card_label(c, labels) for c in p.cards.split()]} for p in plays
+                ],
                 "winner": summary.winner if summary and len(plays) == 4 else None,
                 "points": summary.points if summary and len(plays) == 4 else None,
                 "throw": throw_info(trick, plays, rs, labels) if trick.throw_attempted else None,
@@ -180,8 +211,10 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
 
 
 def challengers(leader: str, clockwise: bool) -> list[str]:
-    """Who may challenge a throw the leader makes: the two opponents, in play order."""
-    return [s for s in play_order(leader, clockwise) if side_of(s) != side_of(leader)]
+    """Who may challenge a throw the leader makes: the three other players, the two opponents first (the usual
+    challengers), each group in play order."""
+    others = play_order(leader, clockwise)[1:]
+    return sorted(others, key=lambda s: side_of(s) == side_of(leader))
 
 
 STATUS_LABELS = {
@@ -312,12 +345,15 @@ def end_words(match: Match, end) -> tuple[str, str]:
 
 
 def new_deal_screen(match: Match, user) -> dict:
-    """The new-deal page: the banker due and the level (or the declarer to choose, for the first deal)."""
+    """The new-deal page: the banker due and the level (or the declarer to choose, for the first deal); no form
+    while a deal is still being recorded (the deal to continue instead) or once the match is over."""
     require_record(user, match)
     state = table_state(match)
     banker = state.banker
     return {
         "match": match,
+        "open_deal": match.deals.filter(state=Deal.State.RECORDING).order_by("number").first(),
+        "match_over": state.over,
         "next_deal": next_deal_number(match),
         "needs_declarer": banker is None,
         "banker": banker,
@@ -351,11 +387,28 @@ def entry_labels() -> dict[str, str]:
         "read_as": _("Read as: %(cards)s"),
         "not_a_card": _("“%(token)s” is not a card"),
         "leader": _("lead"),
+        **picker_labels(),
         "throw": _("Failed throw, challenged by %(seat)s: penalty %(penalty)s points."),
         "attempted": _("tried"),
         "shown": _("shown"),
         "forced": _("actually played"),
         **violation_labels(),
+    }
+
+
+def picker_labels() -> dict[str, str]:
+    """The words of the picker, the record button's countdown and a finished trick's banner."""
+    return {
+        "trump_mark": pgettext("the picker's row of jokers and level cards", "Tr"),
+        "record": _("Record play"),
+        "sending": _("Sending… tap to cancel"),
+        "cancelled": _("Not sent: the cards stay selected; tap “Record play” to send them."),
+        "outcome_won": _("Trick %(n)s: %(seat)s wins (%(side)s)"),
+        "outcome_points": _("%(points)s points in the trick"),
+        "outcome_total": _("attackers %(points)s in all"),
+        "outcome_next": _("next lead: %(seat)s"),
+        "attackers": _("attackers"),
+        "banker_side": _("banker side"),
     }
 
 

@@ -47,12 +47,20 @@
   // small joker, and the judge sees that before sending. Returns { codes } or { bad: token }.
   var SUITS = "SHCD", SYMBOLS = "\u2660\u2665\u2663\u2666", RANKS = "23456789TJQKA";
   var JOKERS = { LJ: "LJ", BJ: "BJ", "\u5c0f\u738b": "LJ", "\u5927\u738b": "BJ" }; // 小王, 大王
+  // Full-width letters and digits as ASCII (NFKC: "\uff33\uff2a" is SJ) and the suit words before a rank as
+  // suit letters (\u9ed1\u6843A is SA), as rules/cards.py reads them.
+  var SUIT_WORDS = { "\u9ed1\u6843": "S", "\u7ea2\u6843": "H", "\u6885\u82b1": "C", "\u65b9\u5757": "D" };
+  function plain(text) {
+    var t = text.normalize ? text.normalize("NFKC") : text;
+    Object.keys(SUIT_WORDS).forEach(function (word) { t = t.split(word).join(SUIT_WORDS[word]); });
+    return t;
+  }
   function suitOf(ch) {
     var i = SUITS.indexOf(ch);
     return i >= 0 ? i : SYMBOLS.indexOf(ch);
   }
   function readToken(token) {
-    var t = token.toUpperCase(), out = [], suit = -1, i = 0;
+    var t = plain(token).toUpperCase(), out = [], suit = -1, i = 0;
     while (i < t.length) {
       var ch = t.charAt(i), two = t.substr(i, 2);
       if (JOKERS[two]) {
@@ -78,7 +86,7 @@
     return out;
   }
   function readCards(text) {
-    var codes = [], tokens = text.split(/[\s,\uff0c\u3001;]+/);
+    var codes = [], tokens = plain(text).split(/[\s,\uff0c\u3001;]+/);
     for (var k = 0; k < tokens.length; k++) {
       if (!tokens[k]) continue;
       var found = readToken(tokens[k]);
@@ -140,11 +148,15 @@
     bind("turn", state.next_seat ? fmt(L.turn, { seat: seatLabel(state.next_seat) }) : L.done);
     var seats = app.querySelector(".seats");
     seats.replaceChildren();
-    state.order.forEach(function (seat, i) {
-      var box = el("div", "seat-box" + (seat === state.next_seat ? " due" : "") + (seat === d.banker ? " banker" : ""));
-      box.appendChild(el("div", "seat-name", seatLabel(seat) + (i === 0 ? " · " + L.leader : "")));
+    // Between tricks the seats keep the trick just finished, faded, its winner marked, until the next lead.
+    var shown = current || (last && last.plays.length === 4 ? last : null);
+    var order = state.order.length ? state.order : (last ? last.plays.map(function (p) { return p.seat; }) : []);
+    order.forEach(function (seat, i) {
+      var box = el("div", "seat-box" + (seat === state.next_seat ? " due" : "") + (seat === d.banker ? " banker" : "")
+        + (shown && !current ? " finished" : "") + (shown && !current && seat === shown.winner ? " won" : ""));
+      box.appendChild(el("div", "seat-name", seatLabel(seat) + (i === 0 && state.next_seat ? " · " + L.leader : "")));
       var cards = el("div", "cards-line");
-      var play = current && current.plays.find(function (p) { return p.seat === seat; });
+      var play = shown && shown.plays.find(function (p) { return p.seat === seat; });
       if (play) play.cards.forEach(function (c) { cards.appendChild(chip(c)); });
       box.appendChild(cards);
       seats.appendChild(box);
@@ -180,10 +192,27 @@
     d.kitty.forEach(function (c) { kitty.appendChild(chip(c)); });
     bind("kitty", d.kitty.length ? kitty : "");
 
+    renderOutcome(current ? null : last);
     renderPicker();
     renderViolations();
     renderSeatChoices();
     app.querySelector(".done-box").hidden = !state.complete;
+  }
+
+  // The trick just finished, said at once near the table: who won it (seat and player), its points, the
+  // attackers' total so far and who leads next. It gives way when the next lead is recorded.
+  function renderOutcome(trick) {
+    var banner = document.getElementById("trick-outcome");
+    banner.hidden = !(trick && trick.winner);
+    if (banner.hidden) return;
+    var attackers = state.seats[trick.winner].side !== state.seats[state.deal.banker].side;
+    banner.classList.toggle("attackers", attackers);
+    bind("outcome-winner", fmt(L.outcome_won, {
+      n: trick.number + 1, seat: seatLabel(trick.winner), side: attackers ? L.attackers : L.banker_side,
+    }));
+    bind("outcome-points", fmt(L.outcome_points, { points: trick.points }));
+    bind("outcome-total", fmt(L.outcome_total, { points: state.attackers_points }));
+    bind("outcome-next", state.next_seat ? fmt(L.outcome_next, { seat: seatLabel(state.next_seat) }) : "");
   }
 
   // Violations: every fault the engine has proven so far, open ones first in the judge's eye, each with the
@@ -194,6 +223,7 @@
     var rows = state.violations || [];
     var open = rows.filter(function (v) { return v.status === "open"; });
     box.classList.toggle("has-open", open.length > 0);
+    box.hidden = !rows.length;
     bind("violations-title", open.length ? fmt(L.violations_open, { n: open.length }) : L.violations_none);
     list.replaceChildren();
     rows.forEach(function (v) {
@@ -227,8 +257,8 @@
     return (state.violations || []).some(function (v) { return v.new && !v.confirmed; });
   }
 
-  // Who may challenge a throw (the leader's two opponents) and who may have played out of turn (anyone but
-  // the seat due); a choice still valid is kept.
+  // Who may challenge a throw (the three other players, the leader's opponents first: RULES §5) and who may
+  // have played out of turn (anyone but the seat due); a choice still valid is kept.
   function fillSeats(select, seats, blank) {
     var keep = select.value;
     select.replaceChildren();
@@ -243,43 +273,54 @@
   }
 
   function renderPicker() {
-    var picker = app.querySelector(".picker");
-    picker.replaceChildren();
-    var taken = {};
-    selected.forEach(function (code) { taken[code] = (taken[code] || 0) + 1; });
-    state.picker.forEach(function (row) {
-      var line = el("div", "picker-row");
-      line.appendChild(el("span", "picker-suit", row.name));
-      row.cards.forEach(function (card) {
-        for (var copy = 0; copy < card.left; copy++) {
-          var b = el("button", "pick suit-" + card.suit, card.short);
-          b.type = "button";
-          b.dataset.code = card.code;
-          b.setAttribute("aria-label", card.face);
-          if (copy < (taken[card.code] || 0)) b.classList.add("selected");
-          line.appendChild(b);
-        }
-      });
-      picker.appendChild(line);
-    });
+    window.RefereePicker.render(app.querySelector(".picker"), state.picker, selected, L.trump_mark);
+  }
+
+  // A follow's size is the lead's: once the picker holds that many cards the play is sent by itself after a
+  // moment (AUTO_SEND_MS, a countdown on the record button); a tap on the button in that moment takes it back.
+  var AUTO_SEND_MS = window.refereeAutoSendMs || 1500;
+  var countdown = null; // the timer of a follow about to be sent
+  var recordButton = document.getElementById("record-button");
+  function followSize() {
+    var t = state.tricks.length ? state.tricks[state.tricks.length - 1] : null;
+    return t && t.plays.length > 0 && t.plays.length < 4 ? t.plays[0].cards.length : 0;
+  }
+  function stopCountdown() {
+    if (!countdown) return;
+    clearTimeout(countdown);
+    countdown = null;
+    recordButton.classList.remove("counting");
+    recordButton.textContent = L.record;
+    app.removeAttribute("data-counting");
+  }
+  function startCountdown() {
+    stopCountdown();
+    recordButton.textContent = L.sending;
+    recordButton.style.animationDuration = AUTO_SEND_MS + "ms";
+    recordButton.classList.add("counting");
+    app.setAttribute("data-counting", "true");
+    countdown = setTimeout(function () { stopCountdown(); sendPlay(false, false); }, AUTO_SEND_MS);
   }
 
   app.querySelector(".picker").addEventListener("click", function (event) {
     var b = event.target.closest("button.pick");
-    if (!b) return;
-    var code = b.dataset.code;
-    if (b.classList.contains("selected")) {
-      selected.splice(selected.lastIndexOf(code), 1);
-    } else {
-      selected.push(code);
-    }
+    if (!b || b.disabled) return;
+    selected = window.RefereePicker.tap(selected, b.dataset.code, Number(b.dataset.left));
     input.value = selected.join(" ");
     renderPicker();
     updatePreview();
+    var size = followSize();
+    if (size && selected.length === size && state.can_record && !busy) { startCountdown(); } else { stopCountdown(); }
   });
-  input.addEventListener("input", function () { selected = []; renderPicker(); updatePreview(); });
+  recordButton.addEventListener("click", function (event) {
+    if (!countdown) return;
+    event.preventDefault(); // the moment to take a follow back: the tap cancels, the cards stay selected
+    stopCountdown();
+    show("warn", L.cancelled);
+  });
+  input.addEventListener("input", function () { stopCountdown(); selected = []; renderPicker(); updatePreview(); });
   document.getElementById("clear-button").addEventListener("click", function () {
-    selected = []; input.value = ""; renderPicker(); updatePreview(); input.focus();
+    stopCountdown(); selected = []; input.value = ""; renderPicker(); updatePreview();
   });
 
   // Every write the judge intends gets a key of its own (a UUID). When the network drops (no answer, or a
@@ -354,7 +395,10 @@
     }
   }
 
-  function sendPlay(force) {
+  // ``typed``: the cards came from the keyboard, which gets the focus back after; a phone's picker keeps the
+  // screen (focusing the field would open the on-screen keyboard over it).
+  function sendPlay(force, typed) {
+    stopCountdown();
     var cards = input.value.trim();
     if (!cards) { show("error", L.nothing); input.focus(); return; }
     var fields = { cards: cards, seat: state.next_seat || "" };
@@ -373,15 +417,18 @@
         forceBox.hidden = true;
         throwBox.open = false;
         ["throw_attempted", "throw_challenger", "throw_shown"].forEach(function (n) { form.elements[n].value = ""; });
-        input.focus();
+        if (typed) input.focus();
       } else if (answer.status) {
         forceBox.hidden = !answer.data.forceable;
       }
     });
   }
 
-  form.addEventListener("submit", function (event) { event.preventDefault(); sendPlay(false); });
-  document.getElementById("force-button").addEventListener("click", function () { sendPlay(true); });
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    sendPlay(false, !selected.length || document.activeElement === input);
+  });
+  document.getElementById("force-button").addEventListener("click", function () { sendPlay(true, false); });
 
   // What an undo takes back, said in words before the answer replaces the state: "Undone: West's ♠7."
   function undoneText(action) {
@@ -394,6 +441,7 @@
 
   app.querySelectorAll("[data-action]").forEach(function (button) {
     button.addEventListener("click", function () {
+      stopCountdown(); // an undo changes the trick: a follow about to be sent waits for the judge
       var said = button.dataset.action.indexOf("undo") === 0 ? undoneText(button.dataset.action) : L.saved;
       post(button.dataset.action).then(function (answer) { report(answer, said); });
     });
@@ -402,6 +450,7 @@
   document.getElementById("violations-box").addEventListener("click", function (event) {
     var b = event.target.closest("button[data-violation-action]");
     if (!b) return;
+    stopCountdown();
     var action = b.dataset.violationAction;
     post(action, action === "undo" ? {} : { violation: b.dataset.violation }).then(function (answer) {
       report(answer, L.saved);
@@ -409,6 +458,7 @@
   });
 
   document.getElementById("out-of-turn-button").addEventListener("click", function () {
+    stopCountdown();
     var box = document.getElementById("out-of-turn-box");
     var seat = box.querySelector("select[name=out_of_turn_seat]");
     var cards = box.querySelector("input[name=out_of_turn_cards]");
@@ -431,5 +481,6 @@
 
   render();
   updatePreview();
-  if (state.can_record && !state.complete) input.focus();
+  var finePointer = window.matchMedia && window.matchMedia("(pointer: fine)").matches;
+  if (state.can_record && !state.complete && finePointer) input.focus();
 })();

@@ -129,10 +129,10 @@ def test_on_a_phone_in_english_a_proven_fault_is_undone_and_a_play_out_of_turn_r
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     open_entry(page, deal, PHONE)
 
-    # N leads: only the two opponents may challenge a throw.
+    # N leads: any other player may challenge a throw (RULES §5), the two opponents first, then the partner.
     page.locator("#throw-box summary").click()
     options = page.locator("select[name=throw_challenger] option")
-    assert [options.nth(i).get_attribute("value") for i in range(options.count())] == ["", "W", "E"]
+    assert [options.nth(i).get_attribute("value") for i in range(options.count())] == ["", "W", "E", "S"]
     page.locator("#throw-box summary").click()
 
     for version, cards in enumerate(BEFORE_PROOF, start=1):

@@ -68,3 +68,27 @@ def test_output_sorted_by_trump_order():
 
 def test_output_without_order_is_canonical():
     assert format_cards(parse_cards("s10 ♥a")) in ("ST HA", "HA ST")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("ＳＪ", ["SJ"]),  # full-width: the same as typed in ASCII, ♠J (not a joker)
+        ("Ｈ５５", ["H5", "H5"]),
+        ("ｂｊ，ＬＪ", ["BJ", "LJ"]),
+        ("Ｓ１０　Ｄ２", ["ST", "D2"]),  # a full-width space separates too
+        ("黑桃A", ["SA"]),
+        ("红桃55 梅花10 方块K", ["H5", "H5", "CT", "DK"]),
+        ("黑桃AK红桃5", ["SA", "SK", "H5"]),  # a group: the suit word changes the suit
+        ("大王黑桃Ｑ", ["BJ", "SQ"]),
+        (["黑桃A", "Ｈ５"], ["SA", "H5"]),  # a list of tokens is read alike
+    ],
+)
+def test_full_width_text_and_suit_words_read_as_their_plain_notation(text, expected):
+    assert texts(parse_cards(text)) == expected
+
+
+@pytest.mark.parametrize("text", ["黑桃", "红桃 5", "黑桃红桃A", "方块Ｘ"])
+def test_a_suit_word_without_a_rank_is_not_a_card(text):
+    with pytest.raises(CardError):
+        parse_cards(text)

@@ -357,19 +357,28 @@ def test_a_play_out_of_turn_counts_in_the_score(match, judge):
 # ------------------------------------------------------------------ who challenges a throw
 
 
-def test_only_an_opponent_of_the_thrower_may_challenge(match, judge):
+def test_any_other_player_may_challenge_a_throw_the_partner_too(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     state = screens.current_deal_state(deal, judge)
-    assert state["challengers"] == ["W", "E"]  # N leads: the two opponents, in play order
+    assert state["challengers"] == ["W", "E", "S"]  # N leads: the two opponents in play order, then the partner
     throw = {"throw_attempted": "S98844", "throw_shown": "SQQ", "cards": "S4 S4"}
-    for seat in ("S", "N"):  # the partner, the thrower
-        response = post(as_user(judge), deal, "play", throw_challenger=seat, **throw)
-        assert response.status_code == 400, seat
-    assert "partner" in post(as_user(judge), deal, "play", throw_challenger="S", **throw).json()["message"]
+    refused = post(as_user(judge), deal, "play", throw_challenger="N", **throw)  # the thrower
+    assert refused.status_code == 400
+    assert "another player" in refused.json()["message"]
     assert not deal.tricks.exists()
-    assert post(as_user(judge), deal, "play", throw_challenger="E", **throw).json()["ok"]
+    assert post(as_user(judge), deal, "play", throw_challenger="S", **throw).json()["ok"]  # the partner (§5)
+    trick = deal.tricks.get()
+    assert (trick.throw_challenger, trick.throw_shown) == ("S", "SQ SQ")
     state = screens.current_deal_state(deal, judge)
     assert state["challengers"] == []  # a follower cannot throw
+    assert not [v for v in state["violations"] if v["code"] == "bad_challenge"]
+
+
+def test_the_thrower_challenging_their_own_throw_is_refused_in_chinese(match, judge):
+    deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
+    throw = {"throw_attempted": "S98844", "throw_shown": "SQQ", "cards": "S4 S4"}
+    answer = post(as_user(judge, "zh-hans"), deal, "play", throw_challenger="N", **throw)
+    assert answer.json()["message"] == "甩牌者不能否决自己的甩牌：请选择另一家。"
 
 
 # ------------------------------------------------------------------ a whole record (record_deal, its command)

@@ -71,6 +71,25 @@ def test_who_may_start_a_deal(people, match, who):
     assert match.deals.exists() is WRITE[who]
 
 
+def test_the_new_deal_form_is_not_offered_while_a_deal_is_open(deal, judge):
+    client = as_user(judge)
+    page = client.get(reverse("new_deal", args=[deal.match_id]))
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert 'name="trump"' not in text and "data-testid=\"deal-open\"" in text
+    assert reverse("deal", args=[deal.pk]) in text  # the deal to continue instead
+    posted = client.post(reverse("new_deal", args=[deal.match_id]), {"trump": "H", "next_deal": 2})
+    assert posted.status_code == 200 and 'name="trump"' not in posted.content.decode()
+    assert deal.match.deals.count() == 1
+
+
+def test_the_new_deal_form_is_offered_once_the_open_deal_is_submitted(match, judge):
+    deal = records.record_deal(match, simulated_first(match), judge)  # recorded whole: no deal open
+    assert deal.state != Deal.State.RECORDING
+    text = as_user(judge).get(reverse("new_deal", args=[match.pk])).content.decode()
+    assert 'name="trump"' in text and "deal-open" not in text
+
+
 @pytest.mark.parametrize("who", ["anonymous", "spectator", "assigned judge"])
 def test_anyone_reads_the_public_match_page(people, match, who):
     assert as_user(people[who]).get(reverse("match", args=[match.pk])).status_code == 200
@@ -160,8 +179,9 @@ def test_the_picker_and_card_names_follow_the_language_each_time(deal, judge):
         state = c.get(url, **JSON).json()
         jokers = [card["short"] for row in state["picker"] for card in row["cards"] if card["suit"] == "J"]
         names.setdefault(language, []).append(([row["name"] for row in state["picker"]], jokers))
-    assert names["zh-hans"][0] == names["zh-hans"][1] == (["主牌", "红桃", "梅花", "方块"], ["大王", "小王"])
-    assert names["en"][0] == names["en"][1] == (["Trumps", "Hearts", "Clubs", "Diamonds"], ["BJ", "LJ"])
+    # the trump group in two rows: its jokers and level cards, then the trump suit's own cards (spades)
+    assert names["zh-hans"][0] == names["zh-hans"][1] == (["主牌", "黑桃", "红桃", "梅花", "方块"], ["大王", "小王"])
+    assert names["en"][0] == names["en"][1] == (["Trumps", "Spades", "Hearts", "Clubs", "Diamonds"], ["BJ", "LJ"])
 
 
 def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, judge):
@@ -302,3 +322,15 @@ def test_quick_entry_needs_the_tournament_setting(match, judge):
     assert post_quick(as_user(judge), match).status_code == 403
 
 
+
+
+def test_the_picker_puts_the_jokers_and_level_cards_above_the_trump_suit_and_the_plain_suits(deal, judge):
+    state = as_user(judge).get(reverse("deal_state", args=[deal.pk]), **JSON).json()  # level 2, spades trump
+    rows = [(row["suit"], row["trump"], [c["code"] for c in row["cards"]]) for row in state["picker"]]
+    assert rows[0] == ("T", True, ["BJ", "LJ", "S2", "H2", "C2", "D2"])
+    assert rows[1] == ("S", True, ["SA", "SK", "SQ", "SJ", "ST", "S9", "S8", "S7", "S6", "S5", "S4", "S3"])
+    assert [(suit, trump, len(codes)) for suit, trump, codes in rows[2:]] == [
+        ("H", False, 12),
+        ("C", False, 12),
+        ("D", False, 12),
+    ]

@@ -245,7 +245,7 @@ def judge_play(
     if throw is not None and not new_trick:
         raise RecordingError(_("Only the lead can be a challenged throw."))
     if throw is not None:
-        require_opponent(throw.challenger, due)
+        require_another_player(throw.challenger, due)
     used_up = cards_used_up(probe, text, snap.rs.decks)
     if used_up:
         raise IllegalPlay(
@@ -305,15 +305,11 @@ def save_play(plan: PlannedPlay) -> Snapshot:
     return snap
 
 
-def require_opponent(challenger: str, thrower: str) -> None:
-    """Only an opponent of the thrower challenges a throw (the thrower's partner plays on their side)."""
+def require_another_player(challenger: str, thrower: str) -> None:
+    """Any other player may challenge a throw, the thrower's partner too (RULES §5: "no other player (partner
+    included)" may hold a beating unit); only the thrower cannot."""
     if challenger == thrower:
-        raise RecordingError(_("The thrower cannot challenge their own throw: choose an opponent."))
-    if side_of(challenger) == side_of(thrower):
-        raise RecordingError(
-            _("%(seat)s is the thrower's partner: only an opponent can challenge a throw.")
-            % {"seat": seat_name(challenger)}
-        )
+        raise RecordingError(_("The thrower cannot challenge their own throw: choose another player."))
 
 
 @transaction.atomic
