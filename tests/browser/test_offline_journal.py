@@ -9,8 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from referee.table.recording import deal_entry
-from tests.browser.helpers import expect, wait_for_version
+from tests.browser.conftest import CHROMIUM
+from tests.browser.helpers import expect, login, wait_for_version
 from tests.browser.journal_steps import (
+    PHONE,
     SEAT_NAMES,
     begun_deal,
     enter,
@@ -230,3 +232,34 @@ def test_undo_while_offline_takes_back_the_last_entry_on_the_device(browser, liv
         ]
     finally:
         context.close()
+
+
+def test_on_a_plain_http_network_the_journal_keeps_the_entries_and_the_page_says_it_needs_the_network_to_reload(
+    browser, live_server, settings
+):
+    """A club LAN's address (``lan.test``, here mapped to the test server) is no secure context: no service
+    worker, so the page says it cannot reload offline; the journal works the same."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "lan.test"]
+    deal, record = begun_deal()
+    port = live_server.url.rsplit(":", 1)[1]
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=["--no-sandbox", "--host-resolver-rules=MAP lan.test 127.0.0.1"]
+    )
+    try:
+        page = lan.new_context(viewport=PHONE, locale="zh-CN").new_page()
+        page.goto_path = lambda path: page.goto(f"http://lan.test:{port}{path}")
+        login(page, "judge1", "demo-judge1-2026")
+        page.goto_path(f"/deal/{deal.pk}/")
+        page.route("**/play/", lambda route: route.abort())
+        enter(page, record["tricks"][0]["plays"][0][1])
+        waiting(page, 1)
+        expect(page.locator(".journal-insecure")).to_contain_text("本站未使用 HTTPS")
+        expect(page.locator("#deal-app[data-offline]")).to_have_count(0)
+        shot(page, "zh-plain-http-note")
+        page.unroute("**/play/")
+        page.reload()
+        waiting(page, 0)
+        wait_for_version(page, 1)
+        stored_once(deal, 1)
+    finally:
+        lan.close()

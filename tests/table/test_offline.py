@@ -122,5 +122,7 @@ def test_the_deal_page_loads_the_journal_and_its_words_before_the_entry_script(d
     page = as_user(judge).get(reverse("deal", args=[deal.pk])).content.decode()
     assert page.index("js/journal.js") < page.index("js/deal.js")
     assert 'id="journal-labels"' in page and 'data-worker-url="/sw.js"' in page and 'id="journal-box"' in page
-    words = json.loads(page.split('id="journal-labels" type="application/json">', 1)[1].split("</script>", 1)[0])
+    words = json.loads(
+        page.split('id="journal-labels" type="application/json">', 1)[1].split("</script>", 1)[0]
+    )
     assert words["waiting"] == "等待发送：%(n)s 条"
