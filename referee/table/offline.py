@@ -55,5 +55,6 @@ def journal_labels() -> dict[str, str]:
         "undo": _("Undo last play"),
         "undo_trick": _("Undo last trick"),
         "kitty": _("Kitty"),
+        "failed": _("The server could not take this entry (error %(status)s): reload the page, or discard it."),
         "busy": _("First let the waiting entries be sent, or settle the refused one."),
     }

@@ -104,6 +104,7 @@
     var link = "up";
     var recovered = false; // the network came back and everything that waited is stored
     var lost = false; // the network failed since the journal was last empty
+    var slow = false; // an answer took longer than the judge waits: the page asks for a winner as if offline
     var tries = 0;
     var timer = null;
     var changed = [];
@@ -155,7 +156,10 @@
       }).then(function (response) {
         window.clearTimeout(clock);
         if (RETRY_STATUS[response.status]) return null;
-        return response.json().then(function (data) { return { status: response.status, data: data }; }, function () { return null; });
+        return response.json().then(function (data) { return { status: response.status, data: data }; }, function () {
+          var refused = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
+          return refused ? { status: response.status, data: { ok: false, message: fmt(L.failed, { status: response.status }) } } : null;
+        });
       }, function () { return null; });
     }
 
@@ -207,7 +211,7 @@
         });
         if (!unsent().length) {
           recovered = lost;
-          lost = false;
+          lost = slow = false;
         }
         if (waiter) waiter({ status: answer.status, data: answer.data, recovered: wasDown });
         drain();
@@ -249,7 +253,7 @@
       });
       var answer = new Promise(function (resolve) { waiters[entry.key] = resolve; });
       window.setTimeout(function () { // a slow network: the judge goes on, the entry is safe on the device
-        if (waiters[entry.key]) { waiters[entry.key](queued()); delete waiters[entry.key]; }
+        if (waiters[entry.key]) { waiters[entry.key](queued()); delete waiters[entry.key]; slow = true; render(); }
       }, WAIT_FOR_ANSWER);
       now();
       return answer;
@@ -357,6 +361,7 @@
       var entries = record.entries;
       var halted = entries.length > 0 && entries[0].status !== "waiting";
       var down = link === "down";
+      var waits = down || halted || slow; // the page is on its own: it shows who plays next, asks for winners
       box.replaceChildren();
       var count = el("p", "journal-count" + (entries.length ? " waiting" : ""), fmt(L.waiting, { n: entries.length }));
       count.dataset.count = entries.length;
@@ -366,7 +371,7 @@
       if (recovered) box.appendChild(el("p", "journal-recovered", L.recovered));
       if (entries.length) {
         var m = model(getState(), entries);
-        if (m.need !== undefined && (down || halted)) {
+        if (m.need !== undefined && waits) {
           var ask = el("div", "journal-winner");
           ask.appendChild(el("p", "", fmt(L.who_won, { n: m.need + 1 })));
           SEATS.forEach(function (seat) {
@@ -375,7 +380,7 @@
             ask.appendChild(b);
           });
           box.appendChild(ask);
-        } else if (m.seat && (down || halted)) {
+        } else if (m.seat && waits) {
           box.appendChild(el("p", "journal-next", fmt(L.next_seat, { seat: seatLabel(m.seat) })));
         }
         var list = el("ol", "journal-entries");
