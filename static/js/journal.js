@@ -143,7 +143,8 @@
 
     function post(entry) {
       var body = new URLSearchParams(entry.fields);
-      body.set("version", getState().deal.version);
+      var known = load().state; // another tab's answers may be newer than this page's
+      body.set("version", Math.max(getState().deal.version, known ? known.deal.version : 0));
       body.set("idempotency_key", entry.key);
       var abort = window.AbortController ? new AbortController() : null;
       var clock = abort && window.setTimeout(function () { abort.abort(); }, GIVE_UP);
@@ -181,8 +182,9 @@
       }
       flying = head.key;
       render();
-      post(head).then(function (answer) {
+      exclusive(function () { return sendHead(head.key); }).then(function (answer) {
         flying = null;
+        if (answer === undefined) { drain(); return; } // another tab of this deal sent it meanwhile
         if (!answer) {
           link = "down";
           lost = true;
@@ -194,27 +196,46 @@
         var wasDown = link === "down";
         link = "up";
         tries = 0;
-        if (answer.data.state) { answered(answer.data.state); keep(answer.data.state); }
-        var waiter = waiters[head.key];
-        delete waiters[head.key];
-        update(function (r) {
-          var i = r.entries.findIndex(function (e) { return e.key === head.key; });
-          if (i < 0) return;
-          if (answer.data.ok || waiter) {
-            r.entries.splice(i, 1); // stored, or refused to the judge still at the field (told as before)
-            if (answer.data.notice) r.notices.push({ trick: head.fields.trick, text: answer.data.notice });
-          } else {
-            r.entries[i].status = "refused";
-            r.entries[i].message = answer.data.message || "";
-            r.entries[i].forceable = !!answer.data.forceable;
-          }
-        });
         if (!unsent().length) {
           recovered = lost;
           lost = slow = false;
         }
+        render();
+        var waiter = waiters[head.key];
+        delete waiters[head.key];
         if (waiter) waiter({ status: answer.status, data: answer.data, recovered: wasDown });
         drain();
+      });
+    }
+
+    // Two tabs of one deal take turns (Web Locks, where the browser has them): the head is sent by one of them,
+    // and its answer written to the journal before the other looks.
+    function exclusive(task) {
+      return navigator.locks ? navigator.locks.request(storeKey, task) : task();
+    }
+    function sendHead(key) {
+      var head = unsent()[0];
+      if (!head || head.key !== key || head.status !== "waiting") return Promise.resolve(undefined);
+      return post(head).then(function (answer) {
+        if (answer) written(head, answer, !!waiters[head.key]);
+        return answer;
+      });
+    }
+    // The server's answer to the head: its state is the page's; stored (or refused to the judge still at the
+    // field, told as before), the entry leaves the journal; refused later, it stays for the judge.
+    function written(head, answer, waited) {
+      if (answer.data.state) { answered(answer.data.state); keep(answer.data.state); }
+      update(function (r) {
+        var i = r.entries.findIndex(function (e) { return e.key === head.key; });
+        if (i < 0) return;
+        if (answer.data.ok || waited) {
+          r.entries.splice(i, 1);
+          if (answer.data.notice) r.notices.push({ trick: head.fields.trick, text: answer.data.notice });
+        } else {
+          r.entries[i].status = "refused";
+          r.entries[i].message = answer.data.message || "";
+          r.entries[i].forceable = !!answer.data.forceable;
+        }
       });
     }
 
@@ -410,7 +431,13 @@
     }
 
     window.addEventListener("online", now);
-    window.addEventListener("storage", function (event) { if (event.key === storeKey) render(); });
+    window.addEventListener("storage", function (event) {
+      if (event.key !== storeKey) return;
+      var record = load();
+      if (record.state && record.lang === lang && record.state.deal.version > getState().deal.version) answered(record.state);
+      render();
+      now();
+    });
     offline(app);
 
     return {

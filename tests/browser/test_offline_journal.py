@@ -263,3 +263,23 @@ def test_on_a_plain_http_network_the_journal_keeps_the_entries_and_the_page_says
         stored_once(deal, 1)
     finally:
         lan.close()
+
+
+def test_two_tabs_of_one_deal_send_the_journal_once_between_them(browser, live_server):
+    deal, record = begun_deal()
+    context, page = phone_page(browser, live_server, "en")
+    try:
+        open_deal(page, deal)
+        other = new_page(context, live_server)
+        other.goto_path(f"/deal/{deal.pk}/")
+        context.set_offline(True)
+        for _seat, cards in record["tricks"][0]["plays"]:
+            enter(page, cards)
+        waiting(other, 4)  # the other tab reads the same journal
+        context.set_offline(False)
+        waiting(page, 0)
+        waiting(other, 0)
+        wait_for_version(other, 4)
+        stored_once(deal, 4)
+    finally:
+        context.close()
