@@ -6,6 +6,7 @@ var CACHE = "referee-offline-1";
 var STATIC = "{% get_static_prefix %}";
 var FILES = [{% for f in files %}"{% static f %}"{% if not forloop.last %}, {% endif %}{% endfor %}];
 var DEAL_PAGE = /^\/deal\/\d+\/$/;
+var LOGOUT = "{% url 'logout' %}";
 
 self.addEventListener("install", function (event) {
   self.skipWaiting();
@@ -32,8 +33,9 @@ self.addEventListener("message", function (event) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
   var url = new URL(request.url);
+  if (request.method === "POST" && url.pathname === LOGOUT) event.waitUntil(caches.delete(CACHE)); // the judge's pages
+  if (request.method !== "GET") return;
   if (url.origin !== self.location.origin) return;
   var page = request.mode === "navigate" && DEAL_PAGE.test(url.pathname);
   if (!page && url.pathname.indexOf(STATIC) !== 0) return;

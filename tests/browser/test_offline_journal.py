@@ -283,3 +283,19 @@ def test_two_tabs_of_one_deal_send_the_journal_once_between_them(browser, live_s
         stored_once(deal, 4)
     finally:
         context.close()
+
+
+def test_logging_out_forgets_the_pages_the_service_worker_kept(browser, live_server):
+    from playwright.sync_api import Error
+
+    deal, _record = begun_deal()
+    context, page = phone_page(browser, live_server)
+    try:
+        open_deal(page, deal)
+        page.get_by_role("button", name="退出").click()
+        page.wait_for_url(lambda url: f"/deal/{deal.pk}/" not in url)
+        context.set_offline(True)
+        with pytest.raises(Error):
+            page.goto_path(f"/deal/{deal.pk}/")
+    finally:
+        context.close()

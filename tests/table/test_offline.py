@@ -114,6 +114,7 @@ def test_the_service_worker_is_served_at_the_root_for_the_whole_site_without_an_
     assert answer["Cache-Control"] == "no-cache"
     text = answer.content.decode()
     assert '"/static/js/deal.js"' in text and '"/static/js/journal.js"' in text
+    assert 'var LOGOUT = "/logout/"' in text  # logging out forgets the pages kept
     assert reverse("service_worker") == "/sw.js"
     assert client.post("/sw.js").status_code == 405
 
