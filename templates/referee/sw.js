@@ -1,12 +1,13 @@
 {% load static %}// The service worker of the trick-entry page (referee/table/offline.py): deal pages and static files are
-// cached as they are fetched and served from the cache only when the network fails. Writes are never touched:
-// the page's journal (static/js/journal.js) keeps them until the server has answered.
+// cached as they are fetched and served from the cache only when the network fails or takes over 5 s. Writes
+// are never touched: the page's journal (static/js/journal.js) keeps them until the server has answered.
 "use strict";
 var CACHE = "referee-offline-1";
 var STATIC = "{% get_static_prefix %}";
 var FILES = [{% for f in files %}"{% static f %}"{% if not forloop.last %}, {% endif %}{% endfor %}];
 var DEAL_PAGE = /^\/deal\/\d+\/$/;
 var LOGOUT = "{% url 'logout' %}";
+var PATIENCE = 5000; // a network this slow to answer is as good as down: the kept copy is served meanwhile
 
 self.addEventListener("install", function (event) {
   self.skipWaiting();
@@ -39,13 +40,26 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   var page = request.mode === "navigate" && DEAL_PAGE.test(url.pathname);
   if (!page && url.pathname.indexOf(STATIC) !== 0) return;
-  event.respondWith(fetch(request).then(function (response) {
-    if (response.ok && !response.redirected) {
-      var copy = response.clone();
-      caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
-    }
-    return response;
-  }).catch(function () {
-    return caches.match(request, { ignoreVary: true }).then(function (found) { return found || Response.error(); });
-  }));
+  event.respondWith(networkFirst(request));
 });
+
+// The network's answer (kept for next time); the kept copy when the network fails, or is slower than PATIENCE.
+function networkFirst(request) {
+  return new Promise(function (resolve) {
+    var done = false;
+    function give(response) { if (!done && response) { done = true; resolve(response); } }
+    function kept() { return caches.match(request, { ignoreVary: true }); }
+    var clock = setTimeout(function () { kept().then(give); }, PATIENCE);
+    fetch(request).then(function (response) {
+      clearTimeout(clock);
+      if (response.ok && !response.redirected) {
+        var copy = response.clone();
+        caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
+      }
+      give(response);
+    }, function () {
+      clearTimeout(clock);
+      kept().then(function (found) { give(found || Response.error()); });
+    });
+  });
+}
