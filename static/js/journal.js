@@ -416,7 +416,8 @@
         notices.appendChild(li);
       });
       if (record.notices.length) box.appendChild(notices);
-      box.hidden = !(entries.length || down || recovered || record.notices.length);
+      // One entry on its way is the page online: shown only once it waits (no box flashing at every play).
+      box.hidden = !(waits || entries.length > 1 || recovered || record.notices.length);
       changed.forEach(function (cb) { cb(entries.length, down); });
     }
 

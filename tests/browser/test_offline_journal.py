@@ -39,8 +39,9 @@ def test_a_deal_recorded_offline_through_a_reload_is_stored_once_when_the_networ
     context, page = phone_page(browser, live_server)
     try:
         open_deal(page, deal)
-        enter_trick(page, record["tricks"][0])  # online: stored at once
+        enter_trick(page, record["tricks"][0])  # online: stored at once, nothing waits, no box
         wait_for_version(page, 4)
+        expect(page.locator("#journal-box")).to_be_hidden()
         context.set_offline(True)
         enter_trick(page, record["tricks"][1], won[1])
         waiting(page, 5)
