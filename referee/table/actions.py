@@ -22,8 +22,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from referee.table.forms import PenaltyForm
-from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text
-from referee.table.recording import deal_entry, quick, receipts, settling
+from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
+from referee.table.recording import deal_entry, quick, receipts, settling, winner_check
 from referee.table.recording.deal_entry import (
     PlannedPlay,
     Throw,
@@ -172,6 +172,14 @@ def out_of_turn(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
     )
 
 
+def winner(deal: Deal, user, fields: Mapping[str, str]) -> Outcome:
+    """The winner the judge tapped offline, checked against the engine's (``winner_check``): writes nothing."""
+    seat = posted_seat(fields, "seat")
+    if seat is None:
+        raise RecordingError(_("Choose the seat that won the trick."))
+    return winner_check.check_winner(deal, user, trick=posted_trick(fields), seat=seat)
+
+
 def submit(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
     return submit_deal(deal, user, version=posted_version(fields))
 
@@ -197,6 +205,7 @@ DEAL_WRITES: dict[str, Callable[[Deal, Any, Mapping[str, str]], object]] = {
     "dismiss": dismiss,
     "undismiss": undismiss,
     "out_of_turn": out_of_turn,
+    "winner": winner,
     "submit": submit,
     "confirm": confirm,
     "reopen": reopen,

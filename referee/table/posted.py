@@ -50,3 +50,11 @@ def posted_id(fields: Mapping[str, str], name: str) -> int:
     if not (value.isascii() and value.isdigit() and len(value) <= 19 and 0 < int(value) <= MAX_ID):
         raise RecordingError(_("The page sent no valid entry to change: reload it and try again."))
     return int(value)
+
+
+def posted_trick(fields: Mapping[str, str], name: str = "trick") -> int:
+    """A trick's number as the page counts it (from 0): a small non-negative integer."""
+    value = (fields.get(name) or "").strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 3):
+        raise RecordingError(_("The page sent no valid trick: reload it and try again."))
+    return int(value)

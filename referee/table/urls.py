@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from referee.table import links, views
+from referee.table import links, offline, views
 
 urlpatterns = [
     path("k/<slug:token>/", links.open_link, name="table-link"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("match/<int:match_id>/", views.match_page, name="match"),
     path("match/<int:match_id>/deal/new/", views.new_deal, name="new_deal"),
     path("match/<int:match_id>/quick/", views.quick_entry, name="quick_entry"),

@@ -20,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee.table import actions, screens
+from referee.table import actions, offline, screens
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.table.recording import hot_sql
 from referee.table.recording.errors import Finished, PermissionRefused
@@ -163,7 +163,8 @@ def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def deal_page(request: HttpRequest, deal_id: int) -> HttpResponse:
     deal = load_deal(request, deal_id)
-    return render(request, "referee/deal.html", screens.deal_screen(deal, request.user))
+    context = {**screens.deal_screen(deal, request.user), "journal_labels": offline.journal_labels()}
+    return render(request, "referee/deal.html", context)
 
 
 @login_required

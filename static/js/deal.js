@@ -332,14 +332,7 @@
   var pending = null; // the write the network lost: { sig, key }
   var busy = false;
 
-  function newKey() {
-    var b = new Uint8Array(16);
-    window.crypto.getRandomValues(b); // unlike crypto.randomUUID, also on a plain-http club network
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
-    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
-  }
+  var newKey = window.RefereeJournal.newKey;
   function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
   function send(url, body, n) {
@@ -361,9 +354,16 @@
     });
   }
 
-  // Post one write; the answer is { status, data } (status 0: no answer, already said on the page).
+  // Post one write; the answer is { status, data } (status 0: no answer, already said on the page). Plays,
+  // undos and the kitty go through the device's journal (journal.js): kept on the device, sent in order; the
+  // other writes wait until it is empty.
   function post(action, fields) {
     if (busy) return Promise.resolve({ status: 0, data: { ok: false }, ignored: true });
+    if (journal.takes(action)) return journaled(action, fields);
+    if (journal.pending()) {
+      show("warn", JL.busy);
+      return Promise.resolve({ status: 0, data: { ok: false } });
+    }
     var body = new URLSearchParams(fields || {});
     body.set("version", state.deal.version);
     var sig = action + "?" + body.toString();
@@ -381,6 +381,17 @@
       }
       pending = null;
       if (answer.data.state) { state = answer.data.state; render(); }
+      return answer;
+    });
+  }
+
+  function journaled(action, fields) {
+    busy = true;
+    app.setAttribute("aria-busy", "true");
+    return journal.submit(action, fields).then(function (answer) {
+      busy = false;
+      app.removeAttribute("aria-busy");
+      if (answer.queued) show("warn", answer.message);
       return answer;
     });
   }
@@ -479,8 +490,15 @@
     });
   });
 
+  var JL = JSON.parse(document.getElementById("journal-labels").textContent);
+  var journal = window.RefereeJournal.open(app, function () { return state; }, function (s) { state = s; render(); });
+  journal.onchange(function (waiting, down) { // the line "kept on this device" goes once the network is back
+    if (!down && message.textContent === JL.queued) show("", "");
+  });
+  state = journal.freshest(state);
   render();
   updatePreview();
   var finePointer = window.matchMedia && window.matchMedia("(pointer: fine)").matches;
   if (state.can_record && !state.complete && finePointer) input.focus();
+  journal.drain(); // the entries this device still holds for the deal go first, in order
 })();

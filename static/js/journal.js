@@ -1,0 +1,455 @@
+// The device's journal of the trick-entry page: every play, undo, kitty and offline winner the judge enters is
+// written to this device first (localStorage, one record per deal), with its idempotency key, then sent in
+// order. While the server cannot be reached the judge keeps recording and the page counts what waits; a reload,
+// a closed tab or a restarted browser sends what is left when the page opens again. The page never judges: the
+// server answers each entry (the same key twice is stored once), its state replaces the page's, and an entry it
+// refuses stays on the page with its message until the judge sends it again, retypes it or discards it.
+// Design: docs/architecture.md, "The device's journal"; the judge's side: docs/judging.md, "The network".
+(function () {
+  "use strict";
+  var STORE = "referee-journal:";
+  var DELAYS = [1000, 2000, 4000, 8000, 15000]; // then every 15 s, and at once when the browser says it is online
+  var RETRY_STATUS = { 502: true, 503: true, 504: true };
+  var JOURNALED = { play: true, undo: true, undo_trick: true, kitty: true, winner: true };
+  var WAIT_FOR_ANSWER = 4000; // the judge's tap waits this long for the server, then goes on (queued)
+  var GIVE_UP = 20000; // a request without an answer this long is lost: sent again with its key
+  var SEATS = ["N", "W", "S", "E"]; // counter-clockwise, the default play order (rules/seats.py)
+
+  function newKey() {
+    var b = new Uint8Array(16);
+    window.crypto.getRandomValues(b); // unlike crypto.randomUUID, also on a plain-http club network
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+  function fmt(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
+  }
+  function csrf() {
+    var m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // What the entries make of the server's last state, without judging: the plays go round the table in the
+  // trick's order, and a trick's winner is the server's or, offline, the one the judge tapped. Each entry gets
+  // the trick it falls in; the answer says who plays next, or which trick's winner the judge must tap first.
+  function model(state, entries) {
+    var order = state.order && state.order.length === 4 ? state.order : SEATS;
+    var tricks = state.tricks.filter(function (t) { return t.plays.length; }).map(function (t) {
+      return { seats: t.plays.map(function (p) { return p.seat; }), winner: t.winner, server: !!t.winner };
+    });
+    var at = [];
+    entries.forEach(function (e) {
+      var last = tricks[tricks.length - 1];
+      if (e.action === "play") {
+        if (!last || last.seats.length === 4) tricks.push(last = { seats: [], winner: null });
+        last.seats.push(e.fields.seat);
+      } else if (e.action === "winner" && tricks[e.fields.trick] && !tricks[e.fields.trick].server) {
+        tricks[e.fields.trick].winner = e.fields.seat;
+      } else if (e.action === "undo" && last) {
+        last.seats.pop();
+        last.winner = last.server = null;
+        if (!last.seats.length) tricks.pop();
+      } else if (e.action === "undo_trick") {
+        tricks.pop();
+      }
+      at.push(Math.max(tricks.length - 1, 0));
+    });
+    var last = tricks[tricks.length - 1];
+    var out = { at: at, trick: tricks.length };
+    if (!last) {
+      out.seat = state.deal.banker; // the banker leads the first trick
+    } else if (last.seats.length < 4) {
+      out.seat = order[(order.indexOf(last.seats[last.seats.length - 1]) + 1) % 4];
+      out.trick = tricks.length - 1;
+    } else if (last.winner) {
+      out.seat = last.winner;
+    } else {
+      out.need = tricks.length - 1;
+    }
+    return out;
+  }
+
+  // The service worker, where the browser allows one (HTTPS or localhost): it keeps this page and its files so
+  // the page loads without the network. The page asks it to keep the page now; ``data-offline`` says when done.
+  function offline(app) {
+    var worker = app.dataset.workerUrl;
+    if (!worker || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.register(worker, { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      var channel = new MessageChannel();
+      channel.port1.onmessage = function (event) { app.dataset.offline = event.data; };
+      registration.active.postMessage({ keep: window.location.pathname }, [channel.port2]);
+    }).catch(function () {});
+  }
+
+  // One deal's journal. ``getState`` gives the page's state, ``answered(state)`` hands it the server's.
+  function open(app, getState, answered) {
+    var deal = JSON.parse(document.getElementById("deal-state").textContent).deal.id;
+    var L = JSON.parse(document.getElementById("journal-labels").textContent);
+    var url = app.dataset.actionUrl;
+    var box = document.getElementById("journal-box");
+    var storeKey = STORE + deal;
+    var lang = document.documentElement.lang;
+    var flying = null; // the key of the entry on its way
+    var waiters = {}; // key -> resolve: the entries the judge's tap is still waiting on
+    var link = "up";
+    var recovered = false; // the network came back and everything that waited is stored
+    var lost = false; // the network failed since the journal was last empty
+    var slow = false; // an answer took longer than the judge waits: the page asks for a winner as if offline
+    var tries = 0;
+    var timer = null;
+    var changed = [];
+
+    function load() {
+      var record = null;
+      try { record = JSON.parse(window.localStorage.getItem(storeKey)); } catch (e) { record = null; }
+      record = record || {};
+      record.entries = record.entries || [];
+      record.notices = record.notices || [];
+      return record;
+    }
+    function save(record) {
+      try {
+        window.localStorage.setItem(storeKey, JSON.stringify(record));
+      } catch (e) { // full: the server's state is the one thing that can go (it comes back with the next answer)
+        delete record.state;
+        window.localStorage.setItem(storeKey, JSON.stringify(record));
+      }
+    }
+    function update(change) {
+      var record = load();
+      change(record);
+      save(record);
+      render();
+      return record;
+    }
+    function keep(state) {
+      update(function (r) { r.state = state; r.lang = lang; });
+    }
+
+    function unsent() { return load().entries; }
+    function settle(answer) { // the judge's taps still waiting are answered: their entries are safe on the device
+      Object.keys(waiters).forEach(function (key) { waiters[key](answer); delete waiters[key]; });
+    }
+
+    function post(entry) {
+      var body = new URLSearchParams(entry.fields);
+      var known = load().state; // another tab's answers may be newer than this page's
+      body.set("version", Math.max(getState().deal.version, known ? known.deal.version : 0));
+      body.set("idempotency_key", entry.key);
+      var abort = window.AbortController ? new AbortController() : null;
+      var clock = abort && window.setTimeout(function () { abort.abort(); }, GIVE_UP);
+      return fetch(url.replace("ACTION", entry.action), {
+        method: "POST",
+        signal: abort ? abort.signal : undefined,
+        headers: { "X-CSRFToken": csrf(), "Accept": "application/json" },
+        body: body,
+        credentials: "same-origin",
+      }).then(function (response) {
+        window.clearTimeout(clock);
+        if (RETRY_STATUS[response.status]) return null;
+        return response.json().then(function (data) { return { status: response.status, data: data }; }, function () {
+          var refused = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429;
+          return refused ? { status: response.status, data: { ok: false, message: fmt(L.failed, { status: response.status }) } } : null;
+        });
+      }, function () { return null; });
+    }
+
+    function later() {
+      var wait = DELAYS[Math.min(tries, DELAYS.length - 1)];
+      tries += 1;
+      timer = window.setTimeout(function () { timer = null; drain(); }, wait);
+    }
+
+    // Send the first unsent entry, then the next, until none is left, one is refused (the judge decides) or the
+    // network fails (then again later, and at once when the browser is back online).
+    function drain() {
+      if (flying || timer) return;
+      var head = unsent()[0];
+      if (!head || head.status !== "waiting") {
+        settle(queued());
+        render();
+        return;
+      }
+      flying = head.key;
+      render();
+      exclusive(function () { return sendHead(head.key); }).then(function (answer) {
+        flying = null;
+        if (answer === undefined) { drain(); return; } // another tab of this deal sent it meanwhile
+        if (!answer) {
+          link = "down";
+          lost = true;
+          settle(queued());
+          render();
+          later();
+          return;
+        }
+        var wasDown = link === "down";
+        link = "up";
+        tries = 0;
+        if (!unsent().length) {
+          recovered = lost;
+          lost = slow = false;
+        }
+        render();
+        var waiter = waiters[head.key];
+        delete waiters[head.key];
+        if (waiter) waiter({ status: answer.status, data: answer.data, recovered: wasDown });
+        drain();
+      });
+    }
+
+    // Two tabs of one deal take turns (Web Locks, where the browser has them): the head is sent by one of them,
+    // and its answer written to the journal before the other looks.
+    function exclusive(task) {
+      return navigator.locks ? navigator.locks.request(storeKey, task) : task();
+    }
+    function sendHead(key) {
+      var head = unsent()[0];
+      if (!head || head.key !== key || head.status !== "waiting") return Promise.resolve(undefined);
+      return post(head).then(function (answer) {
+        if (answer) written(head, answer, !!waiters[head.key]);
+        return answer;
+      });
+    }
+    // The server's answer to the head: its state is the page's; stored (or refused to the judge still at the
+    // field, told as before), the entry leaves the journal; refused later, it stays for the judge.
+    function written(head, answer, waited) {
+      if (answer.data.state) { answered(answer.data.state); keep(answer.data.state); }
+      update(function (r) {
+        var i = r.entries.findIndex(function (e) { return e.key === head.key; });
+        if (i < 0) return;
+        if (answer.data.ok || waited) {
+          r.entries.splice(i, 1);
+          if (answer.data.notice) r.notices.push({ trick: head.fields.trick, text: answer.data.notice });
+        } else {
+          r.entries[i].status = "refused";
+          r.entries[i].message = answer.data.message || "";
+          r.entries[i].forceable = !!answer.data.forceable;
+        }
+      });
+    }
+
+    function now() { // the network may be back: try at once
+      if (timer) { window.clearTimeout(timer); timer = null; }
+      drain();
+    }
+
+    function queued() {
+      return { status: 0, queued: true, message: L.queued, data: { ok: true } };
+    }
+    function local(message) {
+      return Promise.resolve({ status: 400, local: true, data: { ok: false, message: message } });
+    }
+
+    // The judge's entry: written to the device, then sent. The answer is the server's when it comes at once
+    // (a refusal is then told as before, and the entry leaves the journal: the typed cards are still on the
+    // page), else { queued: true } as soon as the entry is safe on the device.
+    function submit(action, fields) {
+      var record = load();
+      var entries = record.entries;
+      fields = Object.assign({}, fields || {});
+      var idle = !entries.length;
+      if (!idle && (action === "undo" || action === "undo_trick")) return takeBack(action, entries);
+      var retyping = entries.findIndex(function (e) { return e.status === "retyping" && e.action === action; });
+      if (action === "play") {
+        var m = model(getState(), retyping >= 0 ? [] : entries);
+        if (m.need !== undefined) return local(fmt(L.tap_winner, { n: m.need + 1 }));
+        if (!idle) fields.seat = retyping >= 0 ? getState().next_seat || "" : m.seat;
+      }
+      var entry = { key: newKey(), action: action, fields: fields, status: "waiting" };
+      recovered = false;
+      update(function (r) {
+        var i = r.entries.findIndex(function (e) { return e.status === "retyping" && e.action === action; });
+        if (i >= 0) r.entries.splice(i, 1, entry); else r.entries.push(entry);
+      });
+      var answer = new Promise(function (resolve) { waiters[entry.key] = resolve; });
+      window.setTimeout(function () { // a slow network: the judge goes on, the entry is safe on the device
+        if (waiters[entry.key]) { waiters[entry.key](queued()); delete waiters[entry.key]; slow = true; render(); }
+      }, WAIT_FOR_ANSWER);
+      now();
+      return answer;
+    }
+
+    // Undo while entries wait: the last one never sent is taken back on the device (a winner tapped after it
+    // goes with it); anything further waits until the journal is empty, so an undo never lands on the wrong play.
+    function takeBack(action, entries) {
+      var last = entries[entries.length - 1];
+      var drop = last && last.action === "winner" ? 2 : 1;
+      var gone = entries.slice(-drop);
+      var ok = action === "undo" && gone.length === drop && gone.every(function (e) {
+        return e.status === "waiting" && e.key !== flying && (e.action === "play" || e.action === "winner");
+      });
+      if (!ok) return local(L.busy);
+      update(function (r) { r.entries.splice(r.entries.length - drop, drop); });
+      return Promise.resolve(queued());
+    }
+
+    // The judge's decision on a refused entry.
+    function decide(key, how) {
+      update(function (r) {
+        var i = r.entries.findIndex(function (e) { return e.key === key; });
+        if (i < 0) return;
+        var e = r.entries[i];
+        if (how === "discard") {
+          r.entries.splice(i, 1);
+        } else if (how === "retype") {
+          e.status = "retyping";
+          retype(e);
+        } else {
+          e.key = newKey(); // the old key's answer is the refusal: a decision is a new write
+          e.status = "waiting";
+          if (how === "force") e.fields.force = "1";
+        }
+      });
+      now();
+    }
+    function retype(entry) {
+      var field = entry.action === "kitty" ? document.querySelector("#kitty-form input[name=kitty]")
+        : document.getElementById("cards-input");
+      if (!field) return;
+      field.value = entry.fields[entry.action === "kitty" ? "kitty" : "cards"] || "";
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+      field.focus();
+    }
+
+    function claimWinner(trick, seat) {
+      update(function (r) {
+        r.entries.push({ key: newKey(), action: "winner", fields: { trick: String(trick), seat: seat }, status: "waiting" });
+      });
+      now();
+    }
+
+    // ---- what the judge sees: the count, the network, the entries waiting, the winner to tap, the notices.
+    function seatName(seat) {
+      var s = getState().seats[seat];
+      return s ? s.name : "";
+    }
+    function seatLabel(seat) {
+      var s = getState().seats[seat];
+      return s ? s.name + " " + s.player : "";
+    }
+    function faces(text) {
+      var known = {};
+      getState().picker.forEach(function (row) { row.cards.forEach(function (c) { known[c.code] = c.face; }); });
+      return String(text || "").split(/\s+/).map(function (t) { return known[t.toUpperCase()] || t; }).join(" ");
+    }
+    function describe(e, trick) {
+      var n = trick + 1;
+      if (e.action === "play") return fmt(L.trick_play, { n: n, seat: seatName(e.fields.seat), cards: faces(e.fields.cards) });
+      if (e.action === "winner") return fmt(L.winner_claim, { n: Number(e.fields.trick) + 1, seat: seatName(e.fields.seat) });
+      if (e.action === "kitty") return L.kitty + ": " + faces(e.fields.kitty);
+      return L[e.action] || e.action;
+    }
+    function button(text, cls, onClick) {
+      var b = el("button", "small " + cls, text);
+      b.type = "button";
+      b.addEventListener("click", onClick);
+      return b;
+    }
+    function entryRow(e, trick, halted) {
+      var li = el("li", "journal-entry status-" + e.status);
+      li.dataset.entry = e.key;
+      li.appendChild(el("span", "", describe(e, trick)));
+      if (e.status === "refused") {
+        li.appendChild(el("span", "badge bad", L.refused));
+        li.appendChild(el("div", "journal-refusal", e.message));
+        var actions = el("div", "violation-actions");
+        actions.appendChild(button(e.forceable ? L.force : L.send_again, "primary", function () { decide(e.key, e.forceable ? "force" : "again"); }));
+        if (e.action === "play" || e.action === "kitty") actions.appendChild(button(L.retype, "", function () { decide(e.key, "retype"); }));
+        actions.appendChild(button(L.discard, "warn", function () { decide(e.key, "discard"); }));
+        li.appendChild(actions);
+      } else if (e.status === "retyping") {
+        li.appendChild(el("span", "muted", " · " + L.retyping));
+        li.appendChild(button(L.discard, "warn", function () { decide(e.key, "discard"); }));
+      } else if (e.key === flying || halted) {
+        li.appendChild(el("span", "muted", " · " + (e.key === flying ? L.sending : L.held)));
+      }
+      return li;
+    }
+
+    function render() {
+      var record = load();
+      var entries = record.entries;
+      var halted = entries.length > 0 && entries[0].status !== "waiting";
+      var down = link === "down";
+      var waits = down || halted || slow; // the page is on its own: it shows who plays next, asks for winners
+      box.replaceChildren();
+      var count = el("p", "journal-count" + (entries.length ? " waiting" : ""), fmt(L.waiting, { n: entries.length }));
+      count.dataset.count = entries.length;
+      box.appendChild(count);
+      if (down) box.appendChild(el("p", "journal-down", L.down));
+      if ((down || entries.length) && !window.isSecureContext) box.appendChild(el("p", "journal-insecure", L.insecure));
+      if (recovered) box.appendChild(el("p", "journal-recovered", L.recovered));
+      if (entries.length) {
+        var m = model(getState(), entries);
+        if (m.need !== undefined && waits) {
+          var ask = el("div", "journal-winner");
+          ask.appendChild(el("p", "", fmt(L.who_won, { n: m.need + 1 })));
+          SEATS.forEach(function (seat) {
+            var b = button(seatLabel(seat), "", function () { claimWinner(m.need, seat); });
+            b.dataset.winner = seat;
+            ask.appendChild(b);
+          });
+          box.appendChild(ask);
+        } else if (m.seat && waits) {
+          box.appendChild(el("p", "journal-next", fmt(L.next_seat, { seat: seatLabel(m.seat) })));
+        }
+        var list = el("ol", "journal-entries");
+        entries.forEach(function (e, i) { list.appendChild(entryRow(e, m.at[i], halted && i > 0)); });
+        box.appendChild(list);
+      }
+      var notices = el("ul", "journal-notices");
+      record.notices.forEach(function (n, i) {
+        var li = el("li", "journal-notice", n.text + " ");
+        li.dataset.trick = n.trick;
+        li.appendChild(button(L.dismiss, "", function () { update(function (r) { r.notices.splice(i, 1); }); }));
+        notices.appendChild(li);
+      });
+      if (record.notices.length) box.appendChild(notices);
+      // One entry on its way is the page online: shown only once it waits (no box flashing at every play).
+      box.hidden = !(waits || entries.length > 1 || recovered || record.notices.length);
+      changed.forEach(function (cb) { cb(entries.length, down); });
+    }
+
+    // The page's state, or the one the last answer gave when it is newer (a page the worker served from its
+    // cache was drawn before the entries sent since).
+    function freshest(state) {
+      var record = load();
+      var stored = record.state;
+      if (stored && record.lang === lang && stored.deal.version > state.deal.version) return stored;
+      keep(state);
+      return state;
+    }
+
+    window.addEventListener("online", now);
+    window.addEventListener("storage", function (event) {
+      if (event.key !== storeKey) return;
+      var record = load();
+      if (record.state && record.lang === lang && record.state.deal.version > getState().deal.version) answered(record.state);
+      render();
+      now();
+    });
+    offline(app);
+
+    return {
+      takes: function (action) { return !!JOURNALED[action]; },
+      submit: submit,
+      pending: function () { return unsent().length; },
+      onchange: function (cb) { changed.push(cb); },
+      freshest: freshest,
+      drain: function () { render(); now(); },
+    };
+  }
+
+  window.RefereeJournal = { open: open, newKey: newKey, model: model };
+})();
