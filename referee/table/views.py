@@ -176,7 +176,8 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     target = request.POST.get("next") or ""
     if action == "confirm" and target == "queue" and access.can_use_desk(request.user):
         return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
-    if target == "match" or action == "confirm" or (action in ("submit", "reopen") and answer.ok):
+    reopened_to_change = action == "reopen" and target == "review"  # the review's reopen: the change comes next
+    if target == "match" or action == "confirm" or (action in ("submit", "reopen") and answer.ok and not reopened_to_change):
         return redirect("match", deal.match_id)
     return redirect("review" if target == "review" else "deal", deal.pk)
 
