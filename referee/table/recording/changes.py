@@ -92,9 +92,10 @@ def plays_at(tricks: Iterable[Any], plays: Iterable[Any]) -> dict[tuple[int, str
 
 
 def first_submission(deal: Deal):
-    """The deal's history record of its first submit, or None when it was never submitted."""
+    """The deal's history record of its first submit (a whole record is submitted and confirmed at once), or
+    None when it was never submitted."""
     return (
-        Deal.history.filter(id=deal.pk, state=Deal.State.SUBMITTED)
+        Deal.history.filter(id=deal.pk, state__in=[Deal.State.SUBMITTED, Deal.State.CONFIRMED])
         .order_by("history_date", "history_id")
         .first()
     )
