@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.table.consequences import consequence_text, failed_throws, penalty_label, seat_label
 from rules.judge import Verdict
@@ -49,7 +50,11 @@ def causes(
     lines = [penalty_line(rs, banker, p, players) for p in record.get("penalties") or ()]
     for t in failed_throws(verdict, rs, banker, players) if verdict is not None else ():
         lines.append(
-            _("%(who)s's failed throw in trick %(n)s, %(back)s cards taken back: %(effect)s")
+            ngettext(
+                "%(who)s's failed throw in trick %(n)s, %(back)s card taken back: %(effect)s",
+                "%(who)s's failed throw in trick %(n)s, %(back)s cards taken back: %(effect)s",
+                t["cards_back"],
+            )
             % {"who": t["seat_label"], "n": t["trick"] + 1, "back": t["cards_back"], "effect": t["text"]}
         )
     return lines

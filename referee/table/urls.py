@@ -5,6 +5,7 @@ from django.urls import path
 from referee.table import views
 
 urlpatterns = [
+    path("help/judge/", views.judge_guide, name="judge-guide"),
     path("match/<int:match_id>/", views.match_page, name="match"),
     path("match/<int:match_id>/deal/new/", views.new_deal, name="new_deal"),
     path("match/<int:match_id>/quick/", views.quick_entry, name="quick_entry"),

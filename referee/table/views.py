@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -196,6 +197,19 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     context = {**screens.review_screen(deal, request.user), "penalty_form": PenaltyForm()}
     return render(request, "referee/review.html", context)
+
+
+# The guide's pictures (``static/help/<name>-<language>.png``), taken from the pages at phone size by
+# ``tests/browser/test_frozen.py`` (``HELP_PICTURES=1``).
+HELP_PICTURES = ("notation", "settle", "offline", "confirm")
+
+
+@require_GET
+def judge_guide(request: HttpRequest) -> HttpResponse:
+    """The judge's one-page guide (printable on A4), with pictures of the entry screens in the reader's language."""
+    suffix = "zh" if (get_language() or "").startswith("zh") else "en"
+    pictures = {name: f"help/{name}-{suffix}.png" for name in HELP_PICTURES}
+    return render(request, "referee/help_judge.html", {"pictures": pictures})
 
 
 @login_required
