@@ -62,7 +62,7 @@ def test_a_must_play_level_that_holds_the_attackers_back_is_said_in_one_line(pla
     ]
     with translation.override("zh-hans"):
         lines = screens.review_screen(played, judge)["level_stops"]
-    assert lines == ["级数 2 为必打级：东西方本局得 3 级，但须坐庄打过 2，仍停在 2。"]
+    assert lines == ["级数 2 为必打级：东西方本局得 3 级，但须坐庄打过此级，仍停在 2。"]
 
 
 def test_the_review_page_says_the_must_play_level_in_chinese_and_in_english(played, judge, english):
@@ -77,7 +77,7 @@ def test_failed_throws_are_named_with_their_effect_without_penalties(played, jud
     with translation.override("en"):
         causes = screens.review_screen(played, judge)["causes"]
     throws = [line for line in causes if "failed throw" in line]
-    assert len(throws) == 2 and all("cards taken back: " in line for line in throws)
+    assert len(throws) == 2 and all("1 card taken back: " in line for line in throws)
     assert any(line.startswith("West") for line in throws) and any(
         line.startswith("South") for line in throws
     )
