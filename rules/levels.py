@@ -53,23 +53,56 @@ def level_gain(rs: Ruleset, points: int) -> LevelGain:
     return gain
 
 
+# Why a side climbed fewer levels than it gained (``LevelStop.reason``).
+MUST_PLAY = "must_play"  # it is on, or reached, a must-play level it has not won as the banker side
+TARGET = "target"  # it is at the target and can go no higher
+JACK = "jack"  # the J rule sent the banker side back to the start level
+
+
+@dataclass(frozen=True, slots=True)
+class LevelStop:
+    """Why ``side`` ended a deal lower than its gain would take it: it went from ``start`` to ``level`` for
+    ``gained`` levels, stopped by ``reason`` (``MUST_PLAY``, ``TARGET`` or ``JACK``), so a page can say so."""
+
+    side: str
+    start: str
+    level: str
+    reason: str
+    gained: int
+
+    @property
+    def held(self) -> bool:
+        """The side did not move at all (it stays on the must-play level it has to win)."""
+        return self.start == self.level
+
+
+def climb_stop(rs: Ruleset, level: str, steps: int, *, may_leave: bool) -> tuple[str, str | None]:
+    """The level ``climb`` reaches and why it stopped short (``MUST_PLAY``, ``TARGET``), or None when it
+    climbed every step it gained."""
+    i = rs.ladder_index(level)
+    top = rs.ladder_index(rs.target_level)
+    if steps <= 0:
+        return level, None
+    if i >= top:
+        return level, TARGET
+    if rs.is_must_play(level) and not may_leave:
+        return level, MUST_PLAY
+    for k in range(steps):
+        i += 1
+        if i >= top or rs.is_must_play(rs.ladder[i]):
+            short = k < steps - 1
+            reason = (TARGET if i >= top else MUST_PLAY) if short else None
+            return rs.ladder[i], reason
+    return rs.ladder[i], None
+
+
 def climb(rs: Ruleset, level: str, steps: int, *, may_leave: bool) -> str:
     """Climb ``steps`` rungs, stopping on the first must-play level reached and never passing the target.
 
     ``may_leave`` is true only for a banker side that won the deal at ``level``: a side at a must-play level
     leaves it only that way (RULES §10).
     """
-    i = rs.ladder_index(level)
-    top = rs.ladder_index(rs.target_level)
-    if steps <= 0 or i >= top:
-        return level
-    if rs.is_must_play(level) and not may_leave:
-        return level
-    for _ in range(steps):
-        i += 1
-        if i >= top or rs.is_must_play(rs.ladder[i]):
-            break
-    return rs.ladder[i]
+    return climb_stop(rs, level, steps, may_leave=may_leave)[0]
 
 
 def step_down(rs: Ruleset, level: str, steps: int) -> str:
@@ -100,20 +133,38 @@ def apply_levels(
     the banker side back to the start level instead of any gain; level penalties are applied last, one rung
     each, never below the start level.
     """
+    return level_changes(
+        rs, levels, banker=banker, gain=gain, won=won, jack_reset=jack_reset, level_penalties=level_penalties
+    )[0]
+
+
+def level_changes(
+    rs: Ruleset,
+    levels: Mapping[str, str],
+    *,
+    banker: str,
+    gain: LevelGain,
+    won: bool,
+    jack_reset: bool = False,
+    level_penalties: Mapping[str, int] | None = None,
+) -> tuple[dict[str, str], tuple[LevelStop, ...]]:
+    """``apply_levels``'s levels after the deal, with why a side's climb stopped short (a must-play level, the
+    target, the J rule), so the review can say it in one line instead of leaving a gain the levels do not show."""
     bs = side_of(banker)
     after = {side: levels[side] for side in SIDES}
-    if gain.side == "banker":
-        if not jack_reset:
-            after[bs] = climb(rs, after[bs], gain.levels, may_leave=won)
-    else:
-        att = other_side(bs)
-        after[att] = climb(rs, after[att], gain.levels, may_leave=False)
+    stops: list[LevelStop] = []
+    side = bs if gain.side == "banker" else other_side(bs)
+    if not (jack_reset and side == bs):
+        after[side], reason = climb_stop(rs, after[side], gain.levels, may_leave=won and side == bs)
+        if reason is not None:
+            stops.append(LevelStop(side, levels[side], after[side], reason, gain.levels))
     if jack_reset:
         after[bs] = rs.start_level
-    for side, n in (level_penalties or {}).items():
+        stops.append(LevelStop(bs, levels[bs], after[bs], JACK, gain.levels if gain.side == "banker" else 0))
+    for penalised, n in (level_penalties or {}).items():
         if n:
-            after[side] = step_down(rs, after[side], n)
-    return after
+            after[penalised] = step_down(rs, after[penalised], n)
+    return after, tuple(stops)
 
 
 def wins_match(rs: Ruleset, level: str, *, won: bool, jack_reset: bool, banker_level_penalty: int) -> bool:

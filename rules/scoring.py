@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .facts import LeadShape, PenaltyCall, TrickFacts
-from .levels import LevelGain, apply_levels, level_gain, next_banker, wins_match
+from .levels import LevelGain, LevelStop, level_changes, level_gain, next_banker, wins_match
 from .ranks import parse_rank
 from .ruleset import FailedThrow, FaultEffect, KittyScheme, Ruleset, WrongCardCount
 from .seats import SEATS, SIDES, other_side, side_of
@@ -65,6 +65,9 @@ class DealResult:
     levels: int
     next_banker: str | None
     levels_after: Mapping[str, str] | None = None
+    # Why a side climbed fewer levels than it gained (a must-play level, the target, the J rule); not part of
+    # the DEAL-RECORD verdict (``as_dict``), which gives only the levels.
+    stops: tuple[LevelStop, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -277,9 +280,9 @@ def score_deal(
         outcome, nb = "match_won", None
     else:
         outcome = "takeover" if gain.side == "attackers" else "banker_holds"
-    after = None
+    after, stops = None, ()
     if levels is not None:
-        after = apply_levels(
+        after, stops = level_changes(
             rs,
             levels,
             banker=banker,
@@ -288,7 +291,7 @@ def score_deal(
             jack_reset=jack_reset,
             level_penalties=effects.level_penalties,
         )
-    result = DealResult(outcome, gain.side, gain.levels, nb, after)
+    result = DealResult(outcome, gain.side, gain.levels, nb, after, stops)
     return DealScore(points, result, banker, level, gain, effects, jack_reset, void)
 
 

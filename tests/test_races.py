@@ -105,7 +105,7 @@ def test_a_deal_reopened_while_the_tournament_is_finished_is_refused(monkeypatch
         finishing,
         "why_not_finish",
         lambda: finishing.finish_tournament(match.round.tournament, director),
-        lambda: deal_entry.reopen_deal(confirmed, director, version=None),
+        lambda: deal_entry.reopen_deal(confirmed, director, version=None, reason="a correction"),
     )
     assert isinstance(result, Finished), result
     confirmed.refresh_from_db()

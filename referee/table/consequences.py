@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee.table.recording.card_text import seat_name
+from referee.table.recording.errors import joined
 from rules.judge import Verdict
 from rules.levels import LevelGain
 from rules.ruleset import Ruleset
@@ -149,15 +150,28 @@ def why_result_changed(
 def deciding_reason(
     rs: Ruleset, banker: str, penalties: Sequence[Mapping[str, Any]], players: Mapping[str, str]
 ) -> str:
-    """The first call that decides the deal (it ends it), else the first that costs a level, in one line."""
+    """The calls that decide the deal (they end it; every one of them named), else the first that costs a level,
+    in one line."""
     calls = [(p, penalty_consequence(rs, banker, p["seat"], p["code"])) for p in penalties]
-    for p, c in calls:
-        if c.gain is not None:
-            return _("%(who)s's %(penalty)s: under this ruleset %(outcome)s.") % {
-                "who": seat_label(p["seat"], players),
-                "penalty": penalty_label(p["code"]),
-                "outcome": gain_text(c.gain, c.same_banker),
-            }
+    ending = [(p, c) for p, c in calls if c.gain is not None]
+    if len(ending) == 1:
+        p, c = ending[0]
+        return _("%(who)s's %(penalty)s: under this ruleset %(outcome)s.") % {
+            "who": seat_label(p["seat"], players),
+            "penalty": penalty_label(p["code"]),
+            "outcome": gain_text(c.gain, c.same_banker),
+        }
+    if ending:  # several calls end the deal, all by one side (both sides' is a void deal): each is named
+        named = joined(
+            _("%(who)s's %(penalty)s")
+            % {"who": seat_label(p["seat"], players), "penalty": penalty_label(p["code"])}
+            for p, _c in ending
+        )
+        c = ending[0][1]
+        return _("%(calls)s: under this ruleset %(outcome)s.") % {
+            "calls": named,
+            "outcome": gain_text(c.gain, c.same_banker),
+        }
     for p, c in calls:
         if c.level_down:
             return _("%(who)s's %(penalty)s: under this ruleset %(effect)s.") % {

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
+from referee.table.change_words import change_lines
 from referee.table.consequences import (
     failed_throws,
     penalty_label,
@@ -22,11 +23,13 @@ from referee.table.consequences import (
     seat_label,
     why_result_changed,
 )
+from referee.table.explain import causes, level_stops, quick_stops, stop_lines
 from referee.table.forms import kitty_hint
 from referee.table.history import match_history
 from referee.table.recording import settling
-from referee.table.recording.access import require_record
+from referee.table.recording.access import may_reopen, require_record
 from referee.table.recording.card_text import seat_name
+from referee.table.recording.changes import deal_changes
 from referee.table.recording.consistent import consistent_read
 from referee.table.recording.deal_entry import next_deal_number
 from referee.table.recording.errors import violation_message
@@ -452,6 +455,10 @@ def review_screen(deal: Deal, user) -> dict:
     settlement = settling.read_settlement(deal)
     rows = violation_rows(snap, judged, players, settlement) if judged is not None else []
     by_key = {row["key"]: row for row in rows}
+    record = snap.record()
+    result = verdict.get("result")
+    stops = level_stops(judged, result) if judged is not None else quick_stops(rs, deal.banker, snap.levels, result)
+    changes = deal_changes(deal)
     penalties = [
         {
             "penalty": p,
@@ -469,7 +476,11 @@ def review_screen(deal: Deal, user) -> dict:
         "open_violations": [row for row in rows if row["status"] == "open"],
         "penalties": penalties,
         "failed_throws": failed_throws(judged, rs, deal.banker, players) if judged is not None else [],
-        "why": why_result_changed(rs, snap.record(), judged, players) if judged is not None else "",
+        "why": why_result_changed(rs, record, judged, players) if judged is not None else "",
+        "causes": causes(rs, record, judged, players),
+        "level_stops": stop_lines(stops),
+        "changes": change_lines(changes, verdict, players) if changes is not None else None,
+        "can_reopen_deal": may_reopen(user, deal) and not deal.match.round.tournament.is_finished,
         "kitty": [card_label(c) for c in deal.kitty.split()],
         "kitty_size": rs.kitty_size,
         "complete": snap.complete,

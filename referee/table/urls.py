@@ -7,6 +7,7 @@ from referee.table import links, offline, views
 urlpatterns = [
     path("k/<slug:token>/", links.open_link, name="table-link"),
     path("sw.js", offline.service_worker, name="service_worker"),
+    path("help/judge/", views.judge_guide, name="judge-guide"),
     path("match/<int:match_id>/", views.match_page, name="match"),
     path("match/<int:match_id>/deal/new/", views.new_deal, name="new_deal"),
     path("match/<int:match_id>/quick/", views.quick_entry, name="quick_entry"),

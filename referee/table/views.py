@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -191,7 +192,12 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     target = request.POST.get("next") or ""
     if action == "confirm" and target == "queue" and access.can_use_desk(request.user):
         return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
-    if target == "match" or action in ("confirm", "pin_confirm") or (action in ("submit", "reopen") and answer.ok):
+    reopened_to_change = action == "reopen" and target == "review"  # the review's reopen: the change comes next
+    if (
+        target == "match"
+        or action in ("confirm", "pin_confirm")
+        or (action in ("submit", "reopen") and answer.ok and not reopened_to_change)
+    ):
         return redirect("match", deal.match_id)
     return redirect("review" if target == "review" else "deal", deal.pk)
 
@@ -210,6 +216,19 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     context = {**screens.review_screen(deal, request.user), "penalty_form": PenaltyForm()}
     return render(request, "referee/review.html", context)
+
+
+# The guide's pictures (``static/help/<name>-<language>.png``), taken from the pages at phone size by
+# ``tests/browser/test_frozen.py`` (``HELP_PICTURES=1``).
+HELP_PICTURES = ("notation", "settle", "offline", "confirm")
+
+
+@require_GET
+def judge_guide(request: HttpRequest) -> HttpResponse:
+    """The judge's one-page guide (printable on A4), with pictures of the entry screens in the reader's language."""
+    suffix = "zh" if (get_language() or "").startswith("zh") else "en"
+    pictures = {name: f"help/{name}-{suffix}.png" for name in HELP_PICTURES}
+    return render(request, "referee/help_judge.html", {"pictures": pictures})
 
 
 @login_required

@@ -213,7 +213,7 @@ def test_a_round_finishes_with_its_last_match_and_reopens_with_it(round1, make_p
     round1.refresh_from_db()
     assert round1.state == Round.State.FINISHED
     last = Deal.objects.filter(match__round=round1).order_by("-pk").first()
-    deal_entry.reopen_deal(last, director, version=last.version)
+    deal_entry.reopen_deal(last, director, version=last.version, reason="a correction")
     round1.refresh_from_db()
     assert round1.state == Round.State.PUBLISHED
 

@@ -234,7 +234,7 @@ TABLE_WRITES = [
     ),
     (
         "reopen a deal",
-        lambda d: deal_entry.reopen_deal(current(d.confirmed), director_of(d), version=v(d.confirmed)),
+        lambda d: deal_entry.reopen_deal(current(d.confirmed), director_of(d), version=v(d.confirmed), reason="a correction"),
         None,
     ),
 ]

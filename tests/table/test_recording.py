@@ -205,7 +205,7 @@ def test_correcting_an_early_deal_flows_through(match, judge, director):
     )
     assert second.number == 2
     first.refresh_from_db()
-    deal_entry.reopen_deal(first, director, version=first.version)
+    deal_entry.reopen_deal(first, director, version=first.version, reason="a correction")
     first.refresh_from_db()
     deal_entry.add_penalty(first, director, seat="N", code="revoke", version=first.version, note="found later")
     first.refresh_from_db()
@@ -244,16 +244,20 @@ def test_stored_start_levels_follow_every_change_to_an_earlier_deal(match, judge
     def second_levels():
         return match.deals.get(number=2).start_levels
 
-    deal_entry.reopen_deal(first_again(), director, version=first.version)
+    deal_entry.reopen_deal(first_again(), director, version=first.version, reason="a correction")
     assert second_levels() == {"NS": "2", "EW": "2"}  # deal 1 is no longer played
     assert_start_levels_stored(match)
     deal_entry.submit_deal(first_again(), director, version=first.version)
     assert second_levels() == held
+    deal_entry.reopen_deal(first_again(), director, version=first.version, reason="a renege reported")
     deal_entry.add_penalty(first_again(), director, seat="N", code="renege", version=first.version)
+    deal_entry.submit_deal(first_again(), director, version=first.version)
     assert second_levels() != held  # a renege costs the banker side a level (standard)
     assert_start_levels_stored(match)
     penalty = first.penalties.get()
+    deal_entry.reopen_deal(first_again(), director, version=first.version, reason="the renege withdrawn")
     deal_entry.remove_penalty(first_again(), director, penalty_id=penalty.pk, version=first.version)
+    deal_entry.submit_deal(first_again(), director, version=first.version)
     assert second_levels() == held
     deal_entry.confirm_deal(first_again(), other_director(), version=first.version)
     assert_start_levels_stored(match)

@@ -134,7 +134,7 @@ def setup_remove_penalty(match, judge, director):
 
 def reopened(match, director) -> Deal:
     deal = confirmed_deal(match, director)
-    deal_entry.reopen_deal(deal, director, version=deal.version)
+    deal_entry.reopen_deal(deal, director, version=deal.version, reason="a correction")
     deal.refresh_from_db()
     return deal
 

@@ -199,7 +199,7 @@ def test_the_tournament_page_lists_matches_and_levels_by_switch(people, played, 
 def test_a_hidden_tournament_lets_the_second_person_open_and_confirm(people, played, who, status, confirmed):
     match, deal = played
     configure(match, public=False, switches=True, draft=False)
-    deal_entry.reopen_deal(deal, people["director"], version=deal.version)
+    deal_entry.reopen_deal(deal, people["director"], version=deal.version, reason="a correction")
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, people["table judge"], version=deal.version)
     deal.refresh_from_db()

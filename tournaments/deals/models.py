@@ -91,6 +91,11 @@ class Deal(models.Model):
     )
     changed_by = by_user(_("last changed by"))
     changed_at = models.DateTimeField(_("last changed at"), auto_now=True)
+    # The last time a submitted or confirmed deal was reopened: who, when and why (every reopening stays in the
+    # deal's history). Set, the deal was changed after it was first submitted: the queue marks it.
+    reopened_by = by_user(_("reopened by"))
+    reopened_at = models.DateTimeField(_("reopened at"), null=True, blank=True)
+    reopen_reason = models.CharField(_("why it was reopened"), max_length=200, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
     # Both sides' levels when the deal began ({"NS": "5", "EW": "3"}), stored so a play need not fold the deals
     # before it. The rule that keeps it true: it is the fold of the played deals before this one

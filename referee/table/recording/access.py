@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from referee.table.recording.errors import DraftRound, Finished, PermissionRefused, RecordingError
-from tournaments.competition.access import can_record, in_draft
+from referee.table.recording.errors import DraftRound, Finished, Frozen, PermissionRefused
+from tournaments.competition.access import can_record, can_reopen, in_draft
 from tournaments.competition.finishing import refusal
 from tournaments.models import Deal, Match, Round
 
@@ -46,6 +46,18 @@ def require_record(user, match: Match) -> None:
 
 
 def require_open(deal: Deal) -> None:
-    """Refuse a change to a deal already submitted (the TD reopens it first)."""
+    """Refuse any change to a deal once submitted (409): it is frozen, so the person who confirms it sees what
+    was submitted; a change first reopens it with a reason (``deal_entry.reopen_deal``), kept in its history."""
+    if deal.state == Deal.State.CONFIRMED:
+        raise Frozen(_("This deal is confirmed; only the director can reopen it."))
     if deal.state != Deal.State.RECORDING:
-        raise RecordingError(_("This deal has been submitted; it can no longer be changed here."))
+        raise Frozen(_("This deal is submitted: reopen it, with a reason, before changing it."))
+
+
+def may_reopen(user, deal: Deal) -> bool:
+    """Who reopens a deal: a submitted one, its table's judge or the TD; a confirmed one, the TD alone."""
+    if deal.state == Deal.State.RECORDING:
+        return False
+    if deal.state == Deal.State.SUBMITTED and can_record(user, deal.match):
+        return True
+    return can_reopen(user)

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.table.recording import settling
-from referee.table.recording.access import lock_for_entry, require_open, require_record
+from referee.table.recording.access import lock_for_entry, may_reopen, require_open, require_record
 from referee.table.recording.card_text import parse_card_text, seat_name
 from referee.table.recording.errors import (
     IllegalPlay,
@@ -44,7 +44,8 @@ from rules.match import can_start_deal
 from rules.ruleset import Ruleset
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
-from tournaments.competition.access import can_confirm, can_reopen
+from tournaments.competition.access import can_confirm
+from tournaments.competition.text import text_problem
 from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty, Play, Trick
 
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
@@ -113,11 +114,6 @@ def start_deal(
         match.state = Match.State.IN_PROGRESS
         match.save(update_fields=["started_at", "state"])
     return deal
-
-
-def require_unconfirmed(deal: Deal) -> None:
-    if deal.state == Deal.State.CONFIRMED:
-        raise RecordingError(_("This deal is confirmed; only the director can reopen it."))
 
 
 def kitty_text(rs: Ruleset, kitty: str) -> str:
@@ -353,7 +349,7 @@ def add_penalty(
     """A penalty the judge called (misplay, signal, renege, revoke, wrong card count)."""
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
-    require_unconfirmed(deal)
+    require_open(deal)
     if seat not in SEATS:
         raise RecordingError(_("Choose the seat at fault."))
     if code not in PENALTY_CODES:
@@ -362,8 +358,6 @@ def add_penalty(
     penalty._history_user = user
     penalty.save()
     touch(deal, user)
-    if deal.state == Deal.State.SUBMITTED:  # a played deal: the deals after it may start at other levels
-        refresh_start_levels(deal.match)
     return penalty
 
 
@@ -371,15 +365,13 @@ def add_penalty(
 def remove_penalty(deal: Deal, user, *, penalty_id: int, version: int | None) -> None:
     require_record(user, deal.match)
     deal = lock_deal(deal, version)
-    require_unconfirmed(deal)
+    require_open(deal)
     penalty = deal.penalties.filter(pk=penalty_id).first()
     if penalty is None:
         raise RecordingError(_("That penalty is no longer there."))
     penalty._history_user = user
     penalty.delete()
     touch(deal, user)
-    if deal.state == Deal.State.SUBMITTED:
-        refresh_start_levels(deal.match)
 
 
 # ---------------------------------------------------------------- submit, confirm, reopen
@@ -437,20 +429,37 @@ def confirm_deal(deal: Deal, user, *, version: int | None) -> Deal:
     return deal
 
 
+REASON_LENGTH = Deal._meta.get_field("reopen_reason").max_length
+
+
+def reopen_reason(reason: str) -> str:
+    """Why a deal is reopened: required, one short line (kept with the deal and in its history)."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise RecordingError(_("Say why the deal is reopened: the reason is kept in its history."))
+    if problem := text_problem(reason, REASON_LENGTH):
+        raise RecordingError(_("%(field)s: %(problem)s") % {"field": _("reason"), "problem": problem})
+    return reason
+
+
 @transaction.atomic
 def reopen_deal(deal: Deal, user, *, version: int | None, reason: str = "") -> Deal:
-    """Only the TD reopens a submitted or confirmed deal; the history keeps who, when and why."""
-    if not can_reopen(user):
-        raise PermissionRefused(_("Only the tournament director can reopen a deal."))
+    """Reopen a submitted deal (its judge or the TD) or a confirmed one (the TD), with a reason: a submitted
+    deal is frozen (``access.require_open``), so every change after submit starts here. Who, when and why stay
+    on the deal (the queue marks it) and in its history, from which the confirmer's page shows what changed."""
     lock_for_entry(deal.match)  # the match's lock first, as a finish takes it: a finished tournament refuses
     deal = lock_deal(deal, version)
     if deal.state == Deal.State.RECORDING:
         raise RecordingError(_("This deal is open already."))
+    if not may_reopen(user, deal):
+        raise PermissionRefused(_("Only the tournament director can reopen a deal."))
+    reason = reopen_reason(reason)
     was_confirmed = deal.state == Deal.State.CONFIRMED
     deal.state = Deal.State.RECORDING
     deal.confirmed_by = deal.confirmed_at = deal.confirmed_by_pair = None
     deal.submitted_by = deal.submitted_at = None
-    deal._change_reason = reason[:100] or "reopened by the director"
+    deal.reopened_by, deal.reopened_at, deal.reopen_reason = user, timezone.now(), reason
+    deal._change_reason = reason[:100]
     touch(deal, user)
     if was_confirmed:
         recompute_match(deal.match)

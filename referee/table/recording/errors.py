@@ -48,6 +48,13 @@ class Finished(RecordingError):
     status = 409
 
 
+class Frozen(RecordingError):
+    """The deal is submitted (or confirmed): it is frozen until it is reopened with a reason."""
+
+    code = "frozen"
+    status = 409
+
+
 class StaleEdit(RecordingError):
     """Someone saved the deal since the writer loaded it."""
 
