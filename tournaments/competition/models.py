@@ -88,6 +88,8 @@ class Tournament(models.Model):
     bye_points = models.PositiveSmallIntegerField(_("points for a bye"), default=2)
     # Tables that do not record tricks may enter a deal's totals only.
     quick_entry_allowed = models.BooleanField(_("quick entry allowed"), default=False)
+    # What the projector screen shows under its panels (``tournaments.public.screen``), typed at the desk.
+    screen_message = models.CharField(_("message on the screen"), max_length=300, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Set when the director finishes the tournament (its results are final), cleared when they reopen it; the
     # history keeps every finish and reopening with who and when (``tournaments.competition.finishing``).
