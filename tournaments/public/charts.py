@@ -41,15 +41,19 @@ class RankLine:
 
 
 def _svg(
-    width: int, height: int, title: str, desc: str, body: SafeString, css: str, ident: str = ""
+    width: int, height: int, title: str, desc: str, body: SafeString, css: str, ident: str = "", natural: bool = False
 ) -> SafeString:
+    """The picture with its title and description; ``natural``: drawn at its own size (a wide one scrolls on a
+    phone instead of shrinking its text), else it fills its box."""
     ident = ident or css
+    size = format_html(' width="{}" height="{}"', width, height) if natural else ""
     return format_html(
-        '<svg class="chart {}" viewBox="0 0 {} {}" role="img" aria-labelledby="{}-t {}-d"'
+        '<svg class="chart {}" viewBox="0 0 {} {}"{} role="img" aria-labelledby="{}-t {}-d"'
         ' xmlns="http://www.w3.org/2000/svg"><title id="{}-t">{}</title><desc id="{}-d">{}</desc>{}</svg>',
         css,
         width,
         height,
+        size,
         ident,
         ident,
         ident,
@@ -123,7 +127,7 @@ def levels_chart(steps: Sequence[LevelStep], start: str, ns_name: str, ew_name: 
         "b": rank_text(steps[-1].ew),
         "n": len(steps),
     }
-    return _svg(width, height, title, desc, grid + numbers + lines, "levels-chart")
+    return _svg(width, height, title, desc, grid + numbers + lines, "levels-chart", natural=True)
 
 
 def _level_dot(side: str, name: str, step: LevelStep, i: int, x, y) -> SafeString:
@@ -216,7 +220,7 @@ def rank_chart(lines: Sequence[RankLine], rounds: Sequence[int]) -> SafeString:
             for line in lines
         ),
     )
-    return _svg(width, height, title, desc, grid + body, "rank-chart")
+    return _svg(width, height, title, desc, grid + body, "rank-chart", natural=True)
 
 
 def _rank_dot(name: str, round_number: int, rank: int, cx: int, cy: int, colour: str) -> SafeString:
