@@ -144,3 +144,19 @@ def test_a_phone_shows_the_match_levels_chart_and_steps_through_a_deals_replay(p
     box = page.locator("#trick-1 svg").bounding_box()
     assert box["width"] <= 390 and box["height"] < 844
     page.screenshot(path=str(SHOTS / "replay-390.png"))
+
+
+def test_a_phone_shows_the_rank_chart_and_a_pair_finds_its_table_first(page, live_server, director):
+    t = evening(director)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto_path(f"/t/{t.slug}/standings/")
+    chart = page.get_by_test_id("rank-chart")
+    expect(chart.locator("circle.dot")).to_have_count(16)  # the top eight, after rounds 1 and 2
+    assert chart.bounding_box()["width"] <= 390
+    chart.screenshot(path=str(SHOTS / "rank-chart-390.png"))
+    page.screenshot(path=str(SHOTS / "standings-390.png"), full_page=True)
+    pair = t.pairs.get(name="安徽合肥队")
+    page.goto_path(f"/t/{t.slug}/pairs/{pair.pk}/")
+    expect(page.get_by_test_id("pair-now")).to_contain_text("第8桌")
+    expect(page.get_by_test_id("pair-now")).to_contain_text("对手 金陵")
+    page.screenshot(path=str(SHOTS / "pair-390.png"))

@@ -30,7 +30,7 @@ def test_the_match_pages_levels_chart_shows_both_sides_levels_after_each_deal_an
     match.refresh_from_db()
     html = Client().get(reverse("match", args=[match.pk])).content.decode()
     dots = attrs(svg_of(html, "levels-chart"), "circle", "dot")
-    by_deal = {(int(d["data-deal"]), d["data-side"]): d for d in dots}
+    by_deal = {(int(d["data-deal-no"]), d["data-side"]): d for d in dots}
     assert len(dots) == 2 * len(deals) == 12
     for before, after in zip(deals, deals[1:], strict=False):  # each deal is played at the level its banker's side reached
         side = "NS" if after.banker in "NS" else "EW"

@@ -141,7 +141,7 @@ def _level_dot(side: str, name: str, step: LevelStep, i: int, x, y) -> SafeStrin
     if banked:
         label += _(" (held the bank)")
     return format_html(
-        '<circle class="dot side-{}{}" data-deal="{}" data-side="{}" data-level="{}" data-banker="{}" cx="{}" cy="{}"'
+        '<circle class="dot side-{}{}" data-deal-no="{}" data-side="{}" data-level="{}" data-banker="{}" cx="{}" cy="{}"'
         ' r="7" stroke="{}" stroke-width="3" fill="{}"><title>{}</title></circle>',
         side,
         " bank" if banked else "",
@@ -159,25 +159,34 @@ def _level_dot(side: str, name: str, step: LevelStep, i: int, x, y) -> SafeStrin
 
 # --- the top pairs' rank, round by round --------------------------------------------------------------------
 
-RANK_W, RANK_ROW, NAME_W = 64, 30, 118
+RANK_W, RANK_ROW, NAME_W, LABEL_GAP = 64, 30, 124, 18
 
 
 def rank_chart(lines: Sequence[RankLine], rounds: Sequence[int]) -> SafeString:
-    """Each of the top pairs' rank after every round (1 at the top), named at the right."""
+    """Each of the top pairs' rank after every round (1 at the top), named at the right (names of pairs that
+    share a rank are stacked, never drawn over each other)."""
     if not lines or len(rounds) < 2:
         return SafeString("")
     worst = max((r for line in lines for r in line.ranks if r is not None), default=1)
-    width = 40 + RANK_W * (len(rounds) - 1) + NAME_W + 20
-    height = 30 + RANK_ROW * (worst - 1) + 40
+    row = RANK_ROW if worst <= 10 else max(12, 300 // worst)
 
     def x(i: int) -> int:
         return 40 + RANK_W * i
 
     def y(rank: int) -> int:
-        return 24 + RANK_ROW * (rank - 1)
+        return 24 + row * (rank - 1)
 
+    labels, below = [], 0
+    for line in lines:
+        last = next((r for r in reversed(line.ranks) if r is not None), worst)
+        below = max(y(last) + 5, below + LABEL_GAP)
+        labels.append(below)
+    width = x(len(rounds) - 1) + NAME_W + 20
+    height = max(y(worst), labels[-1]) + 36
     grid = format_html_join(
-        "", '<text class="axis" x="14" y="{}">{}</text>', ((y(r) + 5, r) for r in range(1, worst + 1))
+        "",
+        '<text class="axis" x="22" y="{}">{}</text>',
+        ((y(r) + 5, r) for r in range(1, worst + 1) if row >= 18 or r == 1 or r % 5 == 0),
     )
     grid += format_html_join(
         "",
@@ -185,7 +194,7 @@ def rank_chart(lines: Sequence[RankLine], rounds: Sequence[int]) -> SafeString:
         ((x(i), height - 8, _("R%(n)s") % {"n": n}) for i, n in enumerate(rounds)),
     )
     body = SafeString("")
-    for k, line in enumerate(lines):
+    for k, (line, label_y) in enumerate(zip(lines, labels, strict=True)):
         colour = LINE_COLOURS[k % len(LINE_COLOURS)]
         placed = [(i, r) for i, r in enumerate(line.ranks) if r is not None]
         body += format_html(
@@ -196,15 +205,13 @@ def rank_chart(lines: Sequence[RankLine], rounds: Sequence[int]) -> SafeString:
         body += format_html_join(
             "", "{}", ((_rank_dot(line.name, rounds[i], r, x(i), y(r), colour),) for i, r in placed)
         )
-        if placed:
-            i, r = placed[-1]
-            body += format_html(
-                '<text class="name" x="{}" y="{}" fill="{}">{}</text>',
-                x(i) + 12,
-                y(r) + 5,
-                colour,
-                short(line.name),
-            )
+        body += format_html(
+            '<text class="name" x="{}" y="{}" fill="{}">{}</text>',
+            x(len(rounds) - 1) + 14,
+            label_y,
+            colour,
+            short(line.name),
+        )
     title = _("The top pairs' rank round by round")
     desc = format_html_join(
         _("; "),
