@@ -135,3 +135,10 @@ def test_the_deal_log_and_the_match_page_link_each_confirmed_deal_to_its_replay(
     page = Client().get(reverse("match", args=[match.pk])).content.decode()
     for number in (1, 2):
         assert replay_url(match, number) in log and replay_url(match, number) in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("match_id", "number"), [(2**70, 1), (None, 2**70), (None, 0)])
+def test_a_replay_address_no_deal_holds_is_not_found(match, match_id, number):
+    url = reverse("deal-replay", args=[match.round.tournament.slug, match_id or match.pk, number])
+    assert Client().get(url).status_code == 404

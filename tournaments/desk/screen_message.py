@@ -37,7 +37,7 @@ def set_screen_message(tournament: Tournament, text: str) -> None:
 @desk_page
 @require_http_methods(["GET", "POST"])
 def desk_screen_message(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = ScreenMessageForm(request.POST or None, instance=Tournament.objects.get(pk=tournament.pk))
+    form = ScreenMessageForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         set_screen_message(tournament, form.cleaned_data["screen_message"])
         messages.success(request, _("The message on the screen is saved."))
