@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests.desk.helpers import play
 from tests.public.helpers import attrs, play_deals
 from tests.table.helpers import as_user
-from tournaments.models import Round
+from tournaments.models import Match, Round
 from tournaments.public.charts import LevelStep, levels_chart
 from tournaments.standings.compute import compute_standings
 
@@ -142,3 +142,19 @@ def test_the_deal_log_and_the_match_page_link_each_confirmed_deal_to_its_replay(
 def test_a_replay_address_no_deal_holds_is_not_found(match, match_id, number):
     url = reverse("deal-replay", args=[match.round.tournament.slug, match_id or match.pk, number])
     assert Client().get(url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_rank_chart_is_drawn_again_when_a_result_or_a_pairs_name_changes(two_rounds):
+    url = reverse("standings", args=[two_rounds.slug])
+
+    def ranks() -> dict:
+        dots = attrs(svg_of(Client().get(url).content.decode(), "rank-chart"), "circle", "dot")
+        return {(d["data-pair"], int(d["data-round"])): int(d["data-rank"]) for d in dots}
+
+    assert ranks()[("B", 2)] == 2
+    b = two_rounds.pairs.get(name="B")
+    Match.objects.filter(round__number=2, pair_ns=b).update(winner=None)  # B drew round 2 after all
+    assert ranks()[("B", 2)] == 3
+    two_rounds.pairs.filter(pk=b.pk).update(name="乙")
+    assert ("乙", 2) in ranks()
