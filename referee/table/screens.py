@@ -26,6 +26,7 @@ from referee.table.consequences import (
 from referee.table.explain import causes, level_stops, quick_stops, stop_lines
 from referee.table.forms import kitty_hint
 from referee.table.history import match_history
+from referee.table.level_trail import match_levels_chart
 from referee.table.recording import settling
 from referee.table.recording.access import may_reopen, require_record
 from referee.table.recording.card_text import seat_name
@@ -327,6 +328,7 @@ def match_screen(match: Match, user) -> dict:
         "open_deal": next((d for d in deals if d.state == Deal.State.RECORDING), None),
         "players": seat_players(match),
         "show_results": can_read_results(user, match),
+        "levels_chart": match_levels_chart(match) if can_read_results(user, match) else "",
         "show_deals": can_read_deals(user, match),
         "can_record": can_record(user, match),
         "confirmable": {d.pk for d in deals if d.state == Deal.State.SUBMITTED and can_confirm(user, d)},

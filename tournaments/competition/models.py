@@ -102,6 +102,8 @@ class Tournament(models.Model):
     third_place_match = models.BooleanField(
         _("third-place match"), default=False, help_text=_("a knockout's semi-final losers play for third place")
     )
+    # What the projector screen shows under its panels (``tournaments.public.screen``), typed at the desk.
+    screen_message = models.CharField(_("message on the screen"), max_length=300, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Set when the director finishes the tournament (its results are final), cleared when they reopen it; the
     # history keeps every finish and reopening with who and when (``tournaments.competition.finishing``).

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.board import views as board_views
-from tournaments.desk import bracket, views
+from tournaments.desk import bracket, screen_message, views
 from tournaments.people import views as people_views
 from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
@@ -24,6 +24,7 @@ urlpatterns = [
     path("export.xlsx", views.desk_export, name="desk-export"),
     path("finish/", views.desk_finish, name="desk-finish"),
     path("reopen/", views.desk_reopen, name="desk-reopen"),
+    path("screen-message/", screen_message.desk_screen_message, name="desk-screen-message"),
 ]
 
 # The director's day: the table board, the confirmation queue and the round's printables.

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.public import bracket, views
+from tournaments.public import bracket, replay, screen, views
 from tournaments.setup import views as setup_views
 
 urlpatterns = [
@@ -15,6 +15,9 @@ urlpatterns = [
     path("t/<slug:slug>/bracket/", bracket.bracket_page, name="bracket"),
     path("t/<slug:slug>/pairs/<int:pair_id>/", views.pair_page, name="pair"),
     path("t/<slug:slug>/matches/<int:match_id>/deals/", views.deal_log_page, name="deal-log"),
+    path("t/<slug:slug>/matches/<int:match_id>/deals/<int:number>/", replay.deal_replay_page, name="deal-replay"),
+    path("t/<slug:slug>/screen/", screen.screen_page, name="screen"),
+    path("t/<slug:slug>/screen/panels/", screen.screen_panels_fragment, name="screen-panels"),
 ]
 
 # A new tournament (the director's).

@@ -23,9 +23,11 @@ from tournaments.competition.pages import tournament_page
 from tournaments.competition.wording import match_status
 from tournaments.desk.forms import DirectorSetupForm
 from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.public.pair_now import pair_now
 from tournaments.setup.words import setting_label
 from tournaments.standings.bracket import final_placings
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
+from tournaments.standings.history import rank_picture
 from tournaments.standings.tables import (
     MatchTable,
     PairingTable,
@@ -185,6 +187,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         **links,
     }
     live = request.headers.get("X-Live") == "1"
+    context["rank_chart"] = "" if live else rank_picture(tournament)
     response = render(request, "tournaments/standings/fragment.html" if live else "tournaments/public/standings.html", context)
     patch_vary_headers(response, ["X-Live"])
     return response
@@ -262,6 +265,7 @@ def pair_page(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
             if line
             else [],
             "byes": pair.byes.filter(round__in=visible_rounds(request, tournament)).select_related("round"),
+            "now": pair_now(tournament, pair),
             **links,
         },
     )
