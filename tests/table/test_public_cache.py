@@ -125,3 +125,13 @@ def test_a_page_of_a_tournament_no_one_may_see_is_a_404_and_never_kept(client, m
     tournament.save()
     assert get(client, reverse(name, args=[tournament.slug])).status_code == 404
     assert get(client, reverse(name, args=["no-such-tournament"])).status_code == 404
+
+
+def test_a_tournament_given_a_new_address_is_no_longer_found_at_the_old_one(client, match):
+    tournament = match.round.tournament
+    old = reverse("standings", args=[tournament.slug])
+    assert get(client, old).status_code == 200
+    tournament.slug = "autumn"
+    tournament.save()
+    assert get(client, old).status_code == 404
+    assert get(client, reverse("standings", args=["autumn"])).status_code == 200

@@ -300,5 +300,3 @@ def test_quick_entry_bounds(quick, judge, english, fields, problem):
 
 def test_quick_entry_needs_the_tournament_setting(match, judge):
     assert post_quick(as_user(judge), match).status_code == 403
-
-

@@ -23,16 +23,19 @@ EVERY_TOURNAMENT = "all"  # players and accounts are shared by tournaments: thei
 TIMEOUT = None  # tokens never expire by time; eviction only makes a fresh one
 
 
-def key(scope: int | str) -> str:
+def key(scope: str) -> str:
     return f"public-gen:{scope}"
 
 
-def tokens(tournament_pk: int) -> str:
-    """The current tokens of this tournament and of every tournament, in one cache read."""
-    keys = [key(EVERY_TOURNAMENT), key(tournament_pk)]
+def tokens(slug: str) -> str | None:
+    """The current tokens of this tournament (by its address's slug: no database read) and of every tournament,
+    in one cache read; None when the slug names no tournament."""
+    keys = [key(EVERY_TOURNAMENT), key(f"t:{slug}")]
     found = cache.get_many(keys)
     for k in keys:
         if k not in found:
+            if k != keys[0] and not Tournament.objects.filter(slug=slug).exists():
+                return None  # no token for an address that names nothing (a scan fills no cache)
             found[k] = fresh()
             if not cache.add(k, found[k], TIMEOUT):  # another process made it first: use theirs
                 found[k] = cache.get(k, found[k])
@@ -43,40 +46,39 @@ def fresh() -> str:
     return secrets.token_hex(8)
 
 
-def bump(scope: int | str | None) -> None:
-    """A new token for the tournament (or for every tournament) now, and again once the current transaction
-    commits: a page built from the rows before the commit, under the first new token, is never asked for again
-    (and a test's transaction, which never commits, still sees its writes)."""
-    if scope is None:
+def bump(scopes: list[str]) -> None:
+    """New tokens for these tournaments (or for every one) now, and again once the current transaction commits:
+    a page built from the rows before the commit, under the first new token, is never asked for again (and a
+    test's transaction, which never commits, still sees its writes)."""
+    if not scopes:
         return
-    cache.set(key(scope), fresh(), TIMEOUT)
+
+    def renew() -> None:
+        cache.set_many({key(scope): fresh() for scope in scopes}, TIMEOUT)
+
+    renew()
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(lambda: cache.set(key(scope), fresh(), TIMEOUT))
+        transaction.on_commit(renew)
 
 
 # --- which tournament a saved row belongs to ------------------------------------------------------------------
 
 
-def of_round(round_id: int | None) -> int | None:
-    return Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+def slugs(rows, path: str, pk: int | None) -> list[str]:
+    return [f"t:{slug}" for slug in rows.objects.filter(pk=pk).values_list(path, flat=True) if slug]
 
 
-def of_match(match_id: int | None) -> int | None:
-    return Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
-
-
-def scope_of(instance) -> int | str | None:
+def scope_of(instance) -> list[str]:
+    """The tournaments (by slug) whose public pages may show this row; a renamed address bumps both."""
     if isinstance(instance, Tournament):
-        return instance.pk
-    if isinstance(instance, Pair):
-        return instance.tournament_id
-    if isinstance(instance, Round):
-        return instance.tournament_id
+        return sorted({f"t:{instance.slug}", f"t:{getattr(instance, '_loaded_slug', None) or instance.slug}"})
+    if isinstance(instance, Pair | Round):
+        return slugs(Tournament, "slug", instance.tournament_id)
     if isinstance(instance, Match | Bye | Seating):
-        return of_round(instance.round_id)
+        return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, Deal):
-        return of_match(instance.match_id)
-    return EVERY_TOURNAMENT  # a player, an account
+        return slugs(Match, "round__tournament__slug", instance.match_id)
+    return [EVERY_TOURNAMENT]  # a player, an account
 
 
 # --- the signals ----------------------------------------------------------------------------------------------
@@ -92,6 +94,10 @@ def remember_state(sender, instance: Deal, **kwargs) -> None:
     instance._loaded_state = instance.__dict__.get("state")
 
 
+def remember_slug(sender, instance: Tournament, **kwargs) -> None:
+    instance._loaded_slug = instance.__dict__.get("slug")
+
+
 def changed(sender, instance, **kwargs) -> None:
     if isinstance(instance, Deal) and kwargs.get("signal") is post_save and not shows(instance):
         return
@@ -103,6 +109,7 @@ def changed(sender, instance, **kwargs) -> None:
 def connect() -> None:
     """Called from the app's ``ready``."""
     post_init.connect(remember_state, sender=Deal, dispatch_uid="public-gen-deal-state")
+    post_init.connect(remember_slug, sender=Tournament, dispatch_uid="public-gen-tournament-slug")
     for model in (Tournament, Pair, Player, Round, Match, Bye, Seating, Deal, get_user_model()):
         post_save.connect(changed, sender=model, dispatch_uid=f"public-gen-save-{model.__name__}")
         post_delete.connect(changed, sender=model, dispatch_uid=f"public-gen-delete-{model.__name__}")

@@ -119,7 +119,9 @@ def shown_round(rounds, asked: str | None, *, finished_only: bool = False) -> Ro
             return found
     if finished_only:
         done = set(
-            Match.objects.filter(round__in=rounds, state=Match.State.FINISHED).values_list("round_id", flat=True)
+            Match.objects.filter(round__in=rounds, state=Match.State.FINISHED).values_list(
+                "round_id", flat=True
+            )
         )
         rounds = [r for r in rounds if r.pk in done] or rounds
     return max(rounds, key=lambda r: r.number, default=None)
@@ -197,7 +199,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         **links,
     }
     live = request.headers.get("X-Live") == "1"
-    response = render(request, "tournaments/standings/fragment.html" if live else "tournaments/public/standings.html", context)
+    response = render(
+        request,
+        "tournaments/standings/fragment.html" if live else "tournaments/public/standings.html",
+        context,
+    )
     patch_vary_headers(response, ["X-Live"])
     return response
 
