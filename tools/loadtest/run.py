@@ -64,7 +64,7 @@ from tools.loadtest.server import (
     local_address,
     server_env,
 )
-from tools.loadtest.spectators import gather, public_figures, public_rows, watch
+from tools.loadtest.spectators import gather, public_figures, public_rows, warm, watch
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Play, Round, Tournament, Trick
@@ -286,6 +286,8 @@ def drive(
         except (RuntimeError, *CONNECTION_ERRORS) as exc:
             raise CommandError(f"login failed: {exc}") from exc
     phases["logins"] = time.monotonic() - clock
+    warm(addresses, options["pages"])
+    phases["warm-up"] = time.monotonic() - clock - phases["logins"]
     connection.close()  # this process keeps no database connection open while the server writes
     run = Budget(options["duration"], options["max_requests"])
     for group in judges:

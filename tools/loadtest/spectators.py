@@ -66,6 +66,15 @@ class Spectator:
         return self.log
 
 
+def warm(addresses: Sequence[tuple[str, int]], pages: Sequence[str]) -> None:
+    """Each public page asked for once on each server before the run, as the first visitors of the day would."""
+    for address in addresses:
+        browser = Browser(*address, timeout=60)
+        for path in pages:
+            browser.request("GET", path)
+        browser.close()
+
+
 def watch(
     addresses: Sequence[tuple[str, int]],
     pages: Sequence[str],
