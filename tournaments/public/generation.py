@@ -10,6 +10,7 @@ on the models the public pages read, so every service, the admin and the command
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.contrib.auth import get_user_model
@@ -24,7 +25,8 @@ TIMEOUT = None  # tokens never expire by time; eviction only makes a fresh one
 
 
 def key(scope: str) -> str:
-    return f"public-gen:{scope}"
+    """The cache key of a scope (a slug may be long: the key is its digest)."""
+    return f"public-gen:{hashlib.blake2b(scope.encode(), digest_size=12).hexdigest()}"
 
 
 def tokens(slug: str) -> str | None:
