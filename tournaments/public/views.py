@@ -113,10 +113,13 @@ def shown_round(rounds, asked: str | None, *, finished_only: bool = False) -> Ro
     """The round a page shows one of: the one asked for (``?round=N``) if visible, else the latest (with a
     finished match, for results); None when there is none. Keeps a 64-pair, 9-round event's pages small."""
     rounds = list(rounds)
-    if asked and asked.isdigit():
-        found = next((r for r in rounds if r.number == int(asked)), None)
-        if found is not None:
-            return found
+    try:
+        number = int(asked or "")
+    except ValueError:  # not a number, or one of thousands of digits: the latest round
+        number = None
+    found = next((r for r in rounds if r.number == number), None)
+    if found is not None:
+        return found
     if finished_only:
         done = set(
             Match.objects.filter(round__in=rounds, state=Match.State.FINISHED).values_list(
