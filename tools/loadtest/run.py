@@ -5,7 +5,8 @@ table), starts the server itself (gunicorn, else runserver; DEBUG off) or uses `
 machine, and has one client per table post the plays of a simulated deal the way the trick-entry page does.
 Afterwards the database is checked against what the clients were told: every acknowledged play stored exactly
 once, no refused play stored, versions only going up, and every deal judged again by the engine. ``make load``
-runs it on a throwaway SQLite database.
+runs it on a throwaway SQLite database. ``--spectators`` adds anonymous visitors polling a tournament's public
+pages (``tools.loadtest.spectators``), ``--servers`` spreads every client over several running servers.
 """
 
 from __future__ import annotations
