@@ -192,3 +192,33 @@ def logging_config(path: str) -> dict:
             "axes": {"level": "WARNING"},
         },
     }
+
+
+def caches(base_dir: Path, database_config: dict) -> dict:
+    """CACHES: Redis from REDIS_URL (several servers share it); else a file cache on this machine, which every
+    process of one server (gunicorn's workers) shares, as the public pages' generations must be. CACHE_DIR moves
+    it (default: the system's temporary folder); its key prefix names the database, so two sites on one machine
+    never read each other's pages."""
+    import hashlib
+    import tempfile
+
+    name = f"{database_config.get('HOST', '')}:{database_config.get('PORT', '')}/{database_config.get('NAME', '')}"
+    prefix = hashlib.blake2b(f"{base_dir}|{name}".encode(), digest_size=6).hexdigest()
+    redis_url = os.environ.get("REDIS_URL", "").strip()
+    if redis_url:
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": redis_url,
+                "KEY_PREFIX": prefix,
+            }
+        }
+    folder = os.environ.get("CACHE_DIR", "").strip() or str(Path(tempfile.gettempdir()) / f"referee-cache-{prefix}")
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": folder,
+            "KEY_PREFIX": prefix,
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }

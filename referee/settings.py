@@ -7,6 +7,7 @@ from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from referee.config import (
+    caches,
     database,
     env_bool,
     env_int,
@@ -82,6 +83,7 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database(BASE_DIR)}
+CACHES = caches(BASE_DIR, DATABASES["default"])  # the public pages' cache (tournaments/public/caching.py)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes counts failed log-ins first, then Django checks the password.

@@ -19,6 +19,9 @@ from tournaments.models import Match, Pair, Player, Round, Tournament
 # Hashing passwords at full strength is most of the suite's time; the tests check who may log in, not the hash.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# Each test process its own cache of the public pages (a shared file cache would mix the workers' databases).
+settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # Timing is for the benchmarks, never the tests: a loaded CI machine must not fail a property test on time.
 hypothesis_settings.register_profile("project", deadline=None)
 hypothesis_settings.load_profile("project")
@@ -49,6 +52,14 @@ def compile_catalogues() -> bool:
         os.replace(part, mo)
         compiled = True
     return compiled
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """No page cached by an earlier test (whose rows' ids a later test's rows may take again)."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture

@@ -11,3 +11,7 @@ class TournamentsConfig(AppConfig):
         from tournaments import lookups
 
         lookups.register()
+        # Every write the public pages show gives its tournament a new generation (their cache keys).
+        from tournaments.public import generation
+
+        generation.connect()

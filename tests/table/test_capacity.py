@@ -83,13 +83,17 @@ def test_a_retry_whose_first_try_saved_meanwhile_gets_the_first_answer(deal, jud
     first commits, and the retry is answered with the first's outcome, never a conflict nor a second play."""
     first: list = []
     key, fields = "retried-key", {"cards": "SA", "version": "0"}
-    planned = actions.plan_posted_play(deal, judge, fields)  # the retry's check passed before the first was saved
+    planned = actions.plan_posted_play(
+        deal, judge, fields
+    )  # the retry's check passed before the first was saved
 
     def check_while_the_first_try_commits():
         first.append(actions.act_on_deal(Deal.objects.get(pk=deal.pk), judge, "play", fields, key))
         return planned
 
-    outcome = receipts.once(judge, key, f"deal {deal.pk} play", deal_entry.save_play, check_while_the_first_try_commits)
+    outcome = receipts.once(
+        judge, key, f"deal {deal.pk} play", deal_entry.save_play, check_while_the_first_try_commits
+    )
     assert first[0].ok and outcome.ok and outcome.body == first[0].outcome.body
     assert Play.objects.count() == 1 and WriteReceipt.objects.filter(key=key).count() == 1
 
@@ -158,7 +162,9 @@ def judge_calls(monkeypatch):
     return calls
 
 
-def test_a_play_after_a_committed_play_is_judged_once_not_twice(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+def test_a_play_after_a_committed_play_is_judged_once_not_twice(
+    deal, judge, judge_calls, django_capture_on_commit_callbacks
+):
     plays = simulated(deal)["tricks"][0]["plays"]
     for n, (seat, cards) in enumerate(plays[:3]):
         before = len(judge_calls)
@@ -168,7 +174,9 @@ def test_a_play_after_a_committed_play_is_judged_once_not_twice(deal, judge, jud
         assert len(judge_calls) - before == (2 if n == 0 else 1)  # the first play's "before" is judged
 
 
-def test_a_play_that_is_rolled_back_leaves_no_turn_behind(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+def test_a_play_that_is_rolled_back_leaves_no_turn_behind(
+    deal, judge, judge_calls, django_capture_on_commit_callbacks
+):
     seat, cards = simulated(deal)["tricks"][0]["plays"][0]
     with pytest.raises(ZeroDivisionError), django_capture_on_commit_callbacks(execute=True):
         with transaction.atomic():
@@ -177,7 +185,9 @@ def test_a_play_that_is_rolled_back_leaves_no_turn_behind(deal, judge, judge_cal
     assert turns.TURNS == {} and not Play.objects.exists()
 
 
-def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(
+    deal, judge, judge_calls, django_capture_on_commit_callbacks
+):
     """Undo moves the deal to a new version: the turn kept for the old one is never asked for again, and the
     check after the undo judges the deal and finds the same seat due."""
     (s1, c1), (s2, c2) = simulated(deal)["tricks"][0]["plays"][:2]
@@ -195,7 +205,9 @@ def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(deal, judge, 
         record_play(deal, judge, cards=c2, seat=s1, version=3)  # the kept turn: s2 is due
 
 
-def test_a_kept_turn_is_not_used_under_another_ruleset(deal, judge, judge_calls, django_capture_on_commit_callbacks):
+def test_a_kept_turn_is_not_used_under_another_ruleset(
+    deal, judge, judge_calls, django_capture_on_commit_callbacks
+):
     (s1, c1), (s2, c2) = simulated(deal)["tricks"][0]["plays"][:2]
     with django_capture_on_commit_callbacks(execute=True):
         record_play(deal, judge, cards=c1, seat=s1, version=0)

@@ -220,7 +220,12 @@ def test_a_round_finishes_with_its_last_match_and_reopens_with_it(round1, make_p
 
 def test_the_state_is_encoded_as_djangos_json_response_would(deal, judge):
     """orjson on the hot path: the same document as ``JsonResponse``, lazy translations and all."""
-    state = {**current_deal_state(deal, judge), "lazy": gettext_lazy("Trumps"), "when": deal.changed_at, 3: "n"}
+    state = {
+        **current_deal_state(deal, judge),
+        "lazy": gettext_lazy("Trumps"),
+        "when": deal.changed_at,
+        3: "n",
+    }
     fast, django = json_response(state, status=409), JsonResponse(state, status=409)
     assert fast.status_code == django.status_code == 409
     assert fast["Content-Type"] == django["Content-Type"] == "application/json"

@@ -212,10 +212,15 @@ def test_two_people_applying_one_penalty_at_once_record_it_once(file_db):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     for version, cards in enumerate(["S3", "C4", "S5", "S6", "DA", "D3", "D4", "D5", "S7", "S8", "S9"]):
         record_play(deal, judge, cards=cards, version=version)  # W revokes in trick 1
-    clients = [as_user(judge, raise_request_exception=False), as_user(director, raise_request_exception=False)]
+    clients = [
+        as_user(judge, raise_request_exception=False),
+        as_user(director, raise_request_exception=False),
+    ]
 
     def apply(i):
-        response = act(clients[i], deal, "apply", version=11, violation="0:W:revoke_suit", idempotency_key=key())
+        response = act(
+            clients[i], deal, "apply", version=11, violation="0:W:revoke_suit", idempotency_key=key()
+        )
         return response.status_code, response.json()["ok"]
 
     assert in_threads(2, apply) == [(200, True), (200, True)]

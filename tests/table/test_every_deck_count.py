@@ -467,8 +467,10 @@ def test_the_kitty_bonus_column_is_shown_only_when_the_game_buries_a_kitty(table
     assert kitty == (decks != 4)
     deal_entry.start_deal(table, judge, trump="S", declarer="N")  # the match page lists its deals
     match_page = english(judge).get(reverse("match", args=[table.pk])).content.decode()
-    deal_log = english(director).get(
-        reverse("deal-log", args=[table.round.tournament.slug, table.pk])
-    ).content.decode()
+    deal_log = (
+        english(director)
+        .get(reverse("deal-log", args=[table.round.tournament.slug, table.pk]))
+        .content.decode()
+    )
     assert ("kitty bonus" in match_page) == kitty
     assert ("kitty bonus" in deal_log) == kitty

@@ -42,7 +42,11 @@ def test_the_deal_read_gives_the_deal_match_and_people_the_orm_gives(deal):
 def test_the_deal_read_reads_its_people_without_another_query(deal, django_assert_num_queries):
     with django_assert_num_queries(1):
         read = views.DEAL_WITH_MATCH.first(deal.pk)
-        names = [read.match.pair_ns.player1.name, read.match.pair_ew.player2.name, read.match.round.tournament.slug]
+        names = [
+            read.match.pair_ns.player1.name,
+            read.match.pair_ew.player2.name,
+            read.match.round.tournament.slug,
+        ]
     assert all(names)
 
 
@@ -71,7 +75,9 @@ def test_the_penalties_read_gives_the_rows_the_orm_gives(deal, judge):
 
 
 def test_the_receipt_read_gives_the_receipt_the_orm_gives(judge):
-    WriteReceipt.objects.create(user=judge, key="some-key-1", target="deal 1 play", status=409, answer={"ok": False})
+    WriteReceipt.objects.create(
+        user=judge, key="some-key-1", target="deal 1 play", status=409, answer={"ok": False}
+    )
     read = receipts.RECEIPT.first(judge.pk, "some-key-1")
     assert fields_of(read) == fields_of(WriteReceipt.objects.get(user=judge, key="some-key-1"))
     assert receipts.RECEIPT.first(judge.pk, "other-key") is None
@@ -79,13 +85,19 @@ def test_the_receipt_read_gives_the_receipt_the_orm_gives(judge):
 
 def test_an_insert_stores_what_bulk_create_stores(judge):
     def receipt(key):
-        return WriteReceipt(user=judge, key=key, target="deal 1 play", status=409, answer={"ok": False, "n": [1]})
+        return WriteReceipt(
+            user=judge, key=key, target="deal 1 play", status=409, answer={"ok": False, "n": [1]}
+        )
 
     orm = WriteReceipt.objects.bulk_create([receipt("orm-key-1")])[0]
     fast = hot_sql.insert(receipt("fast-key-1"))
     assert fast.pk is not None and fast.pk != orm.pk and not fast._state.adding
-    assert stored(WriteReceipt, fast.pk, "id", "key", "created") == stored(WriteReceipt, orm.pk, "id", "key", "created")
-    assert fast.created is not None and stored(WriteReceipt, fast.pk)["created"] == fast.created  # auto_now_add
+    assert stored(WriteReceipt, fast.pk, "id", "key", "created") == stored(
+        WriteReceipt, orm.pk, "id", "key", "created"
+    )
+    assert (
+        fast.created is not None and stored(WriteReceipt, fast.pk)["created"] == fast.created
+    )  # auto_now_add
 
 
 def test_an_inserted_history_row_is_the_row_simple_history_makes(deal, judge):
@@ -105,6 +117,10 @@ def test_the_version_claim_writes_what_the_orms_update_writes(deal, judge, make_
     assert hot_sql.claim(deal.pk, 0, judge, when)
     fast = stored(Deal, deal.pk)
     Deal.objects.filter(pk=deal.pk).update(version=0)
-    assert Deal.objects.filter(pk=deal.pk, version=0).update(version=1, changed_by=judge, changed_at=when) == 1
+    assert (
+        Deal.objects.filter(pk=deal.pk, version=0).update(version=1, changed_by=judge, changed_at=when) == 1
+    )
     assert fast == stored(Deal, deal.pk)
-    assert not hot_sql.claim(deal.pk, 0, other, when) and stored(Deal, deal.pk) == fast  # taken: nothing written
+    assert (
+        not hot_sql.claim(deal.pk, 0, other, when) and stored(Deal, deal.pk) == fast
+    )  # taken: nothing written

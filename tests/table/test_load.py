@@ -19,13 +19,12 @@ from tools.loadtest.server import local_address
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_short_load_loses_and_doubles_nothing(tmp_path):
-    """4 tables and a racing pair, closed loop, deals played to the end and new ones started; then the checks."""
+def run_load(tmp_path: Path, *args: str) -> dict:
+    """``manage.py load`` with these arguments on a fresh SQLite file; its figures (it must exit 0)."""
     env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'load.sqlite3'}"}
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
     figures_path = tmp_path / "figures.json"
-    args = ["--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"]
     load = subprocess.Popen(
         [*manage, "load", *args, "--json", str(figures_path)],
         cwd=ROOT,
@@ -35,18 +34,38 @@ def test_short_load_loses_and_doubles_nothing(tmp_path):
         text=True,
     )
     try:
-        output, _ = load.communicate(timeout=120)
+        output, _ = load.communicate(timeout=180)
     except subprocess.TimeoutExpired:
         load.send_signal(signal.SIGINT)  # the command then stops the server it started
         output, _ = load.communicate(timeout=60)
         pytest.fail(f"the load run did not end by itself:\n{output}")
     assert load.returncode == 0, output
-    figures = json.loads(figures_path.read_text())
+    return json.loads(figures_path.read_text())
+
+
+def test_short_load_loses_and_doubles_nothing(tmp_path):
+    """4 tables and a racing pair, closed loop, deals played to the end and new ones started; then the checks."""
+    figures = run_load(
+        tmp_path, "--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"
+    )
     assert figures["accepted"] > 0
     assert (figures["lost"], figures["duplicated"], figures["rejected_stored"]) == (0, 0, 0)
     assert figures["server_errors"] == 0
     assert figures["faults"] == []
     assert sum(figures["conflicts"].values()) > 0 and "both accepted" not in figures["conflicts"]
+
+
+def test_spectators_beside_the_judges_see_every_public_page_without_an_error(tmp_path):
+    """Judges at two tables, spectators polling a simulated event's public pages, then the closed-loop standings."""
+    figures = run_load(
+        tmp_path,
+        *("--tables", "2", "--duration", "4", "--spectators", "6", "--spectator-interval", "0.3"),
+        *("--event", "8x3", "--standings-burst", "1"),
+    )
+    spectators = figures["spectators"]
+    assert spectators["requests"] > 0 and spectators["errors"] == 0
+    assert set(spectators["statuses"]) <= {"200", "304"}
+    assert figures["standings_closed_loop_rps"] > 0 and figures["standings_closed_loop"]["errors"] == 0
 
 
 RECORD = simulate_deal("standard", banker="N", level="2", trump="S", seed=3)

@@ -207,7 +207,9 @@ def test_correcting_an_early_deal_flows_through(match, judge, director):
     first.refresh_from_db()
     deal_entry.reopen_deal(first, director, version=first.version, reason="a correction")
     first.refresh_from_db()
-    deal_entry.add_penalty(first, director, seat="N", code="revoke", version=first.version, note="found later")
+    deal_entry.add_penalty(
+        first, director, seat="N", code="revoke", version=first.version, note="found later"
+    )
     first.refresh_from_db()
     deal_entry.submit_deal(first, director, version=first.version)
     first.refresh_from_db()

@@ -328,5 +328,3 @@ def test_old_receipts_are_pruned(deal, judge, monkeypatch):
     act(as_user(judge), deal, "play", cards="SA", version=0, idempotency_key=key())
     assert not WriteReceipt.objects.filter(pk=old.pk).exists()
     assert WriteReceipt.objects.count() == 1
-
-

@@ -142,7 +142,9 @@ def test_a_card_count_that_cannot_add_up_is_shown_when_it_is_proven(match, judge
     counts = [r for r in rows if r["code"] == "card_count"]
     assert sorted(r["seat"] for r in counts) == ["E", "N", "S", "W"]
     assert all(r["trick"] is None and r["trick_label"] == "whole deal" for r in counts)
-    assert {r["penalty"] for r in counts} == {"wrong_card_count"} and all(r["status"] == "open" for r in counts)
+    assert {r["penalty"] for r in counts} == {"wrong_card_count"} and all(
+        r["status"] == "open" for r in counts
+    )
     north = next(r for r in counts if r["seat"] == "N")  # the banker side loses the deal
     assert north["consequence"] == "the deal is lost: the attackers take over" and "13 cards" in north["text"]
 
@@ -228,7 +230,9 @@ def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(r
 def test_the_same_penalty_called_with_the_form_settles_the_violation_once(revoked, judge):
     deal, key, _record = revoked
     trick, seat, _code = key.split(":")
-    deal_entry.add_penalty(deal, judge, seat=seat, code="revoke", trick=int(trick), note="", version=deal.version)
+    deal_entry.add_penalty(
+        deal, judge, seat=seat, code="revoke", trick=int(trick), note="", version=deal.version
+    )
     deal.refresh_from_db()
     screen = screens.review_screen(deal, judge)
     assert screen["open_violations"] == [] and screen["violations"][0]["status"] == "penalty"
@@ -399,7 +403,9 @@ def test_a_record_whose_penalties_leave_a_violation_unsettled_is_refused_and_not
         records.record_deal(match, record, director)
     named = {"N": "North", "W": "West", "S": "South", "E": "East"}[seat]
     message = refused.value.message
-    assert message.startswith("The record's penalties leave a violation unsettled, so the deal was not recorded: ")
+    assert message.startswith(
+        "The record's penalties leave a violation unsettled, so the deal was not recorded: "
+    )
     assert f"Trick {trick + 1}: {named} held" in message
     assert f'(add {{"seat": "{seat}", "code": "revoke", "trick": {trick}}} to its penalties).' in message
     assert refused.value.details["violations"] == [settling.violation_key(trick, seat, "revoke_suit")]

@@ -322,8 +322,6 @@ def test_quick_entry_needs_the_tournament_setting(match, judge):
     assert post_quick(as_user(judge), match).status_code == 403
 
 
-
-
 def test_the_picker_puts_the_jokers_and_level_cards_above_the_trump_suit_and_the_plain_suits(deal, judge):
     state = as_user(judge).get(reverse("deal_state", args=[deal.pk]), **JSON).json()  # level 2, spades trump
     rows = [(row["suit"], row["trump"], [c["code"] for c in row["cards"]]) for row in state["picker"]]

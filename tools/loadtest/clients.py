@@ -168,6 +168,7 @@ class Log:
     cpu: dict[str, float] = field(
         default_factory=dict
     )  # CPU seconds of the run: "server" (if known), "clients"
+    public: dict = field(default_factory=dict)  # the spectators' figures (tools.loadtest.spectators.gather)
 
     def merge(self, other: Log) -> None:
         """Add another client's log (its versions are checked here: only one client's order means anything)."""
@@ -220,12 +221,19 @@ class Browser:
         self.used_at = 0.0
 
     def request(
-        self, method: str, path: str, fields: dict | None = None, *, accept_json: bool = False
+        self,
+        method: str,
+        path: str,
+        fields: dict | None = None,
+        *,
+        accept_json: bool = False,
+        headers: dict | None = None,
     ) -> Reply:
         """One request; connection errors are raised (and the connection dropped) for the caller to retry."""
         headers = {
             "Accept": "application/json" if accept_json else "text/html",
             "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            **(headers or {}),
         }
         body = None
         if method == "POST":

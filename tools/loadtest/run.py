@@ -5,7 +5,8 @@ table), starts the server itself (gunicorn, else runserver; DEBUG off) or uses `
 machine, and has one client per table post the plays of a simulated deal the way the trick-entry page does.
 Afterwards the database is checked against what the clients were told: every acknowledged play stored exactly
 once, no refused play stored, versions only going up, and every deal judged again by the engine. ``make load``
-runs it on a throwaway SQLite database.
+runs it on a throwaway SQLite database. ``--spectators`` adds anonymous visitors polling a tournament's public
+pages (``tools.loadtest.spectators``), ``--servers`` spreads every client over several running servers.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from tools.loadtest.clients import (
     run_pair,
     run_table,
 )
+from tools.loadtest.event import public_pages, spectated
 from tools.loadtest.figures import (
     Tally,
     compare_plays,
@@ -63,6 +65,7 @@ from tools.loadtest.server import (
     local_address,
     server_env,
 )
+from tools.loadtest.spectators import gather, public_figures, public_rows, warm, watch
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Play, Round, Tournament, Trick
@@ -93,30 +96,57 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=serve.WORKERS, help="as `make serve` (default)")
         parser.add_argument("--threads", type=int, default=serve.THREADS, help="as `make serve` (default)")
         parser.add_argument("--seed", default="load")
+        parser.add_argument(
+            "--spectators", type=int, default=0, help="anonymous visitors polling public pages"
+        )
+        parser.add_argument(
+            "--spectator-interval", type=float, default=5.0, help="seconds between a spectator's polls"
+        )
+        parser.add_argument(
+            "--spectate", help="slug of the tournament they watch (default: a simulated event)"
+        )
+        parser.add_argument(
+            "--event", default="64x9", help="the simulated event: PAIRSxROUNDS (default 64x9)"
+        )
+        parser.add_argument(
+            "--standings-burst", type=float, default=0.0, help="seconds of closed-loop standings"
+        )
+        parser.add_argument(
+            "--servers", help="running servers to spread the clients over: URL,URL (as --url)"
+        )
         parser.add_argument("--json", dest="json_path", help="also write the figures to this file")
 
     def handle(self, *args, **options):
         # `kill PID` ends the run like Ctrl-C, so the server this command started is always stopped.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
-        if options["kill"] and options["url"]:
-            raise CommandError("--kill needs a server this command starts (leave out --url)")
+        if options["kill"] and (options["url"] or options["servers"]):
+            raise CommandError("--kill needs a server this command starts (leave out --url and --servers)")
         if options["tables"] < 0 or options["conflicts"] < 0 or options["tables"] + options["conflicts"] < 1:
             raise CommandError("--tables and --conflicts: at least one table in all")
         if options["rate_per_table"] <= 0 or options["duration"] <= 0:
             raise CommandError("--rate-per-table and --duration must be positive")
+        if options["spectators"] < 0 or options["spectator_interval"] <= 0 or options["standings_burst"] < 0:
+            raise CommandError("--spectators, --spectator-interval and --standings-burst: none below zero")
+        given = options["servers"] or options["url"]
         try:
-            address = local_address(options["url"] or f"http://127.0.0.1:{options['port'] or free_port()}")
+            urls = given.split(",") if given else [f"http://127.0.0.1:{options['port'] or free_port()}"]
+            addresses = [local_address(url.strip()) for url in urls]
+            pairs, rounds = (int(n) for n in options["event"].lower().split("x"))
         except ValueError as exc:
-            raise CommandError(str(exc)) from exc
+            raise CommandError(f"{exc} (--servers URL,URL; --event PAIRSxROUNDS)") from exc
         clock = time.monotonic()
         jobs = set_up(options["tables"] + options["conflicts"], options["seed"], options["preplayed"])
+        options["pages"] = []
+        if options["spectators"] or options["standings_burst"]:
+            event = spectated(options["spectate"], pairs, rounds)
+            options["pages"] = public_pages(event, options["seed"])
         phases = {"set-up": time.monotonic() - clock}
         server = None
-        if not options["url"]:
-            server = start_server(address[1], options["workers"], options["threads"])
+        if not given:
+            server = start_server(addresses[0][1], options["workers"], options["threads"])
             phases["server start"] = time.monotonic() - clock - sum(phases.values())
         try:
-            log, elapsed, restarts = drive(jobs, address, server, options, phases)
+            log, elapsed, restarts = drive(jobs, addresses, server, options, phases)
         except KeyboardInterrupt:
             raise CommandError("interrupted: the server is stopped, nothing was checked") from None
         finally:
@@ -126,12 +156,18 @@ class Command(BaseCommand):
         tally, faults, checked = verify(log)
         phases["checks"] = time.monotonic() - clock
         rows, failures = report(log, tally, faults, checked, elapsed, restarts, server, options)
+        rows += public_rows(log.public, elapsed, options)
+        if log.public["log"].errors or log.public["burst_log"].errors:
+            failures.append(
+                f"public pages: {log.public['log'].errors + log.public['burst_log'].errors} errors"
+            )
         rows.append(("phases", ", ".join(f"{k} {v:.1f} s" for k, v in phases.items())))
         if server is not None:
             rows.append(("server log", str(server.log_path) if failures else "removed (clean run)"))
         self.stdout.write(table_text(rows))
         if options["json_path"]:
-            Path(options["json_path"]).write_text(json.dumps(figures(log, tally, faults, checked, elapsed)))
+            numbers = {**figures(log, tally, faults, checked, elapsed), **public_figures(log.public, elapsed)}
+            Path(options["json_path"]).write_text(json.dumps(numbers))
         if failures:
             raise CommandError("; ".join(failures))
         if server is not None:
@@ -233,12 +269,13 @@ def start_server(port: int, workers: int, threads: int) -> Server:
 
 
 def drive(
-    jobs: list[TableJob], address, server: Server | None, options, phases: dict
+    jobs: list[TableJob], addresses, server: Server | None, options, phases: dict
 ) -> tuple[Log, float, list[float]]:
     """Log every judge in, then run the tables (and the racing pairs) until the budget ends."""
     budget = Budget(float("inf"), options["max_requests"])  # logins are not part of the run
 
-    def judge_for(job: TableJob) -> Judge:
+    def judge_for(job: TableJob) -> Judge:  # the tables spread over the servers
+        address = addresses[job.table % len(addresses)]
         return Judge(address, job.username, job.password, budget, options["retry_for"])
 
     judges = [[judge_for(job)] for job in jobs[: options["tables"]]]
@@ -250,6 +287,8 @@ def drive(
         except (RuntimeError, *CONNECTION_ERRORS) as exc:
             raise CommandError(f"login failed: {exc}") from exc
     phases["logins"] = time.monotonic() - clock
+    warm(addresses, options["pages"])
+    phases["warm-up"] = time.monotonic() - clock - phases["logins"]
     connection.close()  # this process keeps no database connection open while the server writes
     run = Budget(options["duration"], options["max_requests"])
     for group in judges:
@@ -261,12 +300,15 @@ def drive(
         after = options["kill_after"] if options["kill_after"] is not None else options["duration"] / 2
         killer = kill_midway(server, run, after, restarts)
     server_cpu, client_cpu = server.cpu_seconds() if server else None, time.process_time()
+    pages, interval = options["pages"], options["spectator_interval"]
+    watching, logs = watch(addresses, pages, options["spectators"], interval, run, options["seed"])
     try:
         log = run_clients(jobs, judges, run, options)
         elapsed = time.monotonic() - run.start
         log.cpu["clients"] = time.process_time() - client_cpu
         if server_cpu is not None and not restarts and (now := server.cpu_seconds()) is not None:
             log.cpu["server"] = now - server_cpu
+        log.public = gather(watching, logs, addresses, pages, options["standings_burst"])
     finally:
         run.stopped.set()  # also on Ctrl-C: clients and the killer stop at their next step
         if killer is not None:

@@ -143,5 +143,3 @@ def kill_midway(server: Server, budget: Budget, after: float, restarts: list[flo
     thread = threading.Thread(target=run, name="killer", daemon=True)
     thread.start()
     return thread
-
-

@@ -8,10 +8,12 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournaments.public.caching import public_cache
 from tournaments.public.views import links_for, public_tournament
 from tournaments.standings.bracket import bracket_picture
 
 
+@public_cache
 def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = public_tournament(request, slug, "public_pairings")
     if tournament.bracket_start is None:

@@ -14,6 +14,7 @@ from tournaments.board.state import seat_players
 from tournaments.competition import access
 from tournaments.competition.pages import tournament_page
 from tournaments.models import SEAT_CHOICES, Deal, Match, Tournament
+from tournaments.public.caching import public_cache
 from tournaments.public.charts import TrickCards, trick_picture
 
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -55,6 +56,7 @@ def _tournament(request: HttpRequest, tournament: Tournament) -> Tournament:
     return tournament
 
 
+@public_cache
 def deal_replay_page(request: HttpRequest, slug: str, match_id: int, number: int) -> HttpResponse:
     """One deal, trick by trick (``#trick-3`` shows the third alone)."""
     tournament = _tournament(request, slug)

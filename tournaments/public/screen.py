@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from tournaments.public.caching import public_cache
 from tournaments.public.screen_data import current_round, qr_code, screen_panels
 from tournaments.public.views import tournament_for
 
@@ -27,8 +28,8 @@ def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/public/screen.html", {**context, "qr": qr_code(url), "site_url": url})
 
 
+@public_cache
 def screen_panels_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    """The panels and the message alone, for the screen's script."""
-    response = render(request, "tournaments/public/_screen_panels.html", screen_context(request, slug))
-    response["Cache-Control"] = "no-store"
-    return response
+    """The panels and the message alone, for the screen's script: kept until the tournament's public data changes,
+    so a hall of screens polling costs one build per change (a 304 when nothing changed)."""
+    return render(request, "tournaments/public/_screen_panels.html", screen_context(request, slug))

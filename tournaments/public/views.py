@@ -23,6 +23,7 @@ from tournaments.competition.pages import tournament_page
 from tournaments.competition.wording import match_status
 from tournaments.desk.forms import DirectorSetupForm
 from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.public.caching import public_cache
 from tournaments.public.pair_now import pair_now
 from tournaments.setup.words import setting_label
 from tournaments.standings.bracket import final_placings
@@ -79,6 +80,7 @@ def tournament_for(request: HttpRequest, tournament: Tournament) -> Tournament:
     return tournament
 
 
+@public_cache
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The overview: the pairs; the matches when pairings are public, with their levels when results are."""
     tournament = tournament_for(request, slug)
@@ -86,12 +88,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     pairs = PairTable(tournament.pairs.select_related("player1", "player2"), prefix="p-")
     config = RequestConfig(request, paginate=False)
     config.configure(pairs)
-    matches = None
-    if links["show_pairings"]:
+    matches, current = None, shown_round(links["rounds"], request.GET.get("m-round"))
+    if links["show_pairings"] and current is not None:  # one round's matches; the others a link away
         matches = MatchTable(
-            Match.objects.filter(round__in=links["rounds"]).select_related(
-                "round", "pair_ns", "pair_ew", "judge"
-            ),
+            current.matches.select_related("round", "pair_ns", "pair_ew", "judge"),
             prefix="m-",
             exclude=() if links["show_results"] else ("levels",),
         )
@@ -104,11 +104,33 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "pairs": pairs,
             "matches": matches,
+            "current_round": current,
             "changed_settings": changed,
             "changed_names": pgettext("list separator", ", ").join(changed),
             **links,
         },
     )
+
+
+def shown_round(rounds, asked: str | None, *, finished_only: bool = False) -> Round | None:
+    """The round a page shows one of: the one asked for (``?round=N``) if visible, else the latest (with a
+    finished match, for results); None when there is none. Keeps a 64-pair, 9-round event's pages small."""
+    rounds = list(rounds)
+    try:
+        number = int(asked or "")
+    except ValueError:  # not a number, or one of thousands of digits: the latest round
+        number = None
+    found = next((r for r in rounds if r.number == number), None)
+    if found is not None:
+        return found
+    if finished_only:
+        done = set(
+            Match.objects.filter(round__in=rounds, state=Match.State.FINISHED).values_list(
+                "round_id", flat=True
+            )
+        )
+        rounds = [r for r in rounds if r.pk in done] or rounds
+    return max(rounds, key=lambda r: r.number, default=None)
 
 
 def changed_settings(tournament: Tournament) -> list[str]:
@@ -161,6 +183,7 @@ def _deal_log_url(tournament: Tournament):
 # --- public pages -------------------------------------------------------------------------------------------
 
 
+@public_cache
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``.
     Once the tournament is finished they are the final standings, and no longer refresh."""
@@ -188,11 +211,16 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     }
     live = request.headers.get("X-Live") == "1"
     context["rank_chart"] = "" if live else rank_picture(tournament)
-    response = render(request, "tournaments/standings/fragment.html" if live else "tournaments/public/standings.html", context)
+    response = render(
+        request,
+        "tournaments/standings/fragment.html" if live else "tournaments/public/standings.html",
+        context,
+    )
     patch_vary_headers(response, ["X-Live"])
     return response
 
 
+@public_cache
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairing list (printable); the results once the matches are over."""
     tournament = public_tournament(request, slug, "public_pairings")
@@ -223,19 +251,22 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+@public_cache
 def results_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The finished matches of one round (``?round=N``, the latest by default), with a picker for the others."""
     tournament = public_tournament(request, slug, "public_results")
     links = links_for(request, tournament)
-    matches = Match.objects.filter(
-        round__in=visible_rounds(request, tournament), state=Match.State.FINISHED
-    ).select_related(
+    current = shown_round(links["rounds"], request.GET.get("round"), finished_only=True)
+    matches = Match.objects.filter(round=current, state=Match.State.FINISHED).select_related(
         "round", "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "winner"
     )
     table = ResultTable(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
     RequestConfig(request, paginate=False).configure(table)
-    return render(request, "tournaments/public/results.html", {"tournament": tournament, "table": table, **links})
+    context = {"tournament": tournament, "table": table, "current_round": current, **links}
+    return render(request, "tournaments/public/results.html", context)
 
 
+@public_cache
 def pair_page(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     """One pair: its players, its line in the standings and its matches."""
     tournament = public_tournament(request, slug, "public_results")
@@ -271,6 +302,7 @@ def pair_page(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     )
 
 
+@public_cache
 def deal_log_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match's confirmed deals: number, banker, level, trump, attackers' points, kitty bonus, result."""
     tournament = public_tournament(request, slug, "public_deal_log")

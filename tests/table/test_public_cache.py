@@ -1,0 +1,144 @@
+"""The public pages' cache: a page kept while nothing it shows changes, a 304 for an unchanged poll, and every
+write the page shows (a confirmed deal, a published round, a setting) seen on the very next request."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from referee.table.recording import deal_entry
+from tests.table.helpers import play_through_service, simulated
+from tournaments.models import Deal, Match, Round
+from tournaments.pairing.services import publish_round
+
+
+def get(client, url: str, **headers):
+    return client.get(url, headers=headers)
+
+
+def confirmed_deal(match, judge, make_judge) -> Deal:
+    """A whole simulated deal entered at the table, submitted by its judge and confirmed by another."""
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    record = simulated(deal)
+    play_through_service(deal, judge, record)
+    deal.refresh_from_db()
+    deal_entry.set_kitty(deal, judge, record["kitty"], version=deal.version)
+    deal.refresh_from_db()
+    deal_entry.submit_deal(deal, judge, version=deal.version)
+    deal.refresh_from_db()
+    return deal_entry.confirm_deal(deal, make_judge("second"), version=deal.version)
+
+
+def test_an_unchanged_poll_sending_the_etag_back_gets_a_304(client, match):
+    url = reverse("standings", args=[match.round.tournament.slug])
+    first = get(client, url)
+    assert first.status_code == 200 and first["ETag"]
+    again = get(client, url, if_none_match=first["ETag"])
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    assert get(client, url, if_none_match='"something-else"').status_code == 200
+
+
+def test_a_confirmed_deal_shows_on_the_next_request(client, match, judge, make_judge):
+    slug = match.round.tournament.slug
+    log = reverse("deal-log", args=[slug, match.pk])
+    before = get(client, log)
+    assert "还没有已确认的牌局" in before.content.decode()
+    deal = confirmed_deal(match, judge, make_judge)
+    assert deal.state == Deal.State.CONFIRMED
+    after = get(client, log, if_none_match=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert "还没有已确认的牌局" not in after.content.decode()
+
+
+def test_a_deal_being_entered_keeps_the_pages_as_they_were(client, match, judge):
+    url = reverse("tournament", args=[match.round.tournament.slug])
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")  # the match is now in progress
+    first = get(client, url)
+    play_through_service(deal, judge, simulated(deal), upto=2)
+    assert get(client, url, if_none_match=first["ETag"]).status_code == 304
+
+
+def test_a_published_round_shows_on_the_next_request(client, tournament, make_pair):
+    draft = Round.objects.create(tournament=tournament, number=1)
+    Match.objects.create(round=draft, table=1, pair_ns=make_pair(), pair_ew=make_pair())
+    url = reverse("tournament", args=[tournament.slug])
+    first = get(client, url)
+    assert reverse("round", args=[tournament.slug, 1]) not in first.content.decode()
+    publish_round(draft)
+    after = get(client, url, if_none_match=first["ETag"])
+    assert after.status_code == 200
+    assert reverse("round", args=[tournament.slug, 1]) in after.content.decode()
+
+
+def test_a_setting_change_shows_on_the_next_request(client, match):
+    tournament = match.round.tournament
+    url = reverse("standings", args=[tournament.slug])
+    assert get(client, url).status_code == 200
+    tournament.public_standings = False
+    tournament.save()
+    assert get(client, url).status_code == 404
+    tournament.public_standings = True
+    tournament.name = "秋季赛"
+    tournament.save()
+    assert "秋季赛" in get(client, url).content.decode()
+
+
+def test_each_language_has_its_own_page(client, match):
+    url = reverse("tournament", args=[match.round.tournament.slug])
+    chinese = get(client, url)
+    client.cookies["django_language"] = "en"
+    english = get(client, url, if_none_match=chinese["ETag"])
+    assert english.status_code == 200 and english["ETag"] != chinese["ETag"]
+    assert 'lang="en"' in english.content.decode() and 'lang="zh-hans"' in chinese.content.decode()
+
+
+def test_the_director_sees_a_draft_round_a_visitor_was_never_shown(client, tournament, make_pair, director):
+    draft = Round.objects.create(tournament=tournament, number=1)
+    Match.objects.create(round=draft, table=1, pair_ns=make_pair(), pair_ew=make_pair())
+    url = reverse("tournament", args=[tournament.slug])
+    assert "table" in get(client, url).content.decode()
+    td = Client()
+    td.force_login(director)
+    page = get(td, url)
+    assert "ETag" not in page and reverse("round", args=[tournament.slug, 1]) in page.content.decode()
+
+
+def test_each_visitor_gets_a_csrf_token_of_their_own(match):
+    url = reverse("tournament", args=[match.round.tournament.slug])
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    token = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+    get(first, url)
+    page = get(second, url).content.decode()  # from the cache
+    switched = second.post(
+        reverse("set_language"), {"language": "en", "next": url, "csrfmiddlewaretoken": token.search(page)[1]}
+    )
+    assert switched.status_code == 302
+
+
+@pytest.mark.parametrize("name", ["tournament", "standings", "results"])
+def test_a_page_of_a_tournament_no_one_may_see_is_a_404_and_never_kept(client, match, name):
+    tournament = match.round.tournament
+    tournament.is_public = False
+    tournament.save()
+    assert get(client, reverse(name, args=[tournament.slug])).status_code == 404
+    assert get(client, reverse(name, args=["no-such-tournament"])).status_code == 404
+
+
+def test_a_tournament_given_a_new_address_is_no_longer_found_at_the_old_one(client, match):
+    tournament = match.round.tournament
+    old = reverse("standings", args=[tournament.slug])
+    assert get(client, old).status_code == 200
+    tournament.slug = "autumn"
+    tournament.save()
+    assert get(client, old).status_code == 404
+    assert get(client, reverse("standings", args=["autumn"])).status_code == 200
+
+
+@pytest.mark.parametrize("asked", ["²", "9" * 5000, "abc", "-1", "99"])
+def test_a_round_no_one_can_read_from_the_address_shows_the_latest(client, match, asked):
+    slug = match.round.tournament.slug
+    for url in (reverse("results", args=[slug]) + "?round=", reverse("tournament", args=[slug]) + "?m-round="):
+        assert client.get(url + asked).status_code == 200

@@ -1,0 +1,144 @@
+"""Public pages that cost nothing to serve twice: ``@public_cache`` on a view whose address names a tournament.
+
+For a visitor who is not signed in (the only ones whose page is the same for all), the page is kept in the shared
+cache under a key made of its address, its language, ``X-Live`` and the tournament's generation
+(``tournaments.public.generation``), which changes with every write the public pages show. The key is also the
+page's ``ETag``: a poll sending it back in ``If-None-Match`` gets a 304 before anything is built — one cache
+read, no database. Signed-in users, and visitors with a message waiting, get the page
+built for them as before. The page's CSRF token (the language switch's form) is the visitor's own: the cached
+copy's is replaced on the way out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+
+from tournaments.public.generation import tokens
+
+View = Callable[..., HttpResponse]
+CSRF_FIELD = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+PAGE_TIMEOUT = 24 * 3600  # a page no one asks for again leaves the cache within a day
+INDENT = re.compile(rb"\n\s+")  # the tables' template indents every cell: half a large page's bytes
+VARY = ("Cookie", "Accept-Language", "X-Live")
+
+
+def code_stamp() -> str:
+    """Which templates, code and translations built the pages: a page kept by an older release (in Redis, which
+    outlives a restart) is never served by a newer one."""
+    root = Path(settings.BASE_DIR)
+    seen = hashlib.blake2b(digest_size=8)
+    for folder, pattern in (("templates", "*.html"), ("tournaments", "*.py"), ("locale", "*.mo")):
+        for path in sorted((root / folder).rglob(pattern)):
+            seen.update(f"{path}:{path.stat().st_mtime_ns}".encode())
+    return seen.hexdigest()
+
+
+CODE_STAMP = code_stamp()
+
+
+class Recent:
+    """The last pages this process served, by key: a key names one page for good (its generation is in it), so a
+    copy in memory is never stale and saves the shared cache's read and unpickling of a large page."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size, self.pages = size, OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str):
+        with self.lock:
+            found = self.pages.get(key)
+            if found is not None:
+                self.pages.move_to_end(key)
+            return found
+
+    def put(self, key: str, page) -> None:
+        with self.lock:
+            self.pages[key] = page
+            while len(self.pages) > self.size:
+                self.pages.popitem(last=False)
+
+
+RECENT = Recent()
+
+
+def cacheable(request: HttpRequest) -> bool:
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.user.is_authenticated
+        and "messages" not in request.COOKIES  # a message waiting is for this visitor only
+    )
+
+
+def page_key(request: HttpRequest, generation: str) -> str:
+    """The page's identity while nothing it shows changes: address, language, live fragment, generation."""
+    parts = [
+        request.get_full_path(),
+        get_language() or "",
+        request.headers.get("X-Live", ""),
+        generation,
+        CODE_STAMP,
+    ]
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
+
+
+def matches(request: HttpRequest, etag: str) -> bool:
+    sent = request.headers.get("If-None-Match", "")
+    return any(tag.strip().removeprefix("W/") == etag for tag in sent.split(","))
+
+
+def finish(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)  # a browser asks again each time, with the ETag
+    patch_vary_headers(response, VARY)
+    return response
+
+
+def served(request: HttpRequest, stored: tuple[bytes, str]) -> HttpResponse:
+    content, content_type = stored
+    token = get_token(request).encode()
+    return HttpResponse(
+        CSRF_FIELD.sub(lambda m: m.group(1) + token + m.group(2), content), content_type=content_type
+    )
+
+
+def public_cache(view: View) -> View:
+    """Cache a public page of one tournament (its view takes ``slug`` first) for visitors not signed in."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
+        if not cacheable(request):
+            return view(request, slug, *args, **kwargs)
+        generation = tokens(slug)
+        if generation is None:
+            return view(request, slug, *args, **kwargs)  # its own 404
+        key = page_key(request, generation)
+        etag = f'"{key}"'
+        if matches(request, etag):
+            return finish(HttpResponseNotModified(), etag)
+        stored = RECENT.get(key) or cache.get(f"public-page:{key}")
+        if stored is not None:
+            RECENT.put(key, stored)
+            return finish(served(request, stored), etag)
+        response = view(request, slug, *args, **kwargs)
+        if response.status_code != 200 or response.streaming:
+            return response
+        response.content = INDENT.sub(b"\n", response.content)  # no <pre> on these pages: the same page
+        stored = (response.content, response["Content-Type"])
+        cache.set(f"public-page:{key}", stored, PAGE_TIMEOUT)
+        RECENT.put(key, stored)
+        return finish(response, etag)
+
+    return wrapped
