@@ -296,9 +296,14 @@ def test_the_service_refuses_a_quick_entry_for_a_deal_number_already_taken(match
 @db
 def test_every_write_form_carries_a_fresh_key(match, judge, director):
     allow_quick(match)
+    # The new-deal form first: it is offered only while no deal is open.
+    new_deal = reverse("new_deal", args=[match.pk])
+    forms = write_forms(as_user(judge).get(new_deal).content.decode())
+    assert forms and all('name="idempotency_key"' in form for form in forms), new_deal
+    again = as_user(judge).get(new_deal).content.decode()
+    assert key_in(again) != key_in(as_user(judge).get(new_deal).content.decode())
     deal = reopened(match, director)
     pages = [
-        (judge, reverse("new_deal", args=[match.pk])),
         (judge, reverse("quick_entry", args=[match.pk])),
         (judge, reverse("review", args=[deal.pk])),
         (director, reverse("match", args=[match.pk])),
@@ -306,8 +311,6 @@ def test_every_write_form_carries_a_fresh_key(match, judge, director):
     for user, url in pages:
         forms = write_forms(as_user(user).get(url).content.decode())
         assert forms and all('name="idempotency_key"' in form for form in forms), url
-    again = as_user(judge).get(reverse("new_deal", args=[match.pk])).content.decode()
-    assert key_in(again) != key_in(as_user(judge).get(reverse("new_deal", args=[match.pk])).content.decode())
 
 
 def write_forms(html: str) -> list[str]:
