@@ -14,7 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 # The files a deal page needs, fetched by the worker when it installs (the page itself is cached when visited).
-PAGE_FILES = ("css/site.css", "css/table.css", "css/journal.css", "js/site.js", "js/journal.js", "js/deal.js")
+PAGE_FILES = (
+    "css/site.css", "css/table.css", "css/journal.css", "js/site.js", "js/journal.js", "js/picker.js",
+    "js/overlay.js", "js/deal.js",
+)
 
 
 @require_GET
@@ -45,6 +48,7 @@ def journal_labels() -> dict[str, str]:
         "trick_play": _("Trick %(n)s · %(seat)s: %(cards)s"),
         "refused": _("Refused by the server"),
         "held": _("waits for the refused entry above"),
+        "unsent": _("not sent yet"),
         "sending": _("sending…"),
         "send_again": _("Send again"),
         "force": _("The player did play this: record it anyway"),

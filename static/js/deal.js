@@ -4,7 +4,8 @@
   "use strict";
   var app = document.getElementById("deal-app");
   if (!app) return;
-  var state = JSON.parse(document.getElementById("deal-state").textContent);
+  var server = JSON.parse(document.getElementById("deal-state").textContent); // the server's last state
+  var state = server; // what the page shows: the server's state and the journal's waiting entries (overlay.js)
   var L = JSON.parse(document.getElementById("deal-labels").textContent);
   var input = document.getElementById("cards-input");
   var form = document.getElementById("play-form");
@@ -145,19 +146,27 @@
     tricks.forEach(function (t) { if (t.plays.length === 4) played += t.plays[0].cards.length; });
     bind("trick-title", state.complete ? fmt(L.all_tricks, { n: tricks.length })
       : fmt(L.trick, { n: number + 1 }) + " · " + fmt(L.cards_left, { n: state.hand_size - played }));
-    bind("turn", state.next_seat ? fmt(L.turn, { seat: seatLabel(state.next_seat) }) : L.done);
+    bind("turn", state.next_seat ? fmt(L.turn, { seat: seatLabel(state.next_seat) })
+      : state.need_winner !== undefined ? fmt(JL.tap_winner, { n: state.need_winner + 1 }) : L.done);
     var seats = app.querySelector(".seats");
     seats.replaceChildren();
     // Between tricks the seats keep the trick just finished, faded, its winner marked, until the next lead.
     var shown = current || (last && last.plays.length === 4 ? last : null);
     var order = state.order.length ? state.order : (last ? last.plays.map(function (p) { return p.seat; }) : []);
     order.forEach(function (seat, i) {
+      var play = shown && shown.plays.find(function (p) { return p.seat === seat; });
       var box = el("div", "seat-box" + (seat === state.next_seat ? " due" : "") + (seat === d.banker ? " banker" : "")
-        + (shown && !current ? " finished" : "") + (shown && !current && seat === shown.winner ? " won" : ""));
+        + (shown && !current ? " finished" : "") + (shown && !current && seat === shown.winner ? " won" : "")
+        + (play && play.waiting ? " waiting" : ""));
       box.appendChild(el("div", "seat-name", seatLabel(seat) + (i === 0 && state.next_seat ? " · " + L.leader : "")));
       var cards = el("div", "cards-line");
-      var play = shown && shown.plays.find(function (p) { return p.seat === seat; });
       if (play) play.cards.forEach(function (c) { cards.appendChild(chip(c)); });
+      if (play && play.waiting) { // an ellipsis after the cards (the seat keeps its height), in words to a reader
+        var mark = el("span", "waiting-mark", "\u2026");
+        mark.title = JL.unsent;
+        mark.setAttribute("aria-label", JL.unsent);
+        cards.appendChild(mark);
+      }
       box.appendChild(cards);
       seats.appendChild(box);
     });
@@ -166,7 +175,7 @@
     var list = app.querySelector(".tricks");
     list.replaceChildren();
     tricks.slice().reverse().forEach(function (t) {
-      var li = el("li", "trick");
+      var li = el("li", "trick" + (t.waiting ? " waiting" : ""));
       li.value = t.number + 1;
       t.plays.forEach(function (p) {
         var span = el("span", "play" + (p.seat === t.winner ? " winner" : ""));
@@ -174,7 +183,7 @@
         p.cards.forEach(function (c) { span.appendChild(chip(c)); });
         li.appendChild(span);
       });
-      if (t.winner) li.appendChild(el("span", "muted", fmt(L.won, { seat: seatName(t.winner), points: t.points })));
+      if (t.winner && !t.waiting) li.appendChild(el("span", "muted", fmt(L.won, { seat: seatName(t.winner), points: t.points })));
       if (t.throw) {
         var note = el("div", "throw-note");
         note.appendChild(el("span", "", fmt(L.throw, { seat: seatName(t.throw.challenger), penalty: t.throw.penalty }) + " "));
@@ -203,7 +212,7 @@
   // attackers' total so far and who leads next. It gives way when the next lead is recorded.
   function renderOutcome(trick) {
     var banner = document.getElementById("trick-outcome");
-    banner.hidden = !(trick && trick.winner);
+    banner.hidden = !(trick && trick.winner && !trick.waiting); // a trick the server has not judged has no points
     if (banner.hidden) return;
     var attackers = state.seats[trick.winner].side !== state.seats[state.deal.banker].side;
     banner.classList.toggle("attackers", attackers);
@@ -380,7 +389,7 @@
         return { status: 0, data: { ok: false } };
       }
       pending = null;
-      if (answer.data.state) { state = answer.data.state; render(); }
+      if (answer.data.state) { server = answer.data.state; overlay(); }
       return answer;
     });
   }
@@ -491,12 +500,18 @@
   });
 
   var JL = JSON.parse(document.getElementById("journal-labels").textContent);
-  var journal = window.RefereeJournal.open(app, function () { return state; }, function (s) { state = s; render(); });
+  // The page shows the server's state with the journal's entries over it, recomputed at every change of either.
+  function overlay() {
+    state = window.RefereeOverlay.view(server, journal.entries(), readCards);
+    render();
+  }
+  var journal = window.RefereeJournal.open(app, function () { return server; }, function (s) { server = s; overlay(); });
   journal.onchange(function (waiting, down) { // the line "kept on this device" goes once the network is back
     if (!down && message.textContent === JL.queued) show("", "");
+    overlay();
   });
-  state = journal.freshest(state);
-  render();
+  server = journal.freshest(server);
+  overlay();
   updatePreview();
   var finePointer = window.matchMedia && window.matchMedia("(pointer: fine)").matches;
   if (state.can_record && !state.complete && finePointer) input.focus();

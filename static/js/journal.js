@@ -108,6 +108,7 @@
     var tries = 0;
     var timer = null;
     var changed = [];
+    var unfolded = false; // the judge opened the list of the entries waiting
 
     function load() {
       var record = null;
@@ -384,11 +385,18 @@
       var down = link === "down";
       var waits = down || halted || slow; // the page is on its own: it shows who plays next, asks for winners
       box.replaceChildren();
-      var count = el("p", "journal-count" + (entries.length ? " waiting" : ""), fmt(L.waiting, { n: entries.length }));
+      box.classList.toggle("down", down);
+      // One line, the count: the entries themselves are on the table and in the picker's counts (overlay.js), so
+      // the rest folds away, open when one is refused (the judge decides) or the judge opens it.
+      var fold = el("details", "journal-fold");
+      fold.open = unfolded || halted;
+      fold.addEventListener("toggle", function () { unfolded = fold.open; });
+      var count = el("summary", "journal-count" + (entries.length ? " waiting" : ""), fmt(L.waiting, { n: entries.length }));
       count.dataset.count = entries.length;
-      box.appendChild(count);
-      if (down) box.appendChild(el("p", "journal-down", L.down));
-      if ((down || entries.length) && !window.isSecureContext) box.appendChild(el("p", "journal-insecure", L.insecure));
+      fold.appendChild(count);
+      box.appendChild(fold);
+      if (down) fold.appendChild(el("p", "journal-down", L.down));
+      if ((down || entries.length) && !window.isSecureContext) fold.appendChild(el("p", "journal-insecure", L.insecure));
       if (recovered) box.appendChild(el("p", "journal-recovered", L.recovered));
       if (entries.length) {
         var m = model(getState(), entries);
@@ -402,11 +410,11 @@
           });
           box.appendChild(ask);
         } else if (m.seat && waits) {
-          box.appendChild(el("p", "journal-next", fmt(L.next_seat, { seat: seatLabel(m.seat) })));
+          fold.appendChild(el("p", "journal-next", fmt(L.next_seat, { seat: seatLabel(m.seat) })));
         }
         var list = el("ol", "journal-entries");
         entries.forEach(function (e, i) { list.appendChild(entryRow(e, m.at[i], halted && i > 0)); });
-        box.appendChild(list);
+        fold.appendChild(list);
       }
       var notices = el("ul", "journal-notices");
       record.notices.forEach(function (n, i) {
@@ -445,6 +453,7 @@
       takes: function (action) { return !!JOURNALED[action]; },
       submit: submit,
       pending: function () { return unsent().length; },
+      entries: unsent, // what the page lays over the server's state (overlay.js)
       onchange: function (cb) { changed.push(cb); },
       freshest: freshest,
       drain: function () { render(); now(); },
