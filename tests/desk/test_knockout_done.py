@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from referee.table.simulation import simulate_round
-from tests.desk.helpers import en, finish
+from tests.desk.helpers import en, finish, swiss_stage
 from tournaments.models import Match, Pair, Round, Tournament
 from tournaments.pairing.advance import advance_bracket
 from tournaments.pairing.services import pair_round, publish_round
@@ -18,25 +18,6 @@ from tournaments.season import ratings
 from tournaments.season.services import save_series
 from tournaments.season.tables import series_tables
 from tournaments.standings.bracket import final_placings
-
-SHORT = {"preset": "standard", "target_level": "4"}
-
-
-def swiss_stage(make_pair, slug: str, pairs: int = 24, rounds: int = 6, size: int = 8) -> Tournament:
-    """The first stage played with its results entered directly (the stronger pair is the one entered first)."""
-    t = Tournament.objects.create(
-        name="冬季杯", slug=slug, ruleset=SHORT, num_rounds=rounds, knockout_size=size
-    )
-    made = [make_pair(f"队{k + 1:02d}", t=t) for k in range(pairs)]
-    strength = {p.pk: -k for k, p in enumerate(made)}
-    for _ in range(rounds):
-        rnd = pair_round(t)
-        publish_round(rnd)
-        for m in rnd.matches.all():
-            better = max((m.pair_ns, m.pair_ew), key=lambda p: strength[p.pk])
-            finish(m, better, "A" if better == m.pair_ns else "5", "5" if better == m.pair_ns else "A")
-        rnd.refresh_state()
-    return t
 
 
 def decide_level_matches(client, t: Tournament, number: int) -> None:

@@ -58,4 +58,6 @@ def desk_decide_tie(request: HttpRequest, tournament: Tournament, number: int, m
         messages.error(request, exc.message)
     else:
         messages.success(request, _("Table %(t)s is decided.") % {"t": match.table})
+        if tournament.rounds.filter(number=number + 1).exists():  # the advance ran on the decision's commit
+            messages.success(request, _("Round %(n)s is paired from the winners and published.") % {"n": number + 1})
     return redirect("desk-round", slug=tournament.slug, number=number)
