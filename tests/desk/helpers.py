@@ -272,5 +272,6 @@ def swiss_stage(make_pair, slug: str, pairs: int = 24, rounds: int = 6, size: in
         for m in rnd.matches.all():
             better = max((m.pair_ns, m.pair_ew), key=lambda p: strength[p.pk])
             finish(m, better, "A" if better == m.pair_ns else "5", "5" if better == m.pair_ns else "A")
+        rnd.refresh_from_db()
         rnd.refresh_state()
     return t
