@@ -12,10 +12,11 @@ from django.db import connection
 
 from referee.table.recording import deal_entry
 from referee.table.recording.errors import DraftRound, Finished
-from tests.desk.helpers import deal, finish
+from tests.desk.helpers import deal, finish, swiss_stage
 from tests.threads import in_thread, until
 from tournaments.competition import finishing
 from tournaments.models import Deal, Match, Pair, Round
+from tournaments.pairing import advance
 from tournaments.pairing import services as pairing
 from tournaments.people import services as people
 
@@ -140,3 +141,15 @@ def test_a_round_paired_while_a_pair_is_deleted_leaves_the_pair_out(monkeypatch,
     assert not Pair.objects.filter(pk=pairs[0].pk).exists()
     placed = {pk for m in Match.objects.filter(round=rnd) for pk in (m.pair_ns_id, m.pair_ew_id)}
     assert placed == {p.pk for p in pairs[1:]} and not rnd.byes.exists()
+
+
+def test_two_tables_finishing_at_once_pair_the_next_bracket_round_once(monkeypatch, make_pair):
+    t = swiss_stage(make_pair, "race", pairs=8, rounds=2, size=4)
+    semis = pairing.pair_round(t)
+    pairing.publish_round(semis)
+    for m in semis.matches.all():
+        finish(m, m.pair_ns, "A", "5")
+    both = lambda: advance.advance_bracket(semis.pk)  # noqa: E731  (each table's commit asks the same)
+    result = race(monkeypatch, advance, "pair_round", both, both)
+    assert result is None, result  # the second, once it had the lock, found the final paired by the first
+    assert list(t.rounds.values_list("number", "state")) == [(1, "finished"), (2, "finished"), (3, "finished"), (4, "published")]

@@ -11,6 +11,7 @@ import openpyxl
 from django.urls import reverse
 
 from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.pairing.services import pair_round, publish_round
 from tournaments.setup.forms import RulesetForm, TournamentForm
 
 
@@ -253,3 +254,24 @@ def ruleset_form(preset: str = "standard", **changes) -> RulesetForm:
         else:
             data[key] = str(value)
     return RulesetForm(data)
+
+
+SHORT_RULES = {"preset": "standard", "target_level": "4"}
+
+
+def swiss_stage(make_pair, slug: str, pairs: int = 24, rounds: int = 6, size: int = 8) -> Tournament:
+    """The first stage played with its results entered directly (the stronger pair is the one entered first)."""
+    t = Tournament.objects.create(
+        name="冬季杯", slug=slug, ruleset=SHORT_RULES, num_rounds=rounds, knockout_size=size
+    )
+    made = [make_pair(f"队{k + 1:02d}", t=t) for k in range(pairs)]
+    strength = {p.pk: -k for k, p in enumerate(made)}
+    for _ in range(rounds):
+        rnd = pair_round(t)
+        publish_round(rnd)
+        for m in rnd.matches.all():
+            better = max((m.pair_ns, m.pair_ew), key=lambda p: strength[p.pk])
+            finish(m, better, "A" if better == m.pair_ns else "5", "5" if better == m.pair_ns else "A")
+        rnd.refresh_from_db()
+        rnd.refresh_state()
+    return t

@@ -287,6 +287,9 @@ class Round(models.Model):
     # A knockout's first round: the pair id at each position of the bracket, None where a seed is missing
     # (``rules.knockout``); the later rounds follow from it and the results.
     bracket = models.JSONField(_("bracket"), null=True, blank=True, editable=False)
+    # Who paired and published the round, and when: the director, or (a later bracket round that advanced by
+    # itself, ``pairing.advance``) the user whose action finished the round before it, or nobody (the system).
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("round")

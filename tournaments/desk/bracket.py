@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.competition.pages import desk_page
 from tournaments.models import Match, Round, Tournament
+from tournaments.pairing.advance import after_bracket_match
 from tournaments.pairing.knockout import TieError, decide_tie, is_bracket_round
 from tournaments.standings.bracket import bracket_picture
 
@@ -51,9 +52,12 @@ def desk_decide_tie(request: HttpRequest, tournament: Tournament, number: int, m
     try:
         if not form.is_valid():
             raise TieError(_("Choose the pair that goes through and say why."), 400)
-        decide_tie(match, form.cleaned_data["pair"], form.cleaned_data["reason"], request.user)
+        decided = decide_tie(match, form.cleaned_data["pair"], form.cleaned_data["reason"], request.user)
+        after_bracket_match(decided)  # the last level match decided: the next round pairs itself
     except TieError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("Table %(t)s is decided.") % {"t": match.table})
+        if tournament.rounds.filter(number=number + 1).exists():  # the advance ran on the decision's commit
+            messages.success(request, _("Round %(n)s is paired from the winners and published.") % {"n": number + 1})
     return redirect("desk-round", slug=tournament.slug, number=number)

@@ -1,7 +1,8 @@
 """A series' tables: each player's and each pair's placing points from each tournament, best k of n counted.
 
 A tournament counts once the director has finished it: its final standings (``compute_standings``) give each
-pair its placing, and the series' points table its points. Pairs that share a placing (equal on every
+pair its placing (a knockout's, or a stage's followed by a knockout, its bracket's placings: the final's winner
+first), and the series' points table its points. Pairs that share a placing (equal on every
 tie-break) each get the points of that shared placing, the higher: two pairs tied for 2nd both get 2nd's points
 (no halves to explain at the club). A player gets their pair's points; a pair is its two players, whatever it
 was called. Of each one's results the best ``best_of`` count (all of them when it is empty); rows are ranked by
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from tournaments.models import Pair, Player, Series, Tournament
 from tournaments.season import ratings
+from tournaments.standings.bracket import final_ranks
 from tournaments.standings.compute import compute_standings
 
 
@@ -49,8 +51,9 @@ def series_tournaments(series: Series) -> list[Tournament]:
 
 
 def placings(series: Series, tournament: Tournament) -> list[tuple[Pair, int, int]]:
-    """(pair, rank, points) of a finished tournament's final standings."""
-    return [(line.pair, line.rank, series.points_for(line.rank)) for line in compute_standings(tournament)]
+    """(pair, rank, points) of a finished tournament's final placings: the bracket's when it has one."""
+    ranked = final_ranks(tournament) or [(line.pair, line.rank) for line in compute_standings(tournament)]
+    return [(pair, rank, series.points_for(rank)) for pair, rank in ranked]
 
 
 def _best(row: Row, best_of: int | None, order: list[int]) -> None:

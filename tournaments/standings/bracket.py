@@ -55,6 +55,12 @@ def final_placings(tournament: Tournament) -> list[tuple[str, Pair]]:
     return out
 
 
+def final_ranks(tournament: Tournament) -> list[tuple[Pair, int]]:
+    """``final_placings`` as numbers, a shared place (3–4, 5–8) counting as its first: what a series' points
+    table asks of a knockout. Empty without a bracket."""
+    return [(pair, int(text.split("–")[0])) for text, pair in final_placings(tournament)]
+
+
 def _shared(lines) -> list:
     """The lines numbered from 1, equal ranks sharing the place of the first of them (1, 2, 2, 4)."""
     out, place, previous = [], 0, None

@@ -23,6 +23,7 @@ from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
 from tournaments.competition.access import can_reopen
 from tournaments.models import Deal, Match, Penalty
+from tournaments.pairing.advance import after_bracket_match
 
 FOLD_FIELDS = ("pk", "number", "banker", "declarer", "level", "started_at", "finished_at", "attackers_total")
 OFFICIAL = (Deal.State.CONFIRMED,)
@@ -146,6 +147,7 @@ def recompute_match(match: Match) -> MatchState:
     match.save()
     match.round.refresh_state()
     refresh_start_levels(match)
+    after_bracket_match(match)
     return state
 
 
