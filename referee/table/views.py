@@ -219,7 +219,7 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
 
 
 # The guide's pictures (``static/help/<name>-<language>.png``), taken from the pages at phone size by
-# ``tests/browser/test_frozen.py`` (``HELP_PICTURES=1``).
+# ``tests/browser/test_reopen_and_guide.py`` (``HELP_PICTURES=1``).
 HELP_PICTURES = ("notation", "settle", "offline", "confirm")
 
 

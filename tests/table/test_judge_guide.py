@@ -19,8 +19,8 @@ HELP = Path(settings.BASE_DIR) / "static" / "help"
 @pytest.mark.parametrize(
     ("lang", "title", "words"),
     [
-        ("zh-hans", "裁判指南：在牌桌上记录一局", ["SAAK 即 ♠A ♠A ♠K", "即将推出", "PIN"]),
-        ("en", "Judge's guide: recording a deal at the table", ["SAAK is ♠A ♠A ♠K", "Coming soon", "PIN"]),
+        ("zh-hans", "裁判指南：在牌桌上记录一局", ["SAAK 即 ♠A ♠A ♠K", "ＳＡＡＫ", "PIN", "二维码"]),
+        ("en", "Judge's guide: recording a deal at the table", ["SAAK is ♠A ♠A ♠K", "ＳＡＡＫ", "PIN", "QR code"]),
     ],
 )
 def test_the_guide_renders_in_either_language_with_its_pictures(client, db, lang, title, words):

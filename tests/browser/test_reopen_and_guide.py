@@ -161,13 +161,13 @@ def test_the_pictures_of_the_guide_are_the_entry_screens_at_phone_size(page, liv
     page.wait_for_selector("#deal-app")
     page.fill("#cards-input", "SAAK H55 BJ")
     expect(page.locator("#cards-preview")).to_contain_text("♠A ♠A ♠K ♥5 ♥5")
-    take(page, "notation", lang, ".trick-now", "#cards-preview")
+    take(page, "notation", lang, ".entry-bar", ".entry-bar")  # the typed cards and how they read
 
     page.context.set_offline(True)
     page.fill("#cards-input", "S3")
     page.press("#cards-input", "Enter")
-    expect(page.locator("#message")).to_contain_text("(1" if lang == "en" else "1")
-    take(page, "offline", lang, "#message", "#cards-preview")
+    expect(page.locator("#journal-box")).to_contain_text("1")  # the play waits on the phone, counted
+    take(page, "offline", lang, "#journal-box", ".trick-now")
     page.context.set_offline(False)
     wait_for_version(page, 1)
 
