@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 # The files a deal page needs, fetched by the worker when it installs (the page itself is cached when visited).
 PAGE_FILES = (
-    "css/site.css", "css/table.css", "css/journal.css", "js/site.js", "js/journal.js", "js/picker.js",
+    "css/site.css", "css/table.css", "css/journal.css", "js/site.js", "js/notation.js", "js/journal.js", "js/picker.js",
     "js/overlay.js", "js/deal.js",
 )
 
