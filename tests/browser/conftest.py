@@ -4,12 +4,35 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made by fixtures are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+
+class OneRequestAtATime(ThreadedWSGIServer):
+    """The live server, answering one request at a time. Its threads share the test's one in-memory SQLite
+    connection, so two requests at once (a reloaded page's journal and the old page's retry, say) would race on that
+    connection's transaction state, which a real server (a connection per thread) never does. Reading requests stays
+    threaded, so a browser's idle pre-opened socket blocks nothing."""
+
+    def set_app(self, application):
+        lock = threading.Lock()
+
+        def one_at_a_time(environ, start_response):
+            with lock:
+                return application(environ, start_response)
+
+        super().set_app(one_at_a_time)
+
+
+LiveServerThread.server_class = OneRequestAtATime
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
