@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 
 from referee.table.recording import deal_entry
 from rules.simulate import simulate_deal
@@ -183,7 +184,8 @@ def test_the_pictures_of_the_guide_are_the_entry_screens_at_phone_size(page, liv
     key = f"{trick}:{seat}:revoke_suit"
     from referee.table.recording import settling
 
-    settling.apply_penalty(revoked, match.judge, key)
+    with transaction.atomic():  # as the page's request runs it (its lock needs a transaction on PostgreSQL)
+        settling.apply_penalty(revoked, match.judge, key)
     revoked.refresh_from_db()
     deal_entry.submit_deal(revoked, match.judge, version=revoked.version)
     sign_in(page, live_server, lang, "judge2")
