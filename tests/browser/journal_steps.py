@@ -86,8 +86,13 @@ def enter_trick(page, trick: dict, winner: str | None = None) -> None:
         page.locator(f".journal-winner button[data-winner='{winner}']").click()
 
 
+# Long enough for the journal's slowest retry (every 15 s once the network has been down a while), should the
+# browser's "online" event come late on a busy machine.
+BACK_ONLINE_MS = 25_000
+
+
 def waiting(page, n: int) -> None:
-    expect(page.locator(".journal-count")).to_have_attribute("data-count", str(n))
+    expect(page.locator(".journal-count")).to_have_attribute("data-count", str(n), timeout=BACK_ONLINE_MS)
 
 
 def stored_once(deal: Deal, plays: int) -> None:

@@ -12,6 +12,7 @@ from referee.table.recording import deal_entry
 from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.browser.journal_steps import (
+    BACK_ONLINE_MS,
     PHONE,
     SEAT_NAMES,
     begun_deal,
@@ -122,7 +123,7 @@ def test_faults_found_when_the_entries_arrive_are_shown_and_a_refused_entry_wait
             enter_trick(page, record["tricks"][n], won[n])
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
-        expect(refused).to_contain_text("第 1 墩")
+        expect(refused).to_contain_text("第 1 墩", timeout=BACK_ONLINE_MS)
         expect(page.locator(".journal-entry", has_text="等待处理上面被拒绝的记录").first).to_be_visible()
         stored_once(deal, 1)
         shot(page, "zh-entry-refused")
