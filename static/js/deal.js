@@ -13,19 +13,7 @@
   var forceBox = app.querySelector(".force-box");
   var selected = []; // card codes tapped, in order
 
-  function fmt(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
-  }
-  function csrf() {
-    var m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
-    return m ? decodeURIComponent(m[1]) : "";
-  }
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var fmt = window.RefereeSite.fmt, csrf = window.RefereeSite.csrf, el = window.RefereeSite.el; // site.js
   function chip(card) {
     var c = el("span", "card suit-" + card.suit, card.short);
     c.title = card.face;

@@ -23,19 +23,7 @@
     var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
     return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
   }
-  function fmt(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
-  }
-  function csrf() {
-    var m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
-    return m ? decodeURIComponent(m[1]) : "";
-  }
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var fmt = window.RefereeSite.fmt, csrf = window.RefereeSite.csrf, el = window.RefereeSite.el; // site.js
 
   // What the entries make of the server's last state, without judging: the plays go round the table in the
   // trick's order, and a trick's winner is the server's or, offline, the one the judge tapped. Each entry gets
