@@ -117,27 +117,6 @@ def next_banker(rs: Ruleset, banker: str, takeover: bool) -> str:
     return next_seat(banker, rs.clockwise) if takeover else partner(banker)
 
 
-def apply_levels(
-    rs: Ruleset,
-    levels: Mapping[str, str],
-    *,
-    banker: str,
-    gain: LevelGain,
-    won: bool,
-    jack_reset: bool = False,
-    level_penalties: Mapping[str, int] | None = None,
-) -> dict[str, str]:
-    """Both sides' levels after a deal.
-
-    ``won`` is true when the banker side won the deal (it may then leave a must-play level). The J rule sends
-    the banker side back to the start level instead of any gain; level penalties are applied last, one rung
-    each, never below the start level.
-    """
-    return level_changes(
-        rs, levels, banker=banker, gain=gain, won=won, jack_reset=jack_reset, level_penalties=level_penalties
-    )[0]
-
-
 def level_changes(
     rs: Ruleset,
     levels: Mapping[str, str],
@@ -148,8 +127,13 @@ def level_changes(
     jack_reset: bool = False,
     level_penalties: Mapping[str, int] | None = None,
 ) -> tuple[dict[str, str], tuple[LevelStop, ...]]:
-    """``apply_levels``'s levels after the deal, with why a side's climb stopped short (a must-play level, the
-    target, the J rule), so the review can say it in one line instead of leaving a gain the levels do not show."""
+    """Both sides' levels after a deal, with why a side's climb stopped short (a must-play level, the target, the
+    J rule), so the review can say it in one line instead of leaving a gain the levels do not show.
+
+    ``won`` is true when the banker side won the deal (it may then leave a must-play level). The J rule sends
+    the banker side back to the start level instead of any gain; level penalties are applied last, one rung
+    each, never below the start level.
+    """
     bs = side_of(banker)
     after = {side: levels[side] for side in SIDES}
     stops: list[LevelStop] = []

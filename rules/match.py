@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .facts import PenaltyCall
-from .levels import LevelGain, apply_levels, ladder_gap, wins_match
+from .levels import LevelGain, ladder_gap, level_changes, wins_match
 from .ranks import parse_rank
 from .ruleset import Ruleset, TimeTie
 from .scoring import DealScore, penalty_effects
@@ -247,7 +247,7 @@ def fold_deal(state: MatchState, deal: MatchDeal) -> MatchState:
     if deadline is not None and deal.started_at is not None and deal.started_at >= deadline:
         raise MatchError(f"deal {n}: started after the time limit ({deadline.isoformat()})")
     gain = LevelGain("banker", 0) if deal.void else LevelGain(deal.side, deal.levels)
-    levels = apply_levels(
+    levels = level_changes(
         rs,
         state.levels,
         banker=deal.banker,
@@ -255,7 +255,7 @@ def fold_deal(state: MatchState, deal: MatchDeal) -> MatchState:
         won=deal.won,
         jack_reset=deal.jack_reset,
         level_penalties=deal.level_penalties,
-    )
+    )[0]
     strikes = {s: state.strikes[s] + deal.strikes.get(s, 0) for s in SIDES}
     banker_wins = dict(state.banker_wins)
     if deal.won:

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from rules.levels import (
     LevelGain,
-    apply_levels,
     climb,
     ladder_gap,
+    level_changes,
     level_gain,
     next_banker,
     step_down,
@@ -179,18 +179,18 @@ def test_club_ladder_and_must_play_two():
 def test_must_play_stops_for_both_sides():
     rs = Ruleset.from_spec({"preset": "standard", "must_play": ["5", "T"]})
     # Banker side at 3 gains 3: stops on 5.
-    after = apply_levels(rs, {"NS": "3", "EW": "2"}, banker="N", gain=LevelGain("banker", 3), won=True)
+    after = level_changes(rs, {"NS": "3", "EW": "2"}, banker="N", gain=LevelGain("banker", 3), won=True)[0]
     assert after == {"NS": "5", "EW": "2"}
     # Attackers at 4 take over with +2: stop on 5.
-    after = apply_levels(rs, {"NS": "9", "EW": "4"}, banker="S", gain=LevelGain("attackers", 2), won=False)
+    after = level_changes(rs, {"NS": "9", "EW": "4"}, banker="S", gain=LevelGain("attackers", 2), won=False)[0]
     assert after == {"NS": "9", "EW": "5"}
     # Attackers at 5 (must-play) take over with +2: they have not won at 5 as banker, so stay.
-    after = apply_levels(rs, {"NS": "9", "EW": "5"}, banker="N", gain=LevelGain("attackers", 2), won=False)
+    after = level_changes(rs, {"NS": "9", "EW": "5"}, banker="N", gain=LevelGain("attackers", 2), won=False)[0]
     assert after == {"NS": "9", "EW": "5"}
     # Banker side at 5 wins: leaves 5 and climbs to the next stop (T) or fewer.
-    after = apply_levels(rs, {"NS": "5", "EW": "2"}, banker="N", gain=LevelGain("banker", 2), won=True)
+    after = level_changes(rs, {"NS": "5", "EW": "2"}, banker="N", gain=LevelGain("banker", 2), won=True)[0]
     assert after == {"NS": "7", "EW": "2"}
-    after = apply_levels(rs, {"NS": "8", "EW": "2"}, banker="N", gain=LevelGain("banker", 3), won=True)
+    after = level_changes(rs, {"NS": "8", "EW": "2"}, banker="N", gain=LevelGain("banker", 3), won=True)[0]
     assert after == {"NS": "T", "EW": "2"}
 
 
@@ -204,13 +204,13 @@ def test_target_wins_match():
 
 def test_j_rule_sends_the_banker_side_back_to_the_start():
     # Seed 004: 庄家打 J 级时，对家用 J 牌抠底，庄家重新从 2 级开始.
-    after = apply_levels(
+    after = level_changes(
         CLUB, {"NS": "J", "EW": "5"}, banker="N", gain=LevelGain("banker", 1), won=True, jack_reset=True
-    )
+    )[0]
     assert after == {"NS": "2", "EW": "5"}
-    after = apply_levels(
+    after = level_changes(
         CLUB, {"NS": "J", "EW": "5"}, banker="N", gain=LevelGain("attackers", 2), won=False, jack_reset=True
-    )
+    )[0]
     assert after == {"NS": "2", "EW": "J"}
 
 
@@ -222,14 +222,14 @@ def test_step_down_never_goes_below_the_start_level():
 
 
 def test_level_penalty_applies_after_the_climb():
-    after = apply_levels(
+    after = level_changes(
         JJ,
         {"NS": "4", "EW": "6"},
         banker="E",
         gain=LevelGain("banker", 2),
         won=True,
         level_penalties={"EW": 1, "NS": 1},
-    )
+    )[0]
     assert after == {"NS": "3", "EW": "7"}
 
 
@@ -247,7 +247,7 @@ def test_level_penalty_applies_after_the_climb():
 def test_levels_stay_on_ladder_between_start_and_target(rs, data, banker, side, n, jack, pen_ns, pen_ew):
     usable = rs.ladder[rs.ladder_index(rs.start_level) : rs.ladder_index(rs.target_level) + 1]
     levels = {"NS": data.draw(st.sampled_from(usable)), "EW": data.draw(st.sampled_from(usable))}
-    after = apply_levels(
+    after = level_changes(
         rs,
         levels,
         banker=banker,
@@ -255,7 +255,7 @@ def test_levels_stay_on_ladder_between_start_and_target(rs, data, banker, side, 
         won=side == "banker",
         jack_reset=jack and rs.j_rule,
         level_penalties={"NS": pen_ns, "EW": pen_ew},
-    )
+    )[0]
     for s in ("NS", "EW"):
         assert after[s] in usable
         if not pen_ns and not pen_ew and not jack:

@@ -275,7 +275,7 @@ def test_a_deal_without_stored_start_levels_is_folded(match, judge, director):
 
 def expected_levels_after_two(match, first, second):
     """Hand-fold: deal 1 gave the attackers (EW) no levels; deal 2's gain applies to its side's level now."""
-    from rules.levels import LevelGain, apply_levels
+    from rules.levels import LevelGain, level_changes
     from rules.match import MatchDeal
 
     rs = ruleset_for(match)
@@ -290,7 +290,7 @@ def expected_levels_after_two(match, first, second):
             },
             deal.verdict,
         )
-        levels = apply_levels(
+        levels = level_changes(
             rs,
             levels,
             banker=deal.banker,
@@ -298,7 +298,7 @@ def expected_levels_after_two(match, first, second):
             won=md.won,
             jack_reset=md.jack_reset,
             level_penalties=md.level_penalties,
-        )
+        )[0]
     return levels
 
 
