@@ -55,7 +55,7 @@ MATCH_COMPUTED = (
     "time_called_at",
     "forfeited_by",
     "version",
-    # A level knockout match is decided at the desk (``pairing.knockout.decide_tie``), with its checks.
+    # A level knockout match is decided at the desk (``pairing.ties.decide_tie``), with its checks.
     "tie_winner",
     "tie_reason",
     "tie_decided_by",

@@ -12,8 +12,8 @@ from tests.browser.helpers import enter_pairs, expect, login
 from tests.desk.helpers import finish
 from tournaments.competition.accounts import create_director
 from tournaments.models import Tournament
-from tournaments.pairing.knockout import decide_tie
 from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.ties import decide_tie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,9 +13,8 @@ from tests.browser.helpers import expect
 from tests.desk.helpers import swiss_stage
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Round
-from tournaments.pairing.advance import advance_bracket
-from tournaments.pairing.knockout import decide_tie
 from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.ties import decide_tie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,8 +35,7 @@ def test_the_public_bracket_fills_round_by_round_on_a_phone(page, make_pair):
     for number, tables, name in ((7, 4, "semi-finals"), (8, 2, "final"), (9, 1, "placings")):
         simulate_round(t, number, director, seed=number)
         for m in Match.objects.filter(round__tournament=t, round__number=number, winner=None):
-            decide_tie(m, m.pair_ns_id, "庄家局数多", director)  # a level match: the desk's view then advances
-            advance_bracket(m.round_id)
+            decide_tie(m, m.pair_ns_id, "庄家局数多", director)  # a level match decided: the next round on commit
         won += tables
         page.reload()
         expect(page.locator(".bracket-line.won")).to_have_count(won)

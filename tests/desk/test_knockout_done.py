@@ -14,6 +14,7 @@ from tests.desk.helpers import en, finish, swiss_stage
 from tournaments.models import Match, Pair, Round, Tournament
 from tournaments.pairing.advance import advance_bracket
 from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.ties import decide_tie
 from tournaments.season import ratings
 from tournaments.season.services import save_series
 from tournaments.season.tables import series_tables
@@ -98,6 +99,20 @@ def test_the_next_bracket_round_is_made_once_and_only_after_a_level_match_is_dec
     assert final.history.latest().history_user == director  # who finished the round's last match
     assert {final.matches.get().pair_ns_id, final.matches.get().pair_ew_id} == {one.pair_ns_id, two.pair_ew_id}
     assert advance_bracket(semis.pk) is None and t.rounds.count() == 4  # twice asked, paired once
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_level_match_decided_through_the_service_pairs_the_next_round_as_the_desks_page_does(director, make_pair):
+    t = swiss_stage(make_pair, "service", pairs=8, rounds=2, size=4)
+    semis = pair_round(t)
+    publish_round(semis)
+    one, two = semis.matches.order_by("table")
+    finish(one, one.pair_ns, "A", "5")
+    finish(two, None, "7", "7")
+    decide_tie(two, two.pair_ns_id, "抽签", director)  # no page: a command or the shell goes through the same service
+    final = t.rounds.get(number=semis.number + 1)
+    assert final.state == Round.State.PUBLISHED
+    assert {final.matches.get().pair_ns_id, final.matches.get().pair_ew_id} == {one.pair_ns_id, two.pair_ns_id}
 
 
 @pytest.mark.django_db

@@ -373,7 +373,7 @@ class Match(models.Model):
     )
     version = models.PositiveIntegerField(_("version"), default=0)
     # A knockout match that ended level: who goes through, decided by the director with a reason
-    # (``tournaments.pairing.knockout.decide_tie``); the history keeps every decision.
+    # (``tournaments.pairing.ties.decide_tie``); the history keeps every decision.
     tie_winner = models.ForeignKey(
         Pair,
         on_delete=models.PROTECT,

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from tournaments.competition.pages import desk_page
 from tournaments.models import Match, Round, Tournament
-from tournaments.pairing.advance import after_bracket_match
-from tournaments.pairing.knockout import TieError, decide_tie, is_bracket_round
+from tournaments.pairing.knockout import is_bracket_round
+from tournaments.pairing.ties import TieError, decide_tie
 from tournaments.standings.bracket import bracket_picture
 
 
@@ -52,8 +52,7 @@ def desk_decide_tie(request: HttpRequest, tournament: Tournament, number: int, m
     try:
         if not form.is_valid():
             raise TieError(_("Choose the pair that goes through and say why."), 400)
-        decided = decide_tie(match, form.cleaned_data["pair"], form.cleaned_data["reason"], request.user)
-        after_bracket_match(decided)  # the last level match decided: the next round pairs itself
+        decide_tie(match, form.cleaned_data["pair"], form.cleaned_data["reason"], request.user)
     except TieError as exc:
         messages.error(request, exc.message)
     else:

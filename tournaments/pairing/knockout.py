@@ -4,32 +4,21 @@ the director's decision of a match that ended level.
 The bracket is ``rules.knockout``'s: the first bracket round stores its lines (``Round.bracket``), every later
 round follows from them and the results. A match that ends level (time called on equal levels with the ruleset's
 draw, both sides out on strikes) cannot stand in a knockout: the director decides who goes through, with a
-reason (``decide_tie``, kept in the match's history with who and when), and until then the next bracket round
-cannot be paired (``why_not_next``). The next round is paired by the desk's button, as every round is: its draft
-is the director's review before it is published.
+reason (``tournaments.pairing.ties``, kept in the match's history with who and when), and until then the next bracket round
+cannot be paired (``why_not_next``). The first bracket round is paired by the desk's button, its draft the
+director's review of the seeding; every later one pairs and publishes itself once the round before it is decided
+(``tournaments.pairing.advance``), whether by the last table's result or by the director's decision here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import transaction
-from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.knockout import Game, Line, advance, pair_lines, seed_numbers, seeded_lines, semifinal_losers
-from tournaments.competition.finishing import lock_open
-from tournaments.models import Match, Pair, Round, Tournament, by_seed
+from tournaments.models import Match, Round, Tournament, by_seed
 from tournaments.standings.compute import compute_standings
-
-
-class TieError(Exception):
-    """A tie decision refused; the message is for the director."""
-
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
 
 
 def is_bracket_round(tournament: Tournament, number: int) -> bool:
@@ -152,30 +141,3 @@ def swapped_lines(rnd: Round, a: int, b: int) -> list[Line] | None:
         return None
     swap = {a: b, b: a}
     return [swap.get(p, p) if p is not None else None for p in rnd.bracket]
-
-
-@transaction.atomic
-def decide_tie(match: Match, pair_id: int, reason: str, user) -> Match:
-    """The director's decision of a bracket match that ended level: ``pair_id`` goes through, for ``reason``.
-    Refused once the next round is paired (its tables were drawn from the decision)."""
-    lock_open(match.round.tournament_id)
-    match = get_object_or_404(Match.objects.select_for_update().select_related("round__tournament"), pk=match.pk)
-    tournament = match.round.tournament
-    if not is_bracket_round(tournament, match.round.number):
-        raise TieError(_("Only a knockout match that ended level is decided at the desk."))
-    if match.state != Match.State.FINISHED or match.winner_id is not None:
-        raise TieError(_("Only a knockout match that ended level is decided at the desk."))
-    if pair_id not in (match.pair_ns_id, match.pair_ew_id):
-        raise TieError(_("Choose one of the match's two pairs."), 400)
-    reason = (reason or "").strip()
-    if not reason:
-        raise TieError(_("Say why this pair goes through."), 400)
-    if tournament.rounds.filter(number=match.round.number + 1).exists():
-        raise TieError(_("The next round is paired already: discard its draft first."))
-    match.tie_winner = Pair.objects.get(pk=pair_id)
-    match.tie_reason = reason[:200]
-    match.tie_decided_by = user
-    match.tie_decided_at = timezone.now()
-    match._history_user = user
-    match.save(update_fields=["tie_winner", "tie_reason", "tie_decided_by", "tie_decided_at"])
-    return match
