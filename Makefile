@@ -47,7 +47,7 @@ check: setup
 	DEBUG=1 $(MANAGE) check
 
 test: setup browser lint check
-	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 # Refresh the message catalogue after changing interface strings (then translate the new entries).
 messages: $(VENV)/.installed

@@ -43,11 +43,20 @@ def run_load(tmp_path: Path, *args: str) -> dict:
     return json.loads(figures_path.read_text())
 
 
-def test_short_load_loses_and_doubles_nothing(tmp_path):
-    """4 tables and a racing pair, closed loop, deals played to the end and new ones started; then the checks."""
-    figures = run_load(
-        tmp_path, "--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"
+@pytest.fixture(scope="module")
+def short_run(tmp_path_factory) -> dict:
+    """One short run for the tests below (a run costs a migration and a server's start): 4 tables and a racing
+    pair in a closed loop, deals played to the end and new ones started, beside spectators polling a simulated
+    event's public pages; then the closed-loop standings and the checks."""
+    return run_load(
+        tmp_path_factory.mktemp("load"),
+        *("--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"),
+        *("--spectators", "6", "--spectator-interval", "0.3", "--event", "8x3", "--standings-burst", "1"),
     )
+
+
+def test_short_load_loses_and_doubles_nothing(short_run):
+    figures = short_run
     assert figures["accepted"] > 0
     assert (figures["lost"], figures["duplicated"], figures["rejected_stored"]) == (0, 0, 0)
     assert figures["server_errors"] == 0
@@ -55,17 +64,11 @@ def test_short_load_loses_and_doubles_nothing(tmp_path):
     assert sum(figures["conflicts"].values()) > 0 and "both accepted" not in figures["conflicts"]
 
 
-def test_spectators_beside_the_judges_see_every_public_page_without_an_error(tmp_path):
-    """Judges at two tables, spectators polling a simulated event's public pages, then the closed-loop standings."""
-    figures = run_load(
-        tmp_path,
-        *("--tables", "2", "--duration", "4", "--spectators", "6", "--spectator-interval", "0.3"),
-        *("--event", "8x3", "--standings-burst", "1"),
-    )
-    spectators = figures["spectators"]
+def test_spectators_beside_the_judges_see_every_public_page_without_an_error(short_run):
+    spectators = short_run["spectators"]
     assert spectators["requests"] > 0 and spectators["errors"] == 0
     assert set(spectators["statuses"]) <= {"200", "304"}
-    assert figures["standings_closed_loop_rps"] > 0 and figures["standings_closed_loop"]["errors"] == 0
+    assert short_run["standings_closed_loop_rps"] > 0 and short_run["standings_closed_loop"]["errors"] == 0
 
 
 RECORD = simulate_deal("standard", banker="N", level="2", trump="S", seed=3)
