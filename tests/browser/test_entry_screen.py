@@ -1,5 +1,5 @@
-"""The trick-entry page on one screen: at a phone's and two tablets' sizes, in both languages, the current trick,
-the picker and the record control are all in view after tapping a low card; a follow is sent on its last card
+"""The trick-entry page on one screen: at a phone's size (held upright or sideways) and two tablets', in both
+languages, the current trick, the picker and the record control are all in view after tapping a low card; a follow is sent on its last card
 (and can be taken back in the moment before); each finished trick's outcome is on screen; and a whole simulated
 deal recorded by tapping counts its taps (the figures go to /work/shots/picker/taps.json)."""
 
@@ -21,7 +21,8 @@ from tournaments.setup.demo import create_demo
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path("/work/shots/picker")
-SIZES = [(390, 844), (820, 1180), (1180, 820), (1024, 768)]  # a phone, a tablet both ways, a small tablet
+# a phone, a tablet both ways, a small tablet, and phones held sideways (a large one, a small one)
+SIZES = [(390, 844), (820, 1180), (1180, 820), (1024, 768), (844, 390), (667, 375)]
 WORDS = {
     "zh-hans": {"record": "录入", "cancelled": "未录入", "won": "赢", "done": "所有墩已出完"},
     "en": {"record": "Record play", "cancelled": "Not sent", "won": "wins", "done": "All tricks are played"},
