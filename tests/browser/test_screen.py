@@ -76,7 +76,7 @@ def test_the_screen_shows_one_readable_panel_at_a_time_in_both_languages(
     t = evening(director)
     page.set_viewport_size({"width": width, "height": height})
     page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    quick(page, live_server, cycle=4, refresh=600)
+    quick(page, live_server, cycle=2, refresh=600)
     page.goto_path(f"/t/{t.slug}/screen/")
     expect(page.get_by_test_id("screen-message")).to_contain_text("15:30")
     for key in ("seating-1", "progress", "standings-1", "standings-2"):
