@@ -147,10 +147,11 @@ def probes(model: type[models.Model]) -> list[tuple[str, str]]:
     value (the 500s the issue named were of these); a field's other lookups (``__in``, ``__range``…) take the
     values in turn, one each, which keeps the sweep to a third of its requests."""
     filters = filter_params(model)
+    plain = {field.name for field in model._meta.concrete_fields}
     found = [(name, value) for name in [*filters, "q", "o", "p"] for value in PROBE_VALUES]
     for turn, name in enumerate(n for n in field_lookups(model) if n not in filters):
-        plain = name in {field.name for field in model._meta.concrete_fields}
-        found += [(name, value) for value in PROBE_VALUES] if plain else [(name, PROBE_VALUES[turn % 3])]
+        values = PROBE_VALUES if name in plain else [PROBE_VALUES[turn % len(PROBE_VALUES)]]
+        found += [(name, value) for value in values]
     return found
 
 

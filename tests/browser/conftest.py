@@ -15,7 +15,6 @@ from django.test.testcases import LiveServerThread
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-
 class OneRequestAtATime(ThreadedWSGIServer):
     """The live server, answering one request at a time. Its threads share the test's one in-memory SQLite
     connection, so two requests at once (a reloaded page's journal and the old page's retry, say) would race on that

@@ -1,13 +1,12 @@
-"""The knockout on the database: who enters the bracket, the bracket so far, the next bracket round's games, and
-the director's decision of a match that ended level.
+"""The knockout on the database: who enters the bracket, the bracket so far and the next bracket round's games.
 
 The bracket is ``rules.knockout``'s: the first bracket round stores its lines (``Round.bracket``), every later
 round follows from them and the results. A match that ends level (time called on equal levels with the ruleset's
 draw, both sides out on strikes) cannot stand in a knockout: the director decides who goes through, with a
-reason (``tournaments.pairing.ties``, kept in the match's history with who and when), and until then the next bracket round
-cannot be paired (``why_not_next``). The first bracket round is paired by the desk's button, its draft the
-director's review of the seeding; every later one pairs and publishes itself once the round before it is decided
-(``tournaments.pairing.advance``), whether by the last table's result or by the director's decision here.
+reason (``tournaments.pairing.ties``), and until then the next bracket round cannot be paired (``why_not_next``).
+The first bracket round is paired by the desk's button, its draft the director's review of the seeding; every
+later one pairs and publishes itself once the round before it is decided (``tournaments.pairing.advance``),
+whether by the last table's result or by the director's decision.
 """
 
 from __future__ import annotations
