@@ -1,7 +1,7 @@
 """The trick-entry page on one screen: at a phone's size (held upright or sideways) and two tablets', in both
-languages, the current trick, the picker and the record control are all in view after tapping a low card; a follow is sent on its last card
-(and can be taken back in the moment before); each finished trick's outcome is on screen; and a whole simulated
-deal recorded by tapping counts its taps (the figures go to /work/shots/picker/taps.json)."""
+languages, the current trick, the picker and the record control are all in view after tapping a low card; a follow
+is sent on its last card (and can be taken back in the moment before); each finished trick's outcome is on screen;
+and a whole simulated deal recorded by tapping counts its taps (the figures go to /work/shots/picker/taps.json)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,13 @@ def in_view(page, selector: str) -> bool:
     )
 
 
+def above_the_bar(page, selector: str) -> bool:
+    """Nothing of ``selector`` is under the record control pinned to the bottom of the screen."""
+    box = page.locator(selector).bounding_box()
+    bar = page.locator(".entry-bar").bounding_box()
+    return box is not None and bar is not None and box["y"] + box["height"] <= bar["y"] + 1
+
+
 def tap(page, codes: str) -> int:
     """Tap the picker for each card (a pair: its face twice); returns the taps."""
     for code in codes.split():
@@ -142,9 +149,12 @@ def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_s
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead(browser, live_server, begun, language):
+@pytest.mark.parametrize("size", [(390, 844), (667, 375)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead(
+    browser, live_server, begun, size, language
+):
     record = plain_record()
-    page = open_deal(browser, live_server, begun, (390, 844), language, auto_send_ms=50)
+    page = open_deal(browser, live_server, begun, size, language, auto_send_ms=50)
     expect(page.locator("#trick-outcome")).to_be_hidden()
     first = record["tricks"][0]
     for n, (_seat, cards) in enumerate(first["plays"]):
@@ -163,7 +173,8 @@ def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead(br
     seat = SEAT_WORDS[language]["NWSE".index(won.winner)]
     expect(banner).to_contain_text(f"{seat} {player}")  # the seat by name, never its letter
     assert in_view(page, "#trick-outcome") and in_view(page, ".picker") and in_view(page, "#record-button")
-    shot(page, f"3-outcome-390x844-{language}")
+    assert above_the_bar(page, "#trick-outcome") and above_the_bar(page, ".picker")
+    shot(page, f"3-outcome-{size[0]}x{size[1]}-{language}")
     tap(page, record["tricks"][1]["plays"][0][1])
     record_button(page, language).click()
     wait_for_version(page, 5)
