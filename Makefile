@@ -41,6 +41,7 @@ serve: setup
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 check: setup
 	DEBUG=1 $(MANAGE) makemigrations --check --dry-run

@@ -17,8 +17,11 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
     and its own Chinese catalogue still has only the old sentence, so the first-run page refused in English."""
 
     def get_error_message(self) -> str:
-        return ngettext(
-            "This password is too short. It must contain at least %d character.",
-            "This password is too short. It must contain at least %d characters.",
-            self.min_length,
-        ) % self.min_length
+        return (
+            ngettext(
+                "This password is too short. It must contain at least %d character.",
+                "This password is too short. It must contain at least %d characters.",
+                self.min_length,
+            )
+            % self.min_length
+        )

@@ -152,7 +152,9 @@ def referrer_policy() -> str:
     if not raw:
         return "same-origin"
     if raw not in REFERRER_POLICIES:
-        raise ConfigError(f"REFERRER_POLICY: expected one of {', '.join(sorted(REFERRER_POLICIES))}, got {raw!r}")
+        raise ConfigError(
+            f"REFERRER_POLICY: expected one of {', '.join(sorted(REFERRER_POLICIES))}, got {raw!r}"
+        )
     return raw
 
 
@@ -170,7 +172,9 @@ def logging_config(path: str) -> dict:
     Django's default sends errors nowhere once DEBUG is off (it mails ADMINS, and there are none); here the
     ``django`` loggers, ``django.request``'s 500s among them, reach the root handlers instead.
     """
-    handlers = {"stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "line"}}
+    handlers = {
+        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "line"}
+    }
     if path:
         # WatchedFileHandler reopens the file after logrotate moves it; every gunicorn worker appends to it.
         handlers["file"] = {
@@ -213,7 +217,9 @@ def caches(base_dir: Path, database_config: dict) -> dict:
                 "KEY_PREFIX": prefix,
             }
         }
-    folder = os.environ.get("CACHE_DIR", "").strip() or str(Path(tempfile.gettempdir()) / f"referee-cache-{prefix}")
+    folder = os.environ.get("CACHE_DIR", "").strip() or str(
+        Path(tempfile.gettempdir()) / f"referee-cache-{prefix}"
+    )
     return {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

@@ -51,7 +51,11 @@ def lockout_parameters(request: HttpRequest, credentials: dict | None = None) ->
     anyone at that table guess the director's password without end.
     """
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and user.get_username() == get_client_username(request, credentials):
+    if (
+        user is not None
+        and user.is_authenticated
+        and user.get_username() == get_client_username(request, credentials)
+    ):
         return ["username"]
     return ["username", "ip_address"]
 
@@ -117,7 +121,9 @@ def nul_in_headers(request: HttpRequest) -> bool:
 
 def nul_in_query(request: HttpRequest) -> bool:
     """Whether the query string carries a NUL character (``%00``), which no page's link or form sends."""
-    return any("\x00" in name or any("\x00" in value for value in values) for name, values in request.GET.lists())
+    return any(
+        "\x00" in name or any("\x00" in value for value in values) for name, values in request.GET.lists()
+    )
 
 
 FORM = "application/x-www-form-urlencoded"
@@ -126,7 +132,11 @@ FORM = "application/x-www-form-urlencoded"
 def form_not_in_utf8(request: HttpRequest) -> bool:
     """Whether a posted form declares a charset other than UTF-8, which Django refuses to read (a form is UTF-8,
     RFC 1866); a charset Python does not know is ignored, as Django ignores it."""
-    return request.method == "POST" and request.content_type == FORM and (request.encoding or "utf-8").lower() != "utf-8"
+    return (
+        request.method == "POST"
+        and request.content_type == FORM
+        and (request.encoding or "utf-8").lower() != "utf-8"
+    )
 
 
 class RequestCheckMiddleware:

@@ -43,7 +43,9 @@ def ensure_secret_key(path: Path = KEY_FILE) -> str:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(key + "\n")
-        print(f"SECRET_KEY was not set: generated one into {path} (mode 600). Keep that file: the log-ins depend on it.")
+        print(
+            f"SECRET_KEY was not set: generated one into {path} (mode 600). Keep that file: the log-ins depend on it."
+        )
     os.environ["SECRET_KEY"] = key
     return key
 
@@ -131,7 +133,9 @@ def serve(bind: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m referee.serve", description=__doc__.splitlines()[0])
-    parser.add_argument("--bind", default="0.0.0.0:8000", help="address:port to listen on (default %(default)s)")
+    parser.add_argument(
+        "--bind", default="0.0.0.0:8000", help="address:port to listen on (default %(default)s)"
+    )
     args = parser.parse_args(argv)
     os.chdir(BASE_DIR)
     os.environ["DEBUG"] = "0"

@@ -94,7 +94,10 @@ AUTHENTICATION_BACKENDS = [
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "referee.auth.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},  # Django's, said in Chinese
+    {
+        "NAME": "referee.auth.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 8},
+    },  # Django's, said in Chinese
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 

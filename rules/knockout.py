@@ -106,7 +106,12 @@ def bracket_rounds(lines: Sequence[Line], won: Sequence[Collection[Hashable]]) -
     for r in range(len(lines).bit_length() - 1):
         winners = won[r] if r < len(won) else ()
         nxt = advance(current, winners, first=r == 0)
-        rounds.append([Tie(a, b, w) for (a, b), w in zip(zip(current[0::2], current[1::2], strict=True), nxt, strict=True)])
+        rounds.append(
+            [
+                Tie(a, b, w)
+                for (a, b), w in zip(zip(current[0::2], current[1::2], strict=True), nxt, strict=True)
+            ]
+        )
         current = nxt
     return rounds
 

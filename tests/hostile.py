@@ -151,7 +151,15 @@ def multipart(parts: list[tuple[bytes, bytes]], filename: bytes | None = None) -
     body = b""
     for name, value in parts:
         named = b'; filename="' + filename + b'"' if filename is not None else b""
-        body += b'--B\r\nContent-Disposition: form-data; name="' + name + b'"' + named + b"\r\n\r\n" + value + b"\r\n"
+        body += (
+            b'--B\r\nContent-Disposition: form-data; name="'
+            + name
+            + b'"'
+            + named
+            + b"\r\n\r\n"
+            + value
+            + b"\r\n"
+        )
     return {"data": body + b"--B--\r\n", "content_type": "multipart/form-data; boundary=B"}
 
 
@@ -176,13 +184,20 @@ def bodies(form: Form | None) -> Iterator[tuple[str, dict]]:
     yield post(dict.fromkeys(plain, "a\x00b"), "NUL characters")
     yield post(dict.fromkeys(plain, "__nope__"), "unknown choices")
     yield post(dict.fromkeys(plain, NUMBERS[0]), f"numbers {NUMBERS[0]}")
-    yield post({name: [*(baseline.get(name) or ["1"]), "__nope__", "2"] for name in plain}, "lists for scalars")
+    yield post(
+        {name: [*(baseline.get(name) or ["1"]), "__nope__", "2"] for name in plain}, "lists for scalars"
+    )
     raw = "&".join(f"{name}={UNREADABLE}" for name in plain)
     yield "bytes that are not UTF-8", {"data": raw, "content_type": "application/x-www-form-urlencoded"}
     yield "multipart not UTF-8", multipart([(name.encode(), b"\xff\xfe\x80") for name in plain])
-    yield "JSON for a form", {"data": '{"version": [1], "cards": {"a": null}}', "content_type": "application/json"}
+    yield (
+        "JSON for a form",
+        {"data": '{"version": [1], "cards": {"a": null}}', "content_type": "application/json"},
+    )
     for turn in range(1, 4):  # every number in every body, each field a different one each time
-        yield post({name: NUMBERS[(turn + i) % len(NUMBERS)] for i, name in enumerate(plain)}, f"numbers {turn}")
+        yield post(
+            {name: NUMBERS[(turn + i) % len(NUMBERS)] for i, name in enumerate(plain)}, f"numbers {turn}"
+        )
     step = max(1, len(plain) // 8)  # two huge fields at a time (under Django's limit), eight fields at most
     for i in range(0, min(len(plain), 8 * step), 2 * step):
         names = plain[i : i + 2 * step : step]
@@ -220,7 +235,10 @@ HEADERS = [
         "HTTP_ACCEPT_LANGUAGE": "en;q=nan",
         "HTTP_X_FORWARDED_FOR": "not-an-address",
     },
-    {"HTTP_ACCEPT": "application/json\xff", "HTTP_COOKIE": "django_language=xx-bogus; sessionid=%FF; csrftoken=\xff"},
+    {
+        "HTTP_ACCEPT": "application/json\xff",
+        "HTTP_COOKIE": "django_language=xx-bogus; sessionid=%FF; csrftoken=\xff",
+    },
 ]
 
 
@@ -265,7 +283,15 @@ def refused(response) -> bool:
 TEXTS = re.compile(r'<p class="entry-message">(.*?)</p>|<li class="error"[^>]*>(.*?)</li>', re.S)
 ERRORLIST = re.compile(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', re.S)
 ITEM = re.compile(r"<li>(.*?)</li>", re.S)
-ENGLISH_ONLY = ("Traceback", "Bad Request", "Forbidden", "Not Found", "Server Error", "CSRF", "Method Not Allowed")
+ENGLISH_ONLY = (
+    "Traceback",
+    "Bad Request",
+    "Forbidden",
+    "Not Found",
+    "Server Error",
+    "CSRF",
+    "Method Not Allowed",
+)
 
 
 def refusal_texts(response) -> list[str]:
@@ -327,4 +353,6 @@ class Sweep:
         return response
 
     def check(self) -> None:
-        assert not self.problems, f"{len(self.problems)} of {self.sent} requests:\n" + "\n".join(self.problems[:15])
+        assert not self.problems, f"{len(self.problems)} of {self.sent} requests:\n" + "\n".join(
+            self.problems[:15]
+        )

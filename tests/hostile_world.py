@@ -101,7 +101,9 @@ def build_world() -> World:
     pairs[2].withdrawn = True
     pairs[2].save()
 
-    other = Tournament.objects.create(name="秋季赛", slug="autumn", ruleset={"preset": "standard"}, is_public=False)
+    other = Tournament.objects.create(
+        name="秋季赛", slug="autumn", ruleset={"preset": "standard"}, is_public=False
+    )
     o1, o2 = pair(other, 1), pair(other, 2)
     o1.captain = account("captain2")
     o1.save()

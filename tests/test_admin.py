@@ -174,7 +174,9 @@ def test_a_choice_typed_into_an_autocomplete_field_is_a_form_error(hostile_admin
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("bad", ["9" * 5000, "[" * 100_000, '{"preset": "standard", "decks": ' + "9" * 5000 + "}"])
+@pytest.mark.parametrize(
+    "bad", ["9" * 5000, "[" * 100_000, '{"preset": "standard", "decks": ' + "9" * 5000 + "}"]
+)
 def test_a_ruleset_no_json_reader_takes_is_a_form_error(hostile_admin, tournament, bad):
     """A number of 5,000 digits or JSON nested 100,000 deep: a ValueError or RecursionError (a 500) before."""
     data = {"name": "秋季赛", "slug": "autumn", "ruleset": bad, "tie_breaks": "[]"}
@@ -189,7 +191,12 @@ def test_a_ruleset_no_json_reader_takes_is_a_form_error(hostile_admin, tournamen
 
 
 def tournament_form(tournament: Tournament, **changes) -> dict:
-    data = {"name": tournament.name, "slug": tournament.slug, "venue": "", "ruleset": '{"preset": "standard"}'}
+    data = {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "venue": "",
+        "ruleset": '{"preset": "standard"}',
+    }
     data |= {"format": "swiss", "num_rounds": "5", "points_win": "2", "points_draw": "1", "points_loss": "0"}
     data |= {"bye_points": "2", "tie_breaks": "[]", "is_public": "on"}
     return data | changes
@@ -204,10 +211,16 @@ def test_a_tournaments_ruleset_and_scoring_settings_change_on_the_desk_not_here(
     for name in ("ruleset", "points_win", "bye_points", "tie_breaks", "match_time_limit"):
         assert f'name="{name}"' not in html, name
     assert 'name="name"' in html and f'href="{reverse("desk-settings", args=[tournament.slug])}"' in html
-    form = tournament_form(tournament, name="春季赛（改）", ruleset='{"preset": "jj-competition"}', points_win="9")
+    form = tournament_form(
+        tournament, name="春季赛（改）", ruleset='{"preset": "jj-competition"}', points_win="9"
+    )
     assert admin_client.post(change_url(tournament), form).status_code == 302
     tournament.refresh_from_db()
-    assert (tournament.name, tournament.ruleset, tournament.points_win) == ("春季赛（改）", {"preset": "standard"}, 2)
+    assert (tournament.name, tournament.ruleset, tournament.points_win) == (
+        "春季赛（改）",
+        {"preset": "standard"},
+        2,
+    )
 
 
 @pytest.fixture
@@ -221,7 +234,9 @@ def finished(recorded, make_pair):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", ["pair", "round", "match", "bye"])
-def test_a_finished_tournaments_pairs_rounds_matches_and_byes_are_only_read_here(admin_client, finished, kind):
+def test_a_finished_tournaments_pairs_rounds_matches_and_byes_are_only_read_here(
+    admin_client, finished, kind
+):
     match, bye = finished
     obj = {"pair": match.pair_ns, "round": match.round, "match": match, "bye": bye}[kind]
     admin_client.cookies["django_language"] = "en"
@@ -245,7 +260,13 @@ def test_a_pair_or_bye_put_into_a_finished_tournament_here_is_a_form_error(admin
     match, _bye = finished
     admin_client.cookies["django_language"] = "en"
     p1, p2 = Player.objects.create(name="甲"), Player.objects.create(name="乙")
-    data = {"tournament": match.round.tournament_id, "name": "迟到队", "player1": p1.pk, "player2": p2.pk, "seed": ""}
+    data = {
+        "tournament": match.round.tournament_id,
+        "name": "迟到队",
+        "player1": p1.pk,
+        "player2": p2.pk,
+        "seed": "",
+    }
     response = admin_client.post(reverse("admin:tournaments_pair_add"), data)
     assert response.status_code == 200 and "The tournament is finished" in response.content.decode()
     assert not Pair.objects.filter(name="迟到队").exists()
@@ -278,10 +299,14 @@ def test_a_pair_never_paired_is_deleted_here_through_the_desks_service_and_a_pai
 def test_a_tournament_with_rounds_is_not_deleted_here_and_one_without_is(admin_client, match):
     admin_client.cookies["django_language"] = "en"
     played = match.round.tournament
-    response = admin_client.post(reverse("admin:tournaments_tournament_delete", args=[played.pk]), {"post": "yes"})
+    response = admin_client.post(
+        reverse("admin:tournaments_tournament_delete", args=[played.pk]), {"post": "yes"}
+    )
     assert response.status_code == 302 and Tournament.objects.filter(pk=played.pk).exists()
     empty = Tournament.objects.create(name="误建", slug="mistake")
-    response = admin_client.post(reverse("admin:tournaments_tournament_delete", args=[empty.pk]), {"post": "yes"})
+    response = admin_client.post(
+        reverse("admin:tournaments_tournament_delete", args=[empty.pk]), {"post": "yes"}
+    )
     assert response.status_code == 302 and not Tournament.objects.filter(pk=empty.pk).exists()
 
 
@@ -297,14 +322,19 @@ def test_a_draft_rounds_table_is_deleted_here_and_a_published_rounds_is_not(admi
 
 
 @pytest.mark.django_db
-def test_a_draft_round_is_discarded_here_through_the_desks_service_with_its_tables(admin_client, match, monkeypatch):
+def test_a_draft_round_is_discarded_here_through_the_desks_service_with_its_tables(
+    admin_client, match, monkeypatch
+):
     draft = Round.objects.create(tournament=match.round.tournament, number=2)
     Match.objects.create(round=draft, table=1, pair_ns=match.pair_ns, pair_ew=match.pair_ew)
     discarded, original = [], pairing.delete_draft_round
     monkeypatch.setattr(pairing, "delete_draft_round", lambda rnd: discarded.append(rnd.pk) or original(rnd))
     response = admin_client.post(reverse("admin:tournaments_round_delete", args=[draft.pk]), {"post": "yes"})
     assert response.status_code == 302 and discarded == [draft.pk]
-    assert not Round.objects.filter(pk=draft.pk).exists() and not Match.objects.filter(round_id=draft.pk).exists()
+    assert (
+        not Round.objects.filter(pk=draft.pk).exists()
+        and not Match.objects.filter(round_id=draft.pk).exists()
+    )
 
 
 @pytest.mark.django_db

@@ -77,7 +77,9 @@ def test_on_postgresql_the_deal_read_of_every_play_is_prepared_after_five_runs(m
     for _ in range(6):
         assert DEAL_WITH_MATCH.first(deal.pk).pk == deal.pk
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ['%tournaments_deal%'])
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%tournaments_deal%"]
+        )
         assert cursor.fetchone()[0] >= 1
 
 
@@ -113,7 +115,9 @@ def test_a_key_djangos_deployment_check_calls_weak_is_refused_without_debug(monk
         secret_key(debug=False)
     assert secret_key(debug=True) == weak
     with override_settings(SECRET_KEY=weak):
-        assert [m.id for m in deploy_checks.check_secret_key(None)] == ["security.W009"]  # Django's verdict too
+        assert [m.id for m in deploy_checks.check_secret_key(None)] == [
+            "security.W009"
+        ]  # Django's verdict too
 
 
 def test_a_key_djangos_deployment_check_takes_is_taken(monkeypatch):

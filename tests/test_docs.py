@@ -75,7 +75,9 @@ def test_the_module_map_in_architecture_md_matches_the_tree():
 LINK = re.compile(r"\]\(([^)]+)\)")
 
 
-@pytest.mark.parametrize("doc", ["README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))])
+@pytest.mark.parametrize(
+    "doc", ["README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))]
+)
 def test_readme_and_docs_link_only_inside_the_repository(doc):
     text = (ROOT / doc).read_text(encoding="utf-8")
     assert "../shared" not in text and "shared/spec" not in text

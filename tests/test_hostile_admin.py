@@ -32,7 +32,18 @@ pytestmark = pytest.mark.django_db
 # ------------------------------------------------------------------ what each list page reads from its address
 
 RESERVED = ["q", "o", "p", "e", "all", "_to_field", "_popup", "_changelist_filters"]
-LOOKUPS = ["", "__exact", "__iexact", "__in", "__isnull", "__gte", "__lt", "__contains", "__startswith", "__range"]
+LOOKUPS = [
+    "",
+    "__exact",
+    "__iexact",
+    "__in",
+    "__isnull",
+    "__gte",
+    "__lt",
+    "__contains",
+    "__startswith",
+    "__range",
+]
 
 
 def registered() -> list[type[models.Model]]:
@@ -73,8 +84,12 @@ def field_lookups(model: type[models.Model]) -> list[str]:
 
 VALUES = st.one_of(
     st.sampled_from(["", "0", "1", "-1", "True", "False", "on", "2026-04-01", "2026-13-45", "1.5", "abc"]),
-    st.sampled_from(["\x00", "a\x00b", "%00", UNREADABLE, HUGE[:20_000], "9" * 5000, "1,2,abc", "::1", "10.0.0.1"]),
-    st.sampled_from(["999.1.1.1", "10.0.0.1,abc", "2026-02-30", "-1.-2.abc", "__nope__", "published", "swiss"]),
+    st.sampled_from(
+        ["\x00", "a\x00b", "%00", UNREADABLE, HUGE[:20_000], "9" * 5000, "1,2,abc", "::1", "10.0.0.1"]
+    ),
+    st.sampled_from(
+        ["999.1.1.1", "10.0.0.1,abc", "2026-02-30", "-1.-2.abc", "__nope__", "published", "swiss"]
+    ),
     st.sampled_from(NUMBERS),
     st.integers(min_value=-(2**70), max_value=2**70).map(str),
     st.text(alphabet="\x00\x01,.-:_%\u202e\ufeff大🀄<>&'\"0123456789abc", max_size=12),
@@ -98,9 +113,15 @@ def world(django_db_setup, django_db_blocker) -> Iterator[World]:
             built = build_world()
             now = timezone.now()
             AccessAttempt.objects.create(
-                username="td", ip_address="10.0.0.1", user_agent="tablet", attempt_time=now, failures_since_start=3
+                username="td",
+                ip_address="10.0.0.1",
+                user_agent="tablet",
+                attempt_time=now,
+                failures_since_start=3,
             )
-            AccessLog.objects.create(username="judge", ip_address="::1", user_agent="tablet", attempt_time=now)
+            AccessLog.objects.create(
+                username="judge", ip_address="::1", user_agent="tablet", attempt_time=now
+            )
             yield built
         finally:
             TestCase._rollback_atomics(atomics)
@@ -125,7 +146,13 @@ def directors(world, django_db_blocker) -> dict[str, Client]:
 def test_every_admin_list_page_is_fuzzed_auths_and_axes_too():
     """The fuzz's list of pages is the admin's own: a newly registered model is fuzzed without a line here."""
     labels = {model._meta.label for model in registered()}
-    assert {"tournaments.Tournament", "auth.User", "auth.Group", "axes.AccessAttempt", "axes.AccessLog"} <= labels
+    assert {
+        "tournaments.Tournament",
+        "auth.User",
+        "auth.Group",
+        "axes.AccessAttempt",
+        "axes.AccessLog",
+    } <= labels
 
 
 @pytest.mark.parametrize("model", registered(), ids=lambda model: model._meta.label)

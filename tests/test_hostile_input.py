@@ -422,7 +422,9 @@ def test_the_first_run_page_refuses_every_hostile_body_in_chinese_and_makes_no_a
     """Anyone on the hall's network reaches it before the director's account exists."""
     c = Client(raise_request_exception=False)
     page = c.get(reverse("setup")).content.decode()
-    [(path, form)] = [(path, form) for path, form in forms_of(reverse("setup"), page) if path == reverse("setup")]
+    [(path, form)] = [
+        (path, form) for path, form in forms_of(reverse("setup"), page) if path == reverse("setup")
+    ]
     assert {"username", "password1", "password2"} <= set(form.fields)
     check = Sweep(unchanged=lambda: not get_user_model().objects.exists())
     for label, kwargs in bodies(form):

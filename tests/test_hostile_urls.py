@@ -59,7 +59,9 @@ class Route:
     def path(self, values: dict[str, str]) -> str:
         """The address with each parameter's (already URL-safe) value put in."""
         names = iter(self.params)
-        return "/" + PARAM.sub(lambda _found: values[next(names)], self.route.replace("^", "").replace("$", ""))
+        return "/" + PARAM.sub(
+            lambda _found: values[next(names)], self.route.replace("^", "").replace("$", "")
+        )
 
 
 def walk(resolver: URLResolver, prefix: str = "") -> Iterator[Route]:
@@ -114,7 +116,10 @@ BUILDERS = {
     "slug": lambda w, r: ([w.tournament.slug], ["nope", w.other.slug, "a" * 300]),
     "pair_id": lambda w, r: ([str(p.pk) for p in w.pairs[:3]], [str(w.other_pair.pk), MISSING, *OVERFLOW]),
     "match_id": lambda w, r: ([str(m.pk) for m in w.matches], [str(w.other_match.pk), MISSING, *OVERFLOW]),
-    "deal_id": lambda w, r: ([str(d.pk) for d in w.deals.values()], [str(w.other_deal.pk), MISSING, *OVERFLOW]),
+    "deal_id": lambda w, r: (
+        [str(d.pk) for d in w.deals.values()],
+        [str(w.other_deal.pk), MISSING, *OVERFLOW],
+    ),
     "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
     "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
     "user_id": lambda w, r: (
@@ -156,7 +161,9 @@ def hostile_paths(world: World, route: Route) -> list[str]:
     """One parameter at a time given a hostile value, the others real."""
     first = {name: BUILDERS[name](world, route)[0][0] for name in route.params}
     return [
-        route.path({**first, name: value}) for name in route.params for value in BUILDERS[name](world, route)[1]
+        route.path({**first, name: value})
+        for name in route.params
+        for value in BUILDERS[name](world, route)[1]
     ]
 
 
@@ -182,7 +189,11 @@ def fingerprint() -> tuple:
         list(Deal.objects.order_by("pk").values_list("pk", "version", "state", "kitty")),
         list(Match.objects.order_by("pk").values_list("pk", "version", "state", "judge", "winner")),
         list(Pair.objects.order_by("pk").values_list("pk", "name", "seed", "withdrawn", "captain")),
-        list(Tournament.objects.order_by("pk").values_list("pk", "name", "ruleset", "num_rounds", "finished_at")),
+        list(
+            Tournament.objects.order_by("pk").values_list(
+                "pk", "name", "ruleset", "num_rounds", "finished_at"
+            )
+        ),
         list(Round.objects.order_by("pk").values_list("pk", "number", "state")),
     )
 
@@ -218,7 +229,12 @@ def client(user=None, language: str | None = None) -> Client:
 def visitors(world, django_db_blocker) -> dict[str, Client]:
     """Each role's client in Chinese (the default) and in English (``director-en`` …)."""
     with django_db_blocker.unblock():
-        users = {"anonymous": None, "judge": world.judge, "captain": world.captain, "director": world.director}
+        users = {
+            "anonymous": None,
+            "judge": world.judge,
+            "captain": world.captain,
+            "director": world.director,
+        }
         return {role: client(user) for role, user in users.items()} | {
             f"{role}-en": client(user, "en") for role, user in users.items()
         }
@@ -306,7 +322,9 @@ def test_hostile_query_strings_and_headers_are_never_a_500(route, world, visitor
         role = ("director", "anonymous-en")[i % 2]
         check.request(visitors[role], role, "get", path, f"headers {i}", **headers)
     wrong_password = {"username": "td", "password": "wrong-password"}  # a failed log-in stores its headers
-    check.request(visitors["anonymous"], "anonymous", "post", path, "headers", data=wrong_password, **HEADERS[0])
+    check.request(
+        visitors["anonymous"], "anonymous", "post", path, "headers", data=wrong_password, **HEADERS[0]
+    )
     check.check()
 
 
@@ -314,7 +332,9 @@ def test_hostile_query_strings_and_headers_are_never_a_500(route, world, visitor
 
 VALUES = st.one_of(
     st.text(max_size=20),
-    st.sampled_from(["", "0", "1", "-1", "on", "N", "S", "NS", "EW", "standard", "__nope__", "\x00", "a\x00"]),
+    st.sampled_from(
+        ["", "0", "1", "-1", "on", "N", "S", "NS", "EW", "standard", "__nope__", "\x00", "a\x00"]
+    ),
     st.sampled_from(NUMBERS),
     st.integers(min_value=-(2**70), max_value=2**70).map(str),
     st.just("9" * 5000),
@@ -323,7 +343,9 @@ VALUES = st.one_of(
 
 
 @settings(
-    max_examples=fuzz_examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=fuzz_examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
 def test_fuzz_every_form_of_the_site(world, visitors, site_forms, data):
@@ -339,7 +361,10 @@ def test_fuzz_every_form_of_the_site(world, visitors, site_forms, data):
         body[name] = data.draw(st.sampled_from([[value], [value, value + "1"], []]))
     for name in data.draw(st.lists(st.sampled_from(names), max_size=2)):
         body.pop(name, None)
-    body |= {k: [v] for k, v in data.draw(st.dictionaries(st.text(min_size=1, max_size=8), VALUES, max_size=2)).items()}
+    body |= {
+        k: [v]
+        for k, v in data.draw(st.dictionaries(st.text(min_size=1, max_size=8), VALUES, max_size=2)).items()
+    }
     role = data.draw(st.sampled_from(["director", "judge", "director-en"]))
     check = sweep(world)
     check.request(visitors[role], role, "post", path, f"fuzz {list(islice(body, 8))}", data=body)

@@ -59,7 +59,9 @@ def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judg
     migrate(("tournaments", "0004_engine_tie_break_codes"))
     # The deals read as the models were then: a column added since would be missing from the table.
     then = migrate(("tournaments", "0005_deal_start_levels")).get_model("tournaments", "Deal")
-    stored = list(then.objects.filter(match_id=match.pk).order_by("number").values_list("start_levels", flat=True))
+    stored = list(
+        then.objects.filter(match_id=match.pk).order_by("number").values_list("start_levels", flat=True)
+    )
     assert stored == expected
     assert stored[1] != {"NS": "2", "EW": "2"}
     migrate()

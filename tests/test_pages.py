@@ -46,7 +46,9 @@ def test_first_run_creates_the_director_then_closes(client):
 )
 def test_the_first_run_page_refuses_a_weak_password_in_chinese(client, password, refusal):
     """Django 5.2 words the too-short refusal anew and its Chinese catalogue has only the old sentence."""
-    response = client.post(reverse("setup"), {"username": "boss", "password1": password, "password2": password})
+    response = client.post(
+        reverse("setup"), {"username": "boss", "password1": password, "password2": password}
+    )
     page = response.content.decode()
     assert response.status_code == 200 and refusal in page and "too short" not in page
     assert not get_user_model().objects.exists()

@@ -74,7 +74,11 @@ def race(monkeypatch, module, name: str, first, second) -> object:
             passed.set()
 
     second_thread, second_outcome = in_thread(second_then_passed)
-    until(lambda: bool(waiter) and blocked_by(waiter[0], holder[0]), "the second write waiting for the first", WAIT)
+    until(
+        lambda: bool(waiter) and blocked_by(waiter[0], holder[0]),
+        "the second write waiting for the first",
+        WAIT,
+    )
     assert not passed.is_set(), second_outcome  # it cannot pass while the first holds the lock
     proceed.set()
     first_thread.join(WAIT), second_thread.join(WAIT)
@@ -116,7 +120,9 @@ def test_a_deal_reopened_while_the_tournament_is_finished_is_refused(monkeypatch
 # --- two desk writes: the second waits for the tournament's lock ----------------------------------------------
 
 
-def test_a_pair_deleted_while_a_round_is_paired_is_refused_once_it_is_placed(monkeypatch, tournament, make_pair):
+def test_a_pair_deleted_while_a_round_is_paired_is_refused_once_it_is_placed(
+    monkeypatch, tournament, make_pair
+):
     pairs = [make_pair() for _ in range(4)]
     result = race(
         monkeypatch,
@@ -152,4 +158,9 @@ def test_two_tables_finishing_at_once_pair_the_next_bracket_round_once(monkeypat
     both = lambda: advance.advance_bracket(semis.pk)  # noqa: E731  (each table's commit asks the same)
     result = race(monkeypatch, advance, "pair_round", both, both)
     assert result is None, result  # the second, once it had the lock, found the final paired by the first
-    assert list(t.rounds.values_list("number", "state")) == [(1, "finished"), (2, "finished"), (3, "finished"), (4, "published")]
+    assert list(t.rounds.values_list("number", "state")) == [
+        (1, "finished"),
+        (2, "finished"),
+        (3, "finished"),
+        (4, "published"),
+    ]

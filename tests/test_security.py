@@ -191,7 +191,12 @@ def test_without_debug_errors_go_to_stderr_and_the_log_file(tmp_path):
         "DJANGO_SETTINGS_MODULE": "referee.settings",
     }
     result = subprocess.run(
-        [sys.executable, "-c", FAIL_ONE_REQUEST], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", FAIL_ONE_REQUEST],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.stdout.strip() == "500", result.stderr
     for text in (result.stderr, log_file.read_text(encoding="utf-8")):
@@ -220,7 +225,11 @@ def pages(client, tournament, round1, match, judge, director):
     ]
     judged = [reverse("home"), reverse("match", args=[match.pk]), reverse("deal", args=[deal.pk])]
     directed = [reverse("desk", args=[slug]), reverse("desk-round", args=[slug, 1]), reverse("admin:index")]
-    return [(None, url) for url in anonymous] + [(judge, url) for url in judged] + [(director, url) for url in directed]
+    return (
+        [(None, url) for url in anonymous]
+        + [(judge, url) for url in judged]
+        + [(director, url) for url in directed]
+    )
 
 
 INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
@@ -333,7 +342,9 @@ def test_upload_limits_sit_under_the_signed_in_limit():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("header", ["HTTP_USER_AGENT", "HTTP_ACCEPT", "HTTP_REFERER", "HTTP_X_IDEMPOTENCY_KEY"])
+@pytest.mark.parametrize(
+    "header", ["HTTP_USER_AGENT", "HTTP_ACCEPT", "HTTP_REFERER", "HTTP_X_IDEMPOTENCY_KEY"]
+)
 def test_a_header_with_a_nul_character_is_refused_before_a_failed_log_in_stores_it(client, judge, header):
     """django-axes stores a failed log-in's user agent and Accept header, and PostgreSQL cannot store NUL: a 500
     for anyone on the hall's network. HTTP forbids NUL in a header, so no client sends one."""
@@ -350,7 +361,10 @@ def test_a_header_with_a_nul_character_is_refused_before_a_failed_log_in_stores_
 
 @pytest.mark.django_db
 def test_headers_a_browser_sends_pass(client, judge):
-    headers = {"HTTP_USER_AGENT": "Mozilla/5.0 (Linux; Android 14) 平板 ÿ", "HTTP_ACCEPT": "text/html,*/*;q=0.8"}
+    headers = {
+        "HTTP_USER_AGENT": "Mozilla/5.0 (Linux; Android 14) 平板 ÿ",
+        "HTTP_ACCEPT": "text/html,*/*;q=0.8",
+    }
     assert log_in(client, "judge", "judge-pass-1", **headers).status_code == 302
 
 
@@ -365,7 +379,9 @@ def test_a_form_posted_in_another_charset_than_utf8_is_a_400_with_or_without_deb
     kind = f"application/x-www-form-urlencoded; charset={charset}"
     with override_settings(DEBUG=debug):
         page = client.generic("POST", reverse("login"), b"username=judge&password=x", content_type=kind)
-        script = client.generic("POST", reverse("login"), b"username=judge&password=x", content_type=kind, **JSON)
+        script = client.generic(
+            "POST", reverse("login"), b"username=judge&password=x", content_type=kind, **JSON
+        )
     assert page.status_code == 400 and "页面提交的内容无法识别。" in page.content.decode()
     assert script.status_code == 400 and script.json()["error"] == "bad_request"
 

@@ -171,7 +171,9 @@ def test_the_deal_state_the_script_draws_says_words(scene, lang):
     for deal in (scene.open_deal, scene.complete_deal, scene.confirmed):
         state = c.get(reverse("deal_state", args=[deal.pk])).json()
         page = c.get(reverse("deal", args=[deal.pk])).content.decode()
-        labels = json.loads(re.search(r'<script id="deal-labels" type="application/json">(.*?)</script>', page)[1])
+        labels = json.loads(
+            re.search(r'<script id="deal-labels" type="application/json">(.*?)</script>', page)[1]
+        )
         words = list(shown_in_state(state))
         assert words
         for text in [*words, *labels.values()]:

@@ -86,10 +86,14 @@ class KeptByTheDesk:
         obj.delete()
 
     def has_change_permission(self, request, obj=None) -> bool:
-        return super().has_change_permission(request, obj) and (obj is None or self.why_not_change(obj) is None)
+        return super().has_change_permission(request, obj) and (
+            obj is None or self.why_not_change(obj) is None
+        )
 
     def has_delete_permission(self, request, obj=None) -> bool:
-        return super().has_delete_permission(request, obj) and (obj is None or self.why_not_delete(obj) is None)
+        return super().has_delete_permission(request, obj) and (
+            obj is None or self.why_not_delete(obj) is None
+        )
 
     def get_actions(self, request):
         actions = super().get_actions(request)
@@ -114,7 +118,12 @@ class KeptByTheDesk:
         if why is None:
             try:
                 return super().delete_view(request, object_id, extra_context)
-            except (FinishError, pairing.PairingError, people.PeopleError, setup.SettingsError) as refused:  # changed meanwhile
+            except (
+                FinishError,
+                pairing.PairingError,
+                people.PeopleError,
+                setup.SettingsError,
+            ) as refused:  # changed meanwhile
                 why = str(refused)
         if why != self.why_not_change(obj):  # else the page says it already
             messages.error(request, why)
@@ -156,7 +165,7 @@ def draft_only(rnd: Round) -> str | None:
 def settings_on_the_desk() -> str:
     """Said on a saved tournament's admin page, whose ruleset and scoring settings are shown only."""
     return _(
-        "The ruleset and scoring settings change on the desk's <a href=\"{url}\">settings page</a>, which "
+        'The ruleset and scoring settings change on the desk\'s <a href="{url}">settings page</a>, which '
         "scores the recorded deals again."
     )
 

@@ -3,7 +3,6 @@ address or field gives a 500: a history address naming no id is not found, an em
 a list filter the database cannot read is dropped and so is a row ticked for an action that can be no row (on every admin page, auth's and axes' too), an autocomplete
 field's typed value is a form error, and so is JSON that ``json`` cannot read at all. Also: pages only read."""
 
-
 from django import forms
 from django.contrib import admin
 from django.contrib.admin import helpers
@@ -98,7 +97,9 @@ class ReadableJSONField(forms.JSONField):
         try:
             return super().to_python(value)
         except (ValueError, RecursionError):
-            raise ValidationError(self.error_messages["invalid"], code="invalid", params={"value": value}) from None
+            raise ValidationError(
+                self.error_messages["invalid"], code="invalid", params={"value": value}
+            ) from None
 
     def bound_data(self, data, initial):
         try:
@@ -134,7 +135,13 @@ class ReadableFilters:
             with transaction.atomic(using=router.db_for_read(self.model)):
                 changelist = super().get_changelist_instance(request)
                 len(changelist.result_list)  # the page's rows, read now and kept for the template
-        except (IncorrectLookupParameters, SuspiciousOperation, ImproperlyConfigured, OperationalError, InterfaceError):
+        except (
+            IncorrectLookupParameters,
+            SuspiciousOperation,
+            ImproperlyConfigured,
+            OperationalError,
+            InterfaceError,
+        ):
             raise  # Django's own answers, and a database that is down: no fault of the address
         except Exception as unreadable:  # as Django's list page treats a filter it cannot build
             if not request.GET:  # the address asked nothing: the fault is the site's, shown as one
@@ -170,5 +177,3 @@ def check_every_admin(site: admin.AdminSite) -> None:
             current = type(site.get_model_admin(model))
             site.unregister(model)
             site.register(model, type(current.__name__, (*EVERY_ADMIN, current), {}))
-
-

@@ -189,7 +189,9 @@ def confirm(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
 
 
 def reopen(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
-    return reopen_deal(deal, user, version=posted_version(fields), reason=posted_text(fields, "reason", _("reason")))
+    return reopen_deal(
+        deal, user, version=posted_version(fields), reason=posted_text(fields, "reason", _("reason"))
+    )
 
 
 # Writes run whole inside the write's transaction. A play is not among them: its check runs before the

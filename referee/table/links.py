@@ -25,7 +25,9 @@ BACKEND = "referee.auth.ModelBackend"
 
 
 def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    return render(request, "error.html", {"title": _("Table link"), "message": message, "ways_back": []}, status=status)
+    return render(
+        request, "error.html", {"title": _("Table link"), "message": message, "ways_back": []}, status=status
+    )
 
 
 @never_cache
@@ -33,15 +35,18 @@ def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
     address = client_address(request)
     if TABLE_LINKS.blocked(address):
-        return _refused(request, 429, _("Too many wrong table links from this network: wait a minute and scan again."))
+        return _refused(
+            request, 429, _("Too many wrong table links from this network: wait a minute and scan again.")
+        )
     link = links.live_link(token)
     if link is None:
         TABLE_LINKS.failed(address)
-        message = _("This table link does not work: it was withdrawn, or its round or tournament is finished.")
+        message = _(
+            "This table link does not work: it was withdrawn, or its round or tournament is finished."
+        )
         return _refused(request, 404, message)
     if request.user.pk != link.account_id or DEVICE_KEY not in request.session:
         login(request, link.account, backend=BACKEND)
         request.session[DEVICE_KEY] = secrets.token_hex(8)
     links.device_opened(link, request.session[DEVICE_KEY], request.headers.get("User-Agent", ""))
     return redirect("match", link.match_id)
-

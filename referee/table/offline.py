@@ -15,8 +15,15 @@ from django.views.decorators.http import require_GET
 
 # The files a deal page needs, fetched by the worker when it installs (the page itself is cached when visited).
 PAGE_FILES = (
-    "css/site.css", "css/table.css", "css/journal.css", "js/site.js", "js/notation.js", "js/journal.js", "js/picker.js",
-    "js/overlay.js", "js/deal.js",
+    "css/site.css",
+    "css/table.css",
+    "css/journal.css",
+    "js/site.js",
+    "js/notation.js",
+    "js/journal.js",
+    "js/picker.js",
+    "js/overlay.js",
+    "js/deal.js",
 )
 
 
@@ -59,6 +66,8 @@ def journal_labels() -> dict[str, str]:
         "undo": _("Undo last play"),
         "undo_trick": _("Undo last trick"),
         "kitty": _("Kitty"),
-        "failed": _("The server could not take this entry (error %(status)s): reload the page, or discard it."),
+        "failed": _(
+            "The server could not take this entry (error %(status)s): reload the page, or discard it."
+        ),
         "busy": _("First let the waiting entries be sent, or settle the refused one."),
     }

@@ -459,7 +459,11 @@ def review_screen(deal: Deal, user) -> dict:
     by_key = {row["key"]: row for row in rows}
     record = snap.record()
     result = verdict.get("result")
-    stops = level_stops(judged, result) if judged is not None else quick_stops(rs, deal.banker, snap.levels, result)
+    stops = (
+        level_stops(judged, result)
+        if judged is not None
+        else quick_stops(rs, deal.banker, snap.levels, result)
+    )
     changes = deal_changes(deal)
     penalties = [
         {

@@ -62,7 +62,9 @@ def load_match(request: HttpRequest, match_id: int) -> Match:
 
 # The deal with its match, round, tournament, pairs and players, in one query (its pages show no judge): read on
 # every play, so written once as SQL (``hot_sql``).
-DEAL_WITH_MATCH = hot_sql.ModelRead(Deal, [f"match__{name}" for name in MATCH_RELATED if name != "judge"], "id")
+DEAL_WITH_MATCH = hot_sql.ModelRead(
+    Deal, [f"match__{name}" for name in MATCH_RELATED if name != "judge"], "id"
+)
 
 
 def load_deal(request: HttpRequest, deal_id: int) -> Deal:
@@ -114,7 +116,9 @@ DJANGO_JSON = DjangoJSONEncoder()
 def json_response(data: dict, status: int = 200) -> HttpResponse:
     """``JsonResponse``'s answer, encoded by orjson (the deal's state after every play: the hot path); what only
     Django's encoder knows (a lazy translation, a decimal) it encodes as Django's would."""
-    body = orjson.dumps(data, default=DJANGO_JSON.default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME)
+    body = orjson.dumps(
+        data, default=DJANGO_JSON.default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+    )
     return HttpResponse(body, content_type="application/json", status=status)
 
 
@@ -192,7 +196,9 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     target = request.POST.get("next") or ""
     if action == "confirm" and target == "queue" and access.can_use_desk(request.user):
         return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
-    reopened_to_change = action == "reopen" and target == "review"  # the review's reopen: the change comes next
+    reopened_to_change = (
+        action == "reopen" and target == "review"
+    )  # the review's reopen: the change comes next
     if (
         target == "match"
         or action in ("confirm", "pin_confirm")

@@ -88,4 +88,3 @@ def screenshot(request):
         return path
 
     return take
-

@@ -49,4 +49,6 @@ def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -
     expect(page.locator("tr[data-deal='1'] .badge")).to_have_text("已确认")
     shown = {"T": "10"}
     for side in ("NS", "EW"):
-        expect(page.get_by_test_id(f"level-{side}")).to_have_text(shown.get(levels_after[side], levels_after[side]))
+        expect(page.get_by_test_id(f"level-{side}")).to_have_text(
+            shown.get(levels_after[side], levels_after[side])
+        )

@@ -63,7 +63,9 @@ def test_the_bracket_page_on_a_phone_and_a_desktop_in_both_languages(browser, li
         expect(page.locator(".bracket-round h3").last).to_contain_text(final)
         expect(page.locator(".bracket-line.won")).to_have_count(6)
         expect(page.locator(".bracket-note")).to_contain_text("庄家局数多")
-        assert page.evaluate("document.documentElement.scrollWidth") <= width  # the bracket scrolls in its box
+        assert (
+            page.evaluate("document.documentElement.scrollWidth") <= width
+        )  # the bracket scrolls in its box
         shoot(page, f"bracket-{size}-{lang}")
         context.close()
 
@@ -91,7 +93,9 @@ def test_the_director_decides_a_level_match_on_a_phone(page):
     page.set_viewport_size({"width": 390, "height": 844})
     login(page, "td", "director-pass-1")
     page.goto_path(f"/t/{t.slug}/desk/")
-    expect(page.get_by_test_id("pair-blocker")).to_have_text("第1轮第2桌打平：请在该轮页面裁定哪一对搭档晋级。")
+    expect(page.get_by_test_id("pair-blocker")).to_have_text(
+        "第1轮第2桌打平：请在该轮页面裁定哪一对搭档晋级。"
+    )
     page.goto_path(f"/t/{t.slug}/desk/rounds/1/")
     form = page.get_by_test_id("level-matches")
     form.get_by_label("长江一队").check()

@@ -24,7 +24,9 @@ SHOTS = Path("/work/shots/kodone")
 def test_the_public_bracket_fills_round_by_round_on_a_phone(page, make_pair):
     director = create_director("td", "director-pass-1")
     t = swiss_stage(make_pair, "winter")
-    publish_round(pair_round(t))  # the director's seeding review is the desk's (tests/desk/test_knockout_done.py)
+    publish_round(
+        pair_round(t)
+    )  # the director's seeding review is the desk's (tests/desk/test_knockout_done.py)
     page.set_viewport_size({"width": 390, "height": 844})
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto_path(f"/t/{t.slug}/bracket/")
@@ -35,7 +37,9 @@ def test_the_public_bracket_fills_round_by_round_on_a_phone(page, make_pair):
     for number, tables, name in ((7, 4, "semi-finals"), (8, 2, "final"), (9, 1, "placings")):
         simulate_round(t, number, director, seed=number)
         for m in Match.objects.filter(round__tournament=t, round__number=number, winner=None):
-            decide_tie(m, m.pair_ns_id, "庄家局数多", director)  # a level match decided: the next round on commit
+            decide_tie(
+                m, m.pair_ns_id, "庄家局数多", director
+            )  # a level match decided: the next round on commit
         won += tables
         page.reload()
         expect(page.locator(".bracket-line.won")).to_have_count(won)

@@ -124,7 +124,9 @@ def test_public_standings_in_chinese_refresh_themselves(page, live_server, scree
     screenshot(page, "standings-zh")
 
 
-def test_td_takes_a_round_back_to_draft_and_gives_a_bye_other_points_on_a_phone(page, live_server, screenshot):
+def test_td_takes_a_round_back_to_draft_and_gives_a_bye_other_points_on_a_phone(
+    page, live_server, screenshot
+):
     page.set_viewport_size({"width": 390, "height": 844})
     create_director("td", "director-pass-1")
     t = Tournament.objects.create(name="春季赛", slug="spring", num_rounds=3)

@@ -53,7 +53,9 @@ def open_deal(browser, live_server, deal, size, language: str, auto_send_ms: int
     """A browser page the size of ``size``, signed in as the deal's judge, reading ``language``, on the deal."""
     client = Client()
     client.force_login(deal.match.judge)
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="zh-CN", has_touch=True)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, locale="zh-CN", has_touch=True
+    )
     context.set_default_timeout(10_000)
     context.add_cookies(
         [
@@ -61,7 +63,9 @@ def open_deal(browser, live_server, deal, size, language: str, auto_send_ms: int
             {"name": "django_language", "value": language, "url": live_server.url},
         ]
     )
-    if auto_send_ms is not None:  # the moment before a follow is sent, shortened (the page's constant otherwise)
+    if (
+        auto_send_ms is not None
+    ):  # the moment before a follow is sent, shortened (the page's constant otherwise)
         context.add_init_script(f"window.refereeAutoSendMs = {auto_send_ms};")
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/{deal.pk}/")
@@ -106,7 +110,9 @@ def record_button(page, language: str):
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_trick_the_picker_and_the_record_control_share_one_screen(browser, live_server, begun, size, language):
+def test_the_trick_the_picker_and_the_record_control_share_one_screen(
+    browser, live_server, begun, size, language
+):
     page = open_deal(browser, live_server, begun, size, language)
     page.locator("button.pick[data-code='D3']").click()  # a low card: the picker's last row
     expect(page.locator("#cards-input")).to_have_value("D3")
@@ -235,7 +241,9 @@ def typed(cards: str) -> str:
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_full_width_cards_and_suit_words_read_in_the_preview_as_on_the_server(browser, live_server, begun, language):
+def test_full_width_cards_and_suit_words_read_in_the_preview_as_on_the_server(
+    browser, live_server, begun, language
+):
     page = open_deal(browser, live_server, begun, (390, 844), language)
     page.fill("#cards-input", "ＳＪ Ｈ５５ 黑桃A 方块10")
     expect(page.locator("#cards-preview")).to_contain_text("♠J ♥5 ♥5 ♠A ♦10")

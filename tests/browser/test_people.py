@@ -156,7 +156,9 @@ def test_the_director_adds_a_pair_creates_a_judge_seats_them_and_withdraws_a_pai
 
 
 @pytest.mark.parametrize("device", list(WIDTHS))
-def test_the_director_creates_a_second_director_who_changes_their_password(page, live_server, tmp_path, device):
+def test_the_director_creates_a_second_director_who_changes_their_password(
+    page, live_server, tmp_path, device
+):
     width, height = WIDTHS[device]
     page.set_viewport_size({"width": width, "height": height})
     create_director("td", "director-pass-1")

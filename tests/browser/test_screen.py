@@ -16,9 +16,30 @@ from tournaments.models import Deal, Match, Round, Tournament
 pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = Path("/work/shots/screen")
 NAMES = [
-    "东风队", "西风队", "南山俱乐部", "北海老友", "长城一队", "长城二队", "黄河之滨升级协会", "安徽合肥队",
-    "浦东新区桥牌升级联队", "白云", "翠湖", "丹桂", "鄂尔多斯", "福州", "赣江", "海淀", "金陵", "昆仑",
-    "龙华", "闽江", "宁波", "青岛", "日照", "苏州",
+    "东风队",
+    "西风队",
+    "南山俱乐部",
+    "北海老友",
+    "长城一队",
+    "长城二队",
+    "黄河之滨升级协会",
+    "安徽合肥队",
+    "浦东新区桥牌升级联队",
+    "白云",
+    "翠湖",
+    "丹桂",
+    "鄂尔多斯",
+    "福州",
+    "赣江",
+    "海淀",
+    "金陵",
+    "昆仑",
+    "龙华",
+    "闽江",
+    "宁波",
+    "青岛",
+    "日照",
+    "苏州",
 ]
 SIZES = [(1920, 1080), (1280, 720)]
 
@@ -26,7 +47,9 @@ SIZES = [(1920, 1080), (1280, 720)]
 def evening(director) -> Tournament:
     """24 pairs; round 1 finished; round 2 under way (4 of 12 tables finished, one deal waiting); a message."""
     t = Tournament.objects.create(
-        name="2026 春季升级公开赛", slug="spring-open", ruleset={"preset": "standard"},
+        name="2026 春季升级公开赛",
+        slug="spring-open",
+        ruleset={"preset": "standard"},
         screen_message="第 3 轮 15:30 开始 · 请各桌裁判提交本轮牌局",
     )
     pairs = enter_pairs(t, NAMES)
@@ -37,7 +60,13 @@ def evening(director) -> Tournament:
     for k in range(12):
         m = Match.objects.create(round=r2, table=k + 1, pair_ns=pairs[k], pair_ew=pairs[23 - k])
         if k < 4:
-            m.state, m.winner, m.level_ns, m.level_ew, m.ended_by = Match.State.FINISHED, m.pair_ew, "9", "A", "target"
+            m.state, m.winner, m.level_ns, m.level_ew, m.ended_by = (
+                Match.State.FINISHED,
+                m.pair_ew,
+                "9",
+                "A",
+                "target",
+            )
             m.save()
         elif k == 4:
             m.state = Match.State.IN_PROGRESS
@@ -51,7 +80,9 @@ def quick(page, live_server, cycle: int = 1, refresh: int = 1) -> None:
 
     def faster(route):
         response = route.fetch()
-        body = response.text().replace('data-refresh="15" data-cycle="12"', f'data-refresh="{refresh}" data-cycle="{cycle}"')
+        body = response.text().replace(
+            'data-refresh="15" data-cycle="12"', f'data-refresh="{refresh}" data-cycle="{cycle}"'
+        )
         route.fulfill(response=response, body=body)
 
     page.route(re.compile(r".*/screen/$"), faster)
@@ -130,7 +161,9 @@ def test_without_script_every_panel_shows_one_under_another(browser, live_server
     context.close()
 
 
-def test_a_phone_shows_the_match_levels_chart_and_steps_through_a_deals_replay(page, live_server, director, match):
+def test_a_phone_shows_the_match_levels_chart_and_steps_through_a_deals_replay(
+    page, live_server, director, match
+):
     page.set_viewport_size({"width": 390, "height": 844})
     play_deals(match, director, 8)
     page.goto_path(f"/match/{match.pk}/")

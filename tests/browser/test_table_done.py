@@ -164,7 +164,9 @@ def test_a_table_records_a_whole_deal_by_its_link_through_a_network_cut_and_the_
             expect(seat.locator(".waiting-mark")).to_have_attribute("title", words["unsent"])
             expect(seat).to_contain_text(SEAT_NAMES[language][won[n - 1]])
             code = lead.split()[0]
-            expect(page.locator(f"button.pick[data-code='{code}'] .left")).to_have_text(left_after(record, n, True, code))
+            expect(page.locator(f"button.pick[data-code='{code}'] .left")).to_have_text(
+                left_after(record, n, True, code)
+            )
             shot(page, "2-mid-cut-waiting-lead", language)
             more, version = record_plays(page, trick["plays"][1:], language, online, version)
             taps += more
@@ -181,7 +183,9 @@ def test_a_table_records_a_whole_deal_by_its_link_through_a_network_cut_and_the_
             page.goto_path(f"/deal/{deal.pk}/")
             waiting(page, 5 * (n - OFFLINE[0] + 1))
             code = record["tricks"][n]["plays"][0][1].split()[0]
-            expect(page.locator(f"button.pick[data-code='{code}'] .left")).to_have_text(left_after(record, n + 1, False, code))
+            expect(page.locator(f"button.pick[data-code='{code}'] .left")).to_have_text(
+                left_after(record, n + 1, False, code)
+            )
         if n == OFFLINE[-1]:
             context.set_offline(False)
             waiting(page, 0)

@@ -71,7 +71,9 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
     # Three copies of every card, less what the kitty buries (the badge of its face in the picker).
     kitty = record["kitty"].split()
     for code in ("BJ", "SA", "H5"):
-        expect(page.locator(f"button.pick[data-code='{code}'] .left"), code).to_have_text(str(3 - kitty.count(code)))
+        expect(page.locator(f"button.pick[data-code='{code}'] .left"), code).to_have_text(
+            str(3 - kitty.count(code))
+        )
 
     # Every play typed in group tokens (the preview reads them back card by card before sending), a challenged
     # throw with what was tried and shown; one lead of a triple tapped in the picker instead.

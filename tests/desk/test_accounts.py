@@ -82,7 +82,9 @@ def test_the_director_gives_the_captain_an_account_whose_password_is_shown_once_
     assert response.status_code == 200 and "no-store" in response["Cache-Control"]
     password = response.context["password"]
     html = response.content.decode()
-    assert password in html and "A captain&#x27;s log-in" in html and pair.name in html and "data-print" in html
+    assert (
+        password in html and "A captain&#x27;s log-in" in html and pair.name in html and "data-print" in html
+    )
     assert captain_url("desk-pair-captain", pair) in html  # back to the pair
     account = get_user_model().objects.get(username="cap.ew")
     assert account.first_name == "乙队长" and account.check_password(password)
@@ -97,7 +99,9 @@ def test_the_director_gives_the_captain_an_account_whose_password_is_shown_once_
 
 
 @pytest.mark.django_db
-def test_the_pairs_list_and_the_pairs_page_say_whether_the_captain_has_an_account(client, director, make_pair):
+def test_the_pairs_list_and_the_pairs_page_say_whether_the_captain_has_an_account(
+    client, director, make_pair
+):
     with_account, without = make_pair("有号队"), make_pair("无号队")
     give_captain_account(with_account, "cap1")
     en(client).force_login(director)
@@ -141,7 +145,9 @@ def test_removing_the_captains_account_stops_its_confirming_and_keeps_the_accoun
     assert get_user_model().objects.filter(pk=account.pk).exists()
     assert [h.captain_id for h in pair.history.order_by("-history_date")[:2]] == [None, account.pk]
     assert pair.history.first().history_user == director
-    response = client.post(captain_url("desk-pair-captain", pair), {"username": "cap", "name": ""}, follow=True)
+    response = client.post(
+        captain_url("desk-pair-captain", pair), {"username": "cap", "name": ""}, follow=True
+    )
     assert "its password is unchanged" in response.content.decode()  # given back by its user name
     pair.refresh_from_db()
     assert pair.captain == account and Client().login(username="cap", password=password)
@@ -149,7 +155,9 @@ def test_removing_the_captains_account_stops_its_confirming_and_keeps_the_accoun
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("typed", [{"username": "cap2", "name": ""}, {"username": "not a name!", "name": ""}])
-def test_a_stale_captain_form_is_told_the_pair_has_an_account_whatever_it_typed(client, director, make_pair, typed):
+def test_a_stale_captain_form_is_told_the_pair_has_an_account_whatever_it_typed(
+    client, director, make_pair, typed
+):
     pair = make_pair()
     give_captain_account(pair, "cap")
     en(client).force_login(director)
@@ -255,7 +263,9 @@ def test_deactivating_a_judge_ends_their_sessions_for_good(client, director, tou
 
 
 @pytest.mark.django_db
-def test_a_new_password_from_the_desk_ends_the_accounts_sessions(client, director, tournament, judge, make_pair):
+def test_a_new_password_from_the_desk_ends_the_accounts_sessions(
+    client, director, tournament, judge, make_pair
+):
     tablet = Client()
     assert tablet.login(username="judge", password="judge-pass-1")
     pair = make_pair()
@@ -369,7 +379,11 @@ def test_a_second_directors_password_is_shown_once_and_opens_the_desk(client, di
     assert password in html and "A new director&#x27;s log-in" in html
     assert reverse("desk-directors", args=[tournament.slug]) in html  # back to the directors
     account = get_user_model().objects.get(username="wang")
-    assert account.first_name == "王主任" and access.is_director(account) and not access.is_judge_account(account)
+    assert (
+        account.first_name == "王主任"
+        and access.is_director(account)
+        and not access.is_judge_account(account)
+    )
     listed = client.get(reverse("desk-directors", args=[tournament.slug])).content.decode()
     assert "王主任" in listed and "td" in listed and password not in listed
     second = Client()
@@ -380,7 +394,9 @@ def test_a_second_directors_password_is_shown_once_and_opens_the_desk(client, di
 @pytest.mark.django_db
 def test_a_taken_user_name_is_refused_for_a_director_whatever_its_case(client, director, tournament, judge):
     en(client).force_login(director)
-    response = client.post(reverse("desk-director-add", args=[tournament.slug]), {"username": "JUDGE", "name": ""})
+    response = client.post(
+        reverse("desk-director-add", args=[tournament.slug]), {"username": "JUDGE", "name": ""}
+    )
     assert response.status_code == 200 and "This user name is taken." in response.content.decode()
     assert not access.is_director(get_user_model().objects.get(username="judge"))
     with pytest.raises(PeopleError) as refused:
@@ -392,7 +408,11 @@ def test_a_taken_user_name_is_refused_for_a_director_whatever_its_case(client, d
 def test_a_director_changes_their_own_password_and_stays_logged_in(client, director):
     en(client).force_login(director)
     url = reverse("password-change")
-    wrong = {"old_password": "not-it", "new_password1": "spring-cup-2026!", "new_password2": "spring-cup-2026!"}
+    wrong = {
+        "old_password": "not-it",
+        "new_password1": "spring-cup-2026!",
+        "new_password2": "spring-cup-2026!",
+    }
     assert "errorlist" in client.post(url, wrong).content.decode()
     right = {**wrong, "old_password": "director-pass-1"}
     response = client.post(url, right, follow=True)

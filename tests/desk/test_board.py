@@ -278,9 +278,7 @@ def test_confirming_from_the_queue_comes_back_to_the_queue(client, director, day
 
 
 @pytest.mark.django_db
-def test_a_judge_is_named_by_display_name_on_the_board_cards_queue_review_and_workbook(
-    client, director, day
-):
+def test_a_judge_is_named_by_display_name_on_the_board_cards_queue_review_and_workbook(client, director, day):
     rnd = day(1)
     m = at(rnd, 1)
     m.judge.first_name = "王裁判"

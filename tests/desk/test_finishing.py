@@ -372,7 +372,9 @@ def test_a_ruleset_change_of_a_finished_tournament_is_refused_at_once_not_after_
     deal(day.rounds.get().matches.get(table=1), 1, "N", 40, "banker_holds")
     finished(day, director)
     en(client).force_login(director)
-    response = client.post(reverse("desk-settings", args=[day.slug]), settings_data(day, preset="jj-competition"))
+    response = client.post(
+        reverse("desk-settings", args=[day.slug]), settings_data(day, preset="jj-competition")
+    )
     assert response.status_code == 409 and 'name="confirm_rescore"' not in response.content.decode()
     assert Tournament.objects.get(pk=day.pk).ruleset == {"preset": "standard"}
 

@@ -57,7 +57,9 @@ def winners(rnd: Round) -> set[int]:
 def play_through(t: Tournament, director) -> list[Round]:
     rounds = []
     while why_not_pair(t) is None:
-        before = winners(rounds[-1]) | set(rounds[-1].byes.values_list("pair_id", flat=True)) if rounds else None
+        before = (
+            winners(rounds[-1]) | set(rounds[-1].byes.values_list("pair_id", flat=True)) if rounds else None
+        )
         rnd = play_round(t, director, seed=len(rounds))
         if before is not None:
             bracket_pairs = {p for m in rnd.matches.all() for p in (m.pair_ns_id, m.pair_ew_id)}
@@ -78,7 +80,10 @@ def test_a_knockout_of_eight_pairs_the_standard_bracket_and_plays_three_rounds(k
     assert len(rounds) == 3 and why_not_pair(t) == "This tournament has 3 rounds."
     final = rounds[-1].matches.get()
     places = {p.pk: place for place, p in final_placings(t)}
-    assert places[final.winner_id] == "1" and places[final.pair_ns_id if final.winner_id == final.pair_ew_id else final.pair_ew_id] == "2"
+    assert (
+        places[final.winner_id] == "1"
+        and places[final.pair_ns_id if final.winner_id == final.pair_ew_id else final.pair_ew_id] == "2"
+    )
     assert sorted(places.values()) == ["1", "2", "3–4", "3–4", "5–8", "5–8", "5–8", "5–8"]
 
 

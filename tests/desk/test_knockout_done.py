@@ -81,7 +81,9 @@ def test_a_swiss_of_24_then_a_top_8_knockout_fills_its_bracket_and_the_season_by
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_next_bracket_round_is_made_once_and_only_after_a_level_match_is_decided(client, director, make_pair):
+def test_the_next_bracket_round_is_made_once_and_only_after_a_level_match_is_decided(
+    client, director, make_pair
+):
     t = swiss_stage(make_pair, "tiny", pairs=8, rounds=2, size=4)
     semis = pair_round(t)
     publish_round(semis)
@@ -97,22 +99,32 @@ def test_the_next_bracket_round_is_made_once_and_only_after_a_level_match_is_dec
     final = t.rounds.get(number=semis.number + 1)
     assert final.state == Round.State.PUBLISHED
     assert final.history.latest().history_user == director  # who finished the round's last match
-    assert {final.matches.get().pair_ns_id, final.matches.get().pair_ew_id} == {one.pair_ns_id, two.pair_ew_id}
+    assert {final.matches.get().pair_ns_id, final.matches.get().pair_ew_id} == {
+        one.pair_ns_id,
+        two.pair_ew_id,
+    }
     assert advance_bracket(semis.pk) is None and t.rounds.count() == 4  # twice asked, paired once
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_level_match_decided_through_the_service_pairs_the_next_round_as_the_desks_page_does(director, make_pair):
+def test_a_level_match_decided_through_the_service_pairs_the_next_round_as_the_desks_page_does(
+    director, make_pair
+):
     t = swiss_stage(make_pair, "service", pairs=8, rounds=2, size=4)
     semis = pair_round(t)
     publish_round(semis)
     one, two = semis.matches.order_by("table")
     finish(one, one.pair_ns, "A", "5")
     finish(two, None, "7", "7")
-    decide_tie(two, two.pair_ns_id, "抽签", director)  # no page: a command or the shell goes through the same service
+    decide_tie(
+        two, two.pair_ns_id, "抽签", director
+    )  # no page: a command or the shell goes through the same service
     final = t.rounds.get(number=semis.number + 1)
     assert final.state == Round.State.PUBLISHED
-    assert {final.matches.get().pair_ns_id, final.matches.get().pair_ew_id} == {one.pair_ns_id, two.pair_ns_id}
+    assert {final.matches.get().pair_ns_id, final.matches.get().pair_ew_id} == {
+        one.pair_ns_id,
+        two.pair_ns_id,
+    }
 
 
 @pytest.mark.django_db

@@ -105,9 +105,18 @@ def test_the_standings_and_the_workbook_give_the_final_placings(cup, desk_client
     assert 'data-testid="placings"' in page
     wb = openpyxl.load_workbook(io.BytesIO(desk_client.get(reverse("desk-export", args=[cup.slug])).content))
     rows = list(wb["Bracket"].values)
-    assert rows[0][:3] == ("round", "stage", "table") and rows[-1][1] == "Final" and rows[-1][7] == match.pair_ew.name
+    assert (
+        rows[0][:3] == ("round", "stage", "table")
+        and rows[-1][1] == "Final"
+        and rows[-1][7] == match.pair_ew.name
+    )
     places = list(wb["Final placings"].values)
-    assert places[1][:2] == ("1", match.pair_ew.name) and [r[0] for r in places[1:]] == ["1", "2", "3–4", "3–4"]
+    assert places[1][:2] == ("1", match.pair_ew.name) and [r[0] for r in places[1:]] == [
+        "1",
+        "2",
+        "3–4",
+        "3–4",
+    ]
 
 
 @pytest.mark.django_db

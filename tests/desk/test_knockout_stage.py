@@ -83,7 +83,9 @@ def test_a_swiss_of_twelve_then_a_knockout_of_its_top_four(make_pair, director):
 
 
 @pytest.mark.django_db
-def test_the_knockout_waits_for_the_last_swiss_round_and_its_tables_change_only_by_a_swap(make_pair, director):
+def test_the_knockout_waits_for_the_last_swiss_round_and_its_tables_change_only_by_a_swap(
+    make_pair, director
+):
     t = staged(make_pair, 8, 1, 4)
     rnd = pair_round(t)
     publish_round(rnd)
@@ -105,7 +107,9 @@ def test_the_knockout_waits_for_the_last_swiss_round_and_its_tables_change_only_
 def test_the_full_swiss_of_twenty_four_in_six_rounds_then_the_top_eight(make_pair, director):
     t = staged(make_pair, 24, 6, 8)
     rng = random.Random(24)
-    for _number in range(1, 7):  # the Swiss's results straight in (it is the seeding under test), then simulated
+    for _number in range(
+        1, 7
+    ):  # the Swiss's results straight in (it is the seeding under test), then simulated
         rnd = pair_round(t)
         publish_round(rnd)
         for m in rnd.matches.all():
@@ -154,8 +158,12 @@ def test_the_knockout_cannot_move_once_its_first_round_is_paired(make_pair, dire
 @pytest.mark.django_db
 def test_the_command_creates_a_knockout_and_a_swiss_with_a_knockout_stage():
     out = StringIO()
-    call_command("create_tournament", "cup", "--name", "Cup", "--format", "knockout", "--third-place", stdout=out)
-    call_command("create_tournament", "league", "--name", "L", "--rounds", "4", "--knockout-size", "8", stdout=out)
+    call_command(
+        "create_tournament", "cup", "--name", "Cup", "--format", "knockout", "--third-place", stdout=out
+    )
+    call_command(
+        "create_tournament", "league", "--name", "L", "--rounds", "4", "--knockout-size", "8", stdout=out
+    )
     assert Tournament.objects.get(slug="cup").third_place_match
     assert Tournament.objects.get(slug="league").bracket_start == 5
     with pytest.raises(CommandError, match="knockout_size"):

@@ -203,5 +203,3 @@ def test_the_delete_page_names_the_players_kept_and_their_other_pairs(client, di
     first, second = html.split(pair.player1.name, 1)[1].split(pair.player2.name, 1)
     assert "deleted" in first and "kept" not in first
     assert "kept" in second and "老友队 (秋季赛)" in second
-
-

@@ -376,5 +376,3 @@ def test_the_public_withdrawn_column_marks_withdrawn_pairs_only(client, tourname
     rows = {name: html.split(name, 1)[1].split("</tr>", 1)[0] for name in (active.name, quitter.name)}
     assert "withdrawn" not in rows[active.name]
     assert "withdrawn" in rows[quitter.name]
-
-

@@ -402,5 +402,3 @@ def test_a_setting_written_as_json_that_json_cannot_read_is_a_form_error(text):
     """No setting is written as JSON today; one added tomorrow must not fail on JSON nested 100,000 deep."""
     with pytest.raises(forms.ValidationError):
         json_setting_field(label="x").clean(text)
-
-

@@ -101,7 +101,9 @@ HEAD_TO_HEAD = {
 @pytest.mark.parametrize("games, ranked, head_to_head", HEAD_TO_HEAD.values(), ids=HEAD_TO_HEAD)
 def test_head_to_head(tournament, make_pair, games, ranked, head_to_head):
     pairs = {x: make_pair(x) for x in "ABCD"}
-    rounds = [Round.objects.create(tournament=tournament, number=n, state=Round.State.FINISHED) for n in (1, 2)]
+    rounds = [
+        Round.objects.create(tournament=tournament, number=n, state=Round.State.FINISHED) for n in (1, 2)
+    ]
     for i in range(4):  # two tables a round: (pairs, winner) twice per round
         at, winner = games[2 * i], games[2 * i + 1]
         play(rounds[i // 2], i % 2 + 1, pairs[at[0]], pairs[at[1]], pairs[winner])

@@ -35,7 +35,9 @@ def test_a_tournament_without_rounds_is_deleted_with_its_pairs_players_and_who_d
     assert not Tournament.objects.filter(pk=tournament.pk).exists()
     assert not Pair.objects.filter(pk__in=[p.pk for p in pairs]).exists()
     assert not Player.objects.filter(pk__in=players).exists()
-    assert get_user_model().objects.filter(pk=account.pk).exists()  # a captain's account serves other tournaments
+    assert (
+        get_user_model().objects.filter(pk=account.pk).exists()
+    )  # a captain's account serves other tournaments
     last = Tournament.history.filter(id=tournament.pk).latest("history_date")
     assert (last.history_type, last.history_user) == ("-", director)
     for pair in pairs:
@@ -153,5 +155,3 @@ def test_hostile_bodies_on_the_delete_page_are_refused_and_delete_nothing(
         check.request(client, "director", "post", delete_url(tournament), label, **kwargs)
     check.check()
     assert counts() == before
-
-

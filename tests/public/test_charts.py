@@ -32,11 +32,16 @@ def test_the_match_pages_levels_chart_shows_both_sides_levels_after_each_deal_an
     dots = attrs(svg_of(html, "levels-chart"), "circle", "dot")
     by_deal = {(int(d["data-deal-no"]), d["data-side"]): d for d in dots}
     assert len(dots) == 2 * len(deals) == 12
-    for before, after in zip(deals, deals[1:], strict=False):  # each deal is played at the level its banker's side reached
+    for before, after in zip(
+        deals, deals[1:], strict=False
+    ):  # each deal is played at the level its banker's side reached
         side = "NS" if after.banker in "NS" else "EW"
         assert by_deal[(before.number, side)]["data-level"] == after.level
     last = deals[-1].number
-    assert (by_deal[(last, "NS")]["data-level"], by_deal[(last, "EW")]["data-level"]) == (match.level_ns, match.level_ew)
+    assert (by_deal[(last, "NS")]["data-level"], by_deal[(last, "EW")]["data-level"]) == (
+        match.level_ns,
+        match.level_ew,
+    )
     for deal in deals:
         side = "NS" if deal.banker in "NS" else "EW"
         assert "bank" in by_deal[(deal.number, side)]["class"].split()
@@ -155,7 +160,9 @@ def test_the_rank_chart_is_drawn_again_when_a_result_or_a_pairs_name_changes(two
     assert ranks()[("B", 2)] == 2
     b = two_rounds.pairs.get(name="B")
     drawn = Match.objects.get(round__number=2, pair_ns=b)
-    drawn.winner = None  # B drew round 2 after all (saved as the desk saves it: the public pages' cache renews)
+    drawn.winner = (
+        None  # B drew round 2 after all (saved as the desk saves it: the public pages' cache renews)
+    )
     drawn.save()
     assert ranks()[("B", 2)] == 3
     b.name = "乙"

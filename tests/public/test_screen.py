@@ -38,7 +38,9 @@ def test_the_screen_cycles_seating_progress_and_standings_and_draws_its_qr_code_
     ("switch", "gone"),
     [("public_pairings", {"seating", "progress"}), ("public_standings", {"standings"}), (None, set())],
 )
-def test_each_panel_follows_its_public_switch_for_visitors_but_not_for_the_director(match, director, switch, gone):
+def test_each_panel_follows_its_public_switch_for_visitors_but_not_for_the_director(
+    match, director, switch, gone
+):
     t = match.round.tournament
     if switch:
         setattr(t, switch, False)
@@ -68,7 +70,9 @@ def test_results_on_the_progress_panel_follow_the_public_results_switch(match):
 
 
 @pytest.mark.django_db
-def test_the_seating_lists_every_pair_by_its_names_pinyin_with_table_side_and_opponents(tournament, make_pair):
+def test_the_seating_lists_every_pair_by_its_names_pinyin_with_table_side_and_opponents(
+    tournament, make_pair
+):
     zhang, an, li, bye = make_pair("张队"), make_pair("安队"), make_pair("李队"), make_pair("白队")
     rnd = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
     Match.objects.create(round=rnd, table=2, pair_ns=zhang, pair_ew=an)
@@ -77,7 +81,9 @@ def test_the_seating_lists_every_pair_by_its_names_pinyin_with_table_side_and_op
     Match.objects.create(round=rnd.tournament.rounds.get(number=2), table=1, pair_ns=zhang, pair_ew=li)
     html = screen(Client(), tournament)
     assert re.findall(r'class="seat-row" data-pair="([^"]+)" data-table="(\d*)"', html) == [
-        ("安队", "2"), ("白队", ""), ("张队", "2"),
+        ("安队", "2"),
+        ("白队", ""),
+        ("张队", "2"),
     ]
     assert "第1轮" in html and "第2轮" not in html and "对 张队" in html and "东西" in html
 
@@ -117,7 +123,9 @@ def test_only_the_director_sets_the_screens_message_and_the_screen_shows_it(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("text", ["a\x00b", "长" * 301])
-def test_a_message_with_a_nul_character_or_too_long_is_refused_and_nothing_changes(tournament, director, text):
+def test_a_message_with_a_nul_character_or_too_long_is_refused_and_nothing_changes(
+    tournament, director, text
+):
     client = as_user(director)
     client.cookies["django_language"] = "en"
     response = client.post(message_url(tournament), {"screen_message": text})

@@ -182,10 +182,14 @@ def test_must_play_stops_for_both_sides():
     after = level_changes(rs, {"NS": "3", "EW": "2"}, banker="N", gain=LevelGain("banker", 3), won=True)[0]
     assert after == {"NS": "5", "EW": "2"}
     # Attackers at 4 take over with +2: stop on 5.
-    after = level_changes(rs, {"NS": "9", "EW": "4"}, banker="S", gain=LevelGain("attackers", 2), won=False)[0]
+    after = level_changes(rs, {"NS": "9", "EW": "4"}, banker="S", gain=LevelGain("attackers", 2), won=False)[
+        0
+    ]
     assert after == {"NS": "9", "EW": "5"}
     # Attackers at 5 (must-play) take over with +2: they have not won at 5 as banker, so stay.
-    after = level_changes(rs, {"NS": "9", "EW": "5"}, banker="N", gain=LevelGain("attackers", 2), won=False)[0]
+    after = level_changes(rs, {"NS": "9", "EW": "5"}, banker="N", gain=LevelGain("attackers", 2), won=False)[
+        0
+    ]
     assert after == {"NS": "9", "EW": "5"}
     # Banker side at 5 wins: leaves 5 and climbs to the next stop (T) or fewer.
     after = level_changes(rs, {"NS": "5", "EW": "2"}, banker="N", gain=LevelGain("banker", 2), won=True)[0]

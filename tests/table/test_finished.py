@@ -234,7 +234,9 @@ TABLE_WRITES = [
     ),
     (
         "reopen a deal",
-        lambda d: deal_entry.reopen_deal(current(d.confirmed), director_of(d), version=v(d.confirmed), reason="a correction"),
+        lambda d: deal_entry.reopen_deal(
+            current(d.confirmed), director_of(d), version=v(d.confirmed), reason="a correction"
+        ),
         None,
     ),
 ]

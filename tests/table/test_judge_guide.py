@@ -20,7 +20,11 @@ HELP = Path(settings.BASE_DIR) / "static" / "help"
     ("lang", "title", "words"),
     [
         ("zh-hans", "裁判指南：在牌桌上记录一局", ["SAAK 即 ♠A ♠A ♠K", "ＳＡＡＫ", "PIN", "二维码"]),
-        ("en", "Judge's guide: recording a deal at the table", ["SAAK is ♠A ♠A ♠K", "ＳＡＡＫ", "PIN", "QR code"]),
+        (
+            "en",
+            "Judge's guide: recording a deal at the table",
+            ["SAAK is ♠A ♠A ♠K", "ＳＡＡＫ", "PIN", "QR code"],
+        ),
     ],
 )
 def test_the_guide_renders_in_either_language_with_its_pictures(client, db, lang, title, words):

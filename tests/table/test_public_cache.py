@@ -140,5 +140,8 @@ def test_a_tournament_given_a_new_address_is_no_longer_found_at_the_old_one(clie
 @pytest.mark.parametrize("asked", ["²", "9" * 5000, "abc", "-1", "99"])
 def test_a_round_no_one_can_read_from_the_address_shows_the_latest(client, match, asked):
     slug = match.round.tournament.slug
-    for url in (reverse("results", args=[slug]) + "?round=", reverse("tournament", args=[slug]) + "?m-round="):
+    for url in (
+        reverse("results", args=[slug]) + "?round=",
+        reverse("tournament", args=[slug]) + "?m-round=",
+    ):
         assert client.get(url + asked).status_code == 200

@@ -364,7 +364,11 @@ def test_a_play_out_of_turn_counts_in_the_score(match, judge):
 def test_any_other_player_may_challenge_a_throw_the_partner_too(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     state = screens.current_deal_state(deal, judge)
-    assert state["challengers"] == ["W", "E", "S"]  # N leads: the two opponents in play order, then the partner
+    assert state["challengers"] == [
+        "W",
+        "E",
+        "S",
+    ]  # N leads: the two opponents in play order, then the partner
     throw = {"throw_attempted": "S98844", "throw_shown": "SQQ", "cards": "S4 S4"}
     refused = post(as_user(judge), deal, "play", throw_challenger="N", **throw)  # the thrower
     assert refused.status_code == 400

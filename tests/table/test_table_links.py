@@ -18,7 +18,9 @@ from tournaments.tables import services
 
 pytestmark = pytest.mark.django_db
 
-IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Safari/604.1"
+IPHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Safari/604.1"
+)
 
 
 def test_a_link_carries_256_random_bits_and_the_database_keeps_only_its_sha256(card, match):
@@ -67,8 +69,14 @@ def test_the_devices_account_has_no_other_right(card, match, director):
         ("the director", 200, 200),
     ],
 )
-def test_who_opens_the_new_deal_page_of_each_table(card, match, other_match, judge, director, who, own_table, other_table):
-    client = {"anonymous": Client(), "the table's judge": as_user(judge), "the director": as_user(director)}.get(who)
+def test_who_opens_the_new_deal_page_of_each_table(
+    card, match, other_match, judge, director, who, own_table, other_table
+):
+    client = {
+        "anonymous": Client(),
+        "the table's judge": as_user(judge),
+        "the director": as_user(director),
+    }.get(who)
     if client is None:
         _response, client = open_link(card.token)
         if who == "a revoked device":
@@ -100,7 +108,9 @@ def test_the_link_stops_when_its_round_or_tournament_is_finished(card, match, wh
     if what == "round":
         Round.objects.filter(pk=match.round_id).update(state=Round.State.FINISHED)
     else:
-        type(match.round.tournament).objects.filter(pk=match.round.tournament_id).update(finished_at=timezone.now())
+        type(match.round.tournament).objects.filter(pk=match.round.tournament_id).update(
+            finished_at=timezone.now()
+        )
     assert device.get(reverse("new_deal", args=[match.pk])).status_code == 403
     assert open_link(card.token)[0].status_code == 404
 

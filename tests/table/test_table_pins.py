@@ -126,7 +126,9 @@ def test_who_is_offered_the_pin_form_and_may_use_it(
     page = client.get(reverse("review", args=[submitted.pk]))
     assert ('data-testid="pin-confirm"' in page.content.decode()) is sees_form
     answer = pin_confirm(client, submitted, "NS", card.pins[0])
-    assert (Deal.objects.get(pk=submitted.pk).state == Deal.State.CONFIRMED) is may_confirm, answer.status_code
+    assert (Deal.objects.get(pk=submitted.pk).state == Deal.State.CONFIRMED) is may_confirm, (
+        answer.status_code
+    )
 
 
 def test_the_match_page_leads_the_device_to_the_pin_form(match, device, submitted):

@@ -76,7 +76,7 @@ def test_the_new_deal_form_is_not_offered_while_a_deal_is_open(deal, judge):
     page = client.get(reverse("new_deal", args=[deal.match_id]))
     text = page.content.decode()
     assert page.status_code == 200
-    assert 'name="trump"' not in text and "data-testid=\"deal-open\"" in text
+    assert 'name="trump"' not in text and 'data-testid="deal-open"' in text
     assert reverse("deal", args=[deal.pk]) in text  # the deal to continue instead
     posted = client.post(reverse("new_deal", args=[deal.match_id]), {"trump": "H", "next_deal": 2})
     assert posted.status_code == 200 and 'name="trump"' not in posted.content.decode()
@@ -180,8 +180,16 @@ def test_the_picker_and_card_names_follow_the_language_each_time(deal, judge):
         jokers = [card["short"] for row in state["picker"] for card in row["cards"] if card["suit"] == "J"]
         names.setdefault(language, []).append(([row["name"] for row in state["picker"]], jokers))
     # the trump group in two rows: its jokers and level cards, then the trump suit's own cards (spades)
-    assert names["zh-hans"][0] == names["zh-hans"][1] == (["主牌", "黑桃", "红桃", "梅花", "方块"], ["大王", "小王"])
-    assert names["en"][0] == names["en"][1] == (["Trumps", "Spades", "Hearts", "Clubs", "Diamonds"], ["BJ", "LJ"])
+    assert (
+        names["zh-hans"][0]
+        == names["zh-hans"][1]
+        == (["主牌", "黑桃", "红桃", "梅花", "方块"], ["大王", "小王"])
+    )
+    assert (
+        names["en"][0]
+        == names["en"][1]
+        == (["Trumps", "Spades", "Hearts", "Clubs", "Diamonds"], ["BJ", "LJ"])
+    )
 
 
 def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, judge):

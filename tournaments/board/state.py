@@ -184,7 +184,8 @@ def state_counts(rows: list[TableRow]) -> dict[str, int]:
 def confirmation_queue(tournament: Tournament):
     """Submitted deals waiting for a second person, oldest first: the director works through them in order."""
     return (
-        Deal.objects.of(tournament).submitted()
+        Deal.objects.of(tournament)
+        .submitted()
         .select_related("match__round", "match__pair_ns", "match__pair_ew", "submitted_by")
         .order_by(F("submitted_at").asc(nulls_first=True), "pk")
     )

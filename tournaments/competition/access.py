@@ -78,7 +78,9 @@ def is_captain_account(account) -> bool:
 
 def is_table_account(user) -> bool:
     """The account a device signs in as by opening a table's link (the QR code on its card)."""
-    return bool(getattr(user, "is_authenticated", False)) and user.get_username().startswith(TABLE_ACCOUNT_PREFIX)
+    return bool(getattr(user, "is_authenticated", False)) and user.get_username().startswith(
+        TABLE_ACCOUNT_PREFIX
+    )
 
 
 def table_match_id(user) -> int | None:
@@ -87,7 +89,9 @@ def table_match_id(user) -> int | None:
     if not is_table_account(user):
         return None
     if not hasattr(user, "_table_match_id"):
-        user._table_match_id = TableLink.objects.live().filter(account=user).values_list("match_id", flat=True).first()
+        user._table_match_id = (
+            TableLink.objects.live().filter(account=user).values_list("match_id", flat=True).first()
+        )
     return user._table_match_id
 
 

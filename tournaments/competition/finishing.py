@@ -86,16 +86,21 @@ def why_not_finish(tournament: Tournament) -> str | None:
             "t": playing.table,
         }
     start = tournament.bracket_start
-    level = None if start is None else matches.filter(
-        round__number__gte=start, winner__isnull=True, tie_winner__isnull=True
-    ).select_related("round").first()
+    level = (
+        None
+        if start is None
+        else matches.filter(round__number__gte=start, winner__isnull=True, tie_winner__isnull=True)
+        .select_related("round")
+        .first()
+    )
     if level is not None:  # a knockout match must have a pair that goes through (the director decides)
         return _("Table %(t)s of round %(n)s ended level: decide who goes through on the round's page.") % {
             "t": level.table,
             "n": level.round.number,
         }
     waiting = (
-        Deal.objects.of(tournament).submitted()
+        Deal.objects.of(tournament)
+        .submitted()
         .select_related("match__round")
         .order_by("match__round__number", "match__table", "number")
         .first()

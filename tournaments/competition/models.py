@@ -100,7 +100,9 @@ class Tournament(models.Model):
         help_text=_("a Swiss or round robin only: the top pairs play a knockout after its rounds"),
     )
     third_place_match = models.BooleanField(
-        _("third-place match"), default=False, help_text=_("a knockout's semi-final losers play for third place")
+        _("third-place match"),
+        default=False,
+        help_text=_("a knockout's semi-final losers play for third place"),
     )
     # What the projector screen shows under its panels (``tournaments.public.screen``), typed at the desk.
     screen_message = models.CharField(_("message on the screen"), max_length=300, blank=True)
@@ -140,7 +142,9 @@ class Tournament(models.Model):
             raise ValidationError({"ruleset": ruleset_refusal(exc)}) from exc
         if not isinstance(self.tie_breaks or [], list):  # JSON typed in the admin may be any value
             raise ValidationError({"tie_breaks": _("List the tie-breaks by their codes, in order.")})
-        unknown = [str(code) for code in self.tie_breaks or [] if not isinstance(code, str) or code not in TIEBREAKS]
+        unknown = [
+            str(code) for code in self.tie_breaks or [] if not isinstance(code, str) or code not in TIEBREAKS
+        ]
         if unknown:
             raise ValidationError(
                 {"tie_breaks": _("Unknown tie-breaks: %(codes)s") % {"codes": ", ".join(unknown)}}
@@ -152,7 +156,9 @@ class Tournament(models.Model):
         first round cannot move once a round at or after it is paired."""
         staged = self.format in (Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN)
         if self.knockout_size and not staged:
-            raise ValidationError({"knockout_size": _("A knockout stage follows a Swiss or a round robin only.")})
+            raise ValidationError(
+                {"knockout_size": _("A knockout stage follows a Swiss or a round robin only.")}
+            )
         if self.third_place_match and self.bracket_start is None:
             raise ValidationError({"third_place_match": _("A third-place match needs a knockout.")})
         stored = Tournament.objects.filter(pk=self.pk).first() if self.pk else None

@@ -247,7 +247,9 @@ class Ruling(models.Model):
         verbose_name_plural = _("rulings")
         ordering = ["deal", "made_at"]
         constraints = [
-            models.UniqueConstraint(fields=["deal", "violation", "kind"], name="one_ruling_of_a_kind_per_violation")
+            models.UniqueConstraint(
+                fields=["deal", "violation", "kind"], name="one_ruling_of_a_kind_per_violation"
+            )
         ]
 
     def __str__(self) -> str:

@@ -26,19 +26,26 @@ class TieForm(forms.Form):
 
     def __init__(self, *args, match: Match, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["pair"].choices = [(match.pair_ns_id, match.pair_ns.name), (match.pair_ew_id, match.pair_ew.name)]
+        self.fields["pair"].choices = [
+            (match.pair_ns_id, match.pair_ns.name),
+            (match.pair_ew_id, match.pair_ew.name),
+        ]
 
 
 def round_bracket(tournament: Tournament, rnd: Round) -> dict:
     """What a bracket round's desk page adds: the bracket (seeds, results) and a form for each level match."""
     if not is_bracket_round(tournament, rnd.number):
         return {"bracket_round": False}
-    level = rnd.matches.filter(state=Match.State.FINISHED, winner__isnull=True).select_related("pair_ns", "pair_ew")
+    level = rnd.matches.filter(state=Match.State.FINISHED, winner__isnull=True).select_related(
+        "pair_ns", "pair_ew"
+    )
     return {
         "bracket_round": True,
         "first_bracket_round": rnd.number == tournament.bracket_start,
         "bracket": bracket_picture(tournament, tournament.rounds.all(), show_results=True),
-        "level_matches": [(m, TieForm(match=m, initial={"pair": m.tie_winner_id, "reason": m.tie_reason})) for m in level],
+        "level_matches": [
+            (m, TieForm(match=m, initial={"pair": m.tie_winner_id, "reason": m.tie_reason})) for m in level
+        ],
     }
 
 
@@ -46,7 +53,10 @@ def round_bracket(tournament: Tournament, rnd: Round) -> dict:
 @require_POST
 def desk_decide_tie(request: HttpRequest, tournament: Tournament, number: int, match_id: int) -> HttpResponse:
     match = get_object_or_404(
-        Match.objects.select_related("pair_ns", "pair_ew"), pk=match_id, round__tournament=tournament, round__number=number
+        Match.objects.select_related("pair_ns", "pair_ew"),
+        pk=match_id,
+        round__tournament=tournament,
+        round__number=number,
     )
     form = TieForm(request.POST, match=match)
     try:
@@ -58,5 +68,7 @@ def desk_decide_tie(request: HttpRequest, tournament: Tournament, number: int, m
     else:
         messages.success(request, _("Table %(t)s is decided.") % {"t": match.table})
         if tournament.rounds.filter(number=number + 1).exists():  # the advance ran on the decision's commit
-            messages.success(request, _("Round %(n)s is paired from the winners and published.") % {"n": number + 1})
+            messages.success(
+                request, _("Round %(n)s is paired from the winners and published.") % {"n": number + 1}
+            )
     return redirect("desk-round", slug=tournament.slug, number=number)

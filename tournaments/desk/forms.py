@@ -20,7 +20,8 @@ class ImportForm(forms.Form):
     """An .xlsx, .csv or .txt file of pairs: header pair,player1,player2,club (or the Chinese header)."""
 
     file = forms.FileField(
-        label=_("file"), help_text=_("An .xlsx, .csv or .txt file with the columns pair, player1, player2, club.")
+        label=_("file"),
+        help_text=_("An .xlsx, .csv or .txt file with the columns pair, player1, player2, club."),
     )
 
 

@@ -17,7 +17,9 @@ urlpatterns = [
     path("rounds/<int:number>/unpublish/", views.desk_unpublish_round, name="desk-unpublish-round"),
     path("rounds/<int:number>/byes/<int:bye_id>/", views.desk_bye_points, name="desk-bye-points"),
     path("rounds/<int:number>/delete/", views.desk_delete_round, name="desk-delete-round"),
-    path("rounds/<int:number>/tables/<int:match_id>/decide/", bracket.desk_decide_tie, name="desk-decide-tie"),
+    path(
+        "rounds/<int:number>/tables/<int:match_id>/decide/", bracket.desk_decide_tie, name="desk-decide-tie"
+    ),
     path("import/", views.desk_import, name="desk-import"),
     path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),
     path("import/template.<str:fmt>", views.desk_import_template, name="desk-import-template"),
@@ -36,7 +38,9 @@ urlpatterns += [
     path("rounds/<int:number>/score-sheets/", board_views.desk_score_sheets, name="desk-score-sheets"),
     path("rounds/<int:number>/links/", table_views.table_links, name="desk-table-links"),
     path("rounds/<int:number>/links/cards/", table_views.issue_cards, name="desk-issue-cards"),
-    path("rounds/<int:number>/links/<int:match_id>/revoke/", table_views.revoke_link, name="desk-revoke-link"),
+    path(
+        "rounds/<int:number>/links/<int:match_id>/revoke/", table_views.revoke_link, name="desk-revoke-link"
+    ),
 ]
 
 # Pairs and players, judges (tournaments/people/views.py).
@@ -53,7 +57,11 @@ urlpatterns += [
         people_views.pair_captain_password,
         name="desk-pair-captain-password",
     ),
-    path("pairs/<int:pair_id>/captain/remove/", people_views.pair_captain_remove, name="desk-pair-captain-remove"),
+    path(
+        "pairs/<int:pair_id>/captain/remove/",
+        people_views.pair_captain_remove,
+        name="desk-pair-captain-remove",
+    ),
     path("judges/", people_views.judges, name="desk-judges"),
     path("judges/add/", people_views.judge_add, name="desk-judge-add"),
     path("judges/<int:user_id>/password/", people_views.judge_password, name="desk-judge-password"),

@@ -63,7 +63,9 @@ def bracket_of(tournament: Tournament, rounds=None) -> Bracket | None:
     if not rounds or rounds[0].number != start or not rounds[0].bracket:
         return None
     bracket = Bracket(list(rounds[0].bracket), rounds)
-    matches = Match.objects.filter(round__in=rounds).select_related("round").order_by("round__number", "table")
+    matches = (
+        Match.objects.filter(round__in=rounds).select_related("round").order_by("round__number", "table")
+    )
     by_round: dict[int, list[Match]] = {}
     for m in matches:
         by_round.setdefault(m.round.number, []).append(m)

@@ -43,8 +43,8 @@ def active_pairs(tournament: Tournament) -> list[Pair]:
 
 
 def played_before(tournament: Tournament, before: int) -> set[frozenset]:
-    rows = Match.objects.of(tournament).filter(round__number__lt=before).values_list(
-        "pair_ns_id", "pair_ew_id"
+    rows = (
+        Match.objects.of(tournament).filter(round__number__lt=before).values_list("pair_ns_id", "pair_ew_id")
     )
     return {frozenset(r) for r in rows}
 
@@ -72,7 +72,9 @@ def why_not_pair(tournament: Tournament, number: int | None = None) -> str | Non
     if last and last.state == Round.State.DRAFT:
         return _("Publish round %(n)s before pairing the next one.") % {"n": last.number}
     # A Swiss round and a bracket round are drawn from the results before them.
-    from_results = tournament.format == Tournament.Format.SWISS or knockout.is_bracket_round(tournament, number)
+    from_results = tournament.format == Tournament.Format.SWISS or knockout.is_bracket_round(
+        tournament, number
+    )
     if last and from_results and last.matches.exclude(state=Match.State.FINISHED).exists():
         return _("Round %(n)s still has unfinished matches.") % {"n": last.number}
     return knockout.why_not_next(tournament, number)
@@ -114,7 +116,9 @@ def gave_way_notes(gave_way: Sequence[GaveWay]) -> list[str]:
         return []
     names = dict(Pair.objects.filter(pk__in={p for g in gave_way for p in g.pairs}).values_list("pk", "name"))
     sentences = {
-        REPEAT: _("Table %(table)s: %(a)s and %(b)s meet again: no pairing of this round avoids every repeat."),
+        REPEAT: _(
+            "Table %(table)s: %(a)s and %(b)s meet again: no pairing of this round avoids every repeat."
+        ),
         SAME_CLUB: _(
             "Table %(table)s: %(a)s and %(b)s are from one club: "
             "no pairing of this round keeps clubs apart without a repeat."
@@ -242,7 +246,9 @@ def swap_pairs(rnd: Round, a: int, b: int) -> None:
 @transaction.atomic
 def publish_round(rnd: Round) -> None:
     lock_open(rnd.tournament_id)
-    rnd = get_object_or_404(Round.objects.select_for_update(), pk=rnd.pk)  # a draft edited or discarded meanwhile
+    rnd = get_object_or_404(
+        Round.objects.select_for_update(), pk=rnd.pk
+    )  # a draft edited or discarded meanwhile
     _draft(rnd)
     if not rnd.matches.exists() and not rnd.byes.exists():
         raise PairingError(_("An empty round cannot be published."))
@@ -299,6 +305,8 @@ def set_bye_points(bye: Bye, points: int, by=None) -> Bye:
 @transaction.atomic
 def delete_draft_round(rnd: Round) -> None:
     lock_open(rnd.tournament_id)
-    rnd = get_object_or_404(Round.objects.select_for_update(), pk=rnd.pk)  # published meanwhile: not discarded
+    rnd = get_object_or_404(
+        Round.objects.select_for_update(), pk=rnd.pk
+    )  # published meanwhile: not discarded
     _draft(rnd)
     rnd.delete()

@@ -30,7 +30,9 @@ def decide_tie(match: Match, pair_id: int, reason: str, user) -> Match:
     """The director's decision of a bracket match that ended level: ``pair_id`` goes through, for ``reason``.
     Refused once the next round is paired (its tables were drawn from the decision)."""
     lock_open(match.round.tournament_id)
-    match = get_object_or_404(Match.objects.select_for_update().select_related("round__tournament"), pk=match.pk)
+    match = get_object_or_404(
+        Match.objects.select_for_update().select_related("round__tournament"), pk=match.pk
+    )
     tournament = match.round.tournament
     if not is_bracket_round(tournament, match.round.number):
         raise TieError(_("Only a knockout match that ended level is decided at the desk."))

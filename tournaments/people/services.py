@@ -200,7 +200,9 @@ def why_not_delete_pair(pair: Pair) -> str | None:
 def sharing_pairs(pair: Pair) -> list[tuple[Player, list[Pair]]]:
     """The pair's two players, each with the other pairs (of any tournament) that use it: a player with none is
     deleted with the pair, the others stay."""
-    others = Pair.objects.exclude(pk=pair.pk).select_related("tournament").order_by("tournament__name", "name")
+    others = (
+        Pair.objects.exclude(pk=pair.pk).select_related("tournament").order_by("tournament__name", "name")
+    )
     return [
         (player, list(others.filter(Q(player1=player) | Q(player2=player))))
         for player in (pair.player1, pair.player2)
@@ -300,7 +302,9 @@ def captain_problem(pair: Pair, account) -> str:
     """Why ``account`` cannot be the pair's captain's account ('' when it can): a TD's or a judge's account
     has wider powers and is managed elsewhere, and one account captains one pair of a tournament."""
     if not access.is_captain_account(account):
-        return _("The user name %(name)s belongs to a judge or a director.") % {"name": account.get_username()}
+        return _("The user name %(name)s belongs to a judge or a director.") % {
+            "name": account.get_username()
+        }
     other = account.captained_pairs.filter(tournament=pair.tournament_id).exclude(pk=pair.pk).first()
     if other is not None:
         return _("%(name)s is already the captain's account of %(pair)s.") % {

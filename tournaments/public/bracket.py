@@ -25,4 +25,3 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/public/bracket.html",
         {"tournament": tournament, "bracket": picture, **links},
     )
-

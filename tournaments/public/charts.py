@@ -41,7 +41,14 @@ class RankLine:
 
 
 def _svg(
-    width: int, height: int, title: str, desc: str, body: SafeString, css: str, ident: str = "", natural: bool = False
+    width: int,
+    height: int,
+    title: str,
+    desc: str,
+    body: SafeString,
+    css: str,
+    ident: str = "",
+    natural: bool = False,
 ) -> SafeString:
     """The picture with its title and description; ``natural``: drawn at its own size (a wide one scrolls on a
     phone instead of shrinking its text), else it fills its box."""

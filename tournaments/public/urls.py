@@ -15,7 +15,11 @@ urlpatterns = [
     path("t/<slug:slug>/bracket/", bracket.bracket_page, name="bracket"),
     path("t/<slug:slug>/pairs/<int:pair_id>/", views.pair_page, name="pair"),
     path("t/<slug:slug>/matches/<int:match_id>/deals/", views.deal_log_page, name="deal-log"),
-    path("t/<slug:slug>/matches/<int:match_id>/deals/<int:number>/", replay.deal_replay_page, name="deal-replay"),
+    path(
+        "t/<slug:slug>/matches/<int:match_id>/deals/<int:number>/",
+        replay.deal_replay_page,
+        name="deal-replay",
+    ),
     path("t/<slug:slug>/screen/", screen.screen_page, name="screen"),
     path("t/<slug:slug>/screen/panels/", screen.screen_panels_fragment, name="screen-panels"),
 ]

@@ -280,7 +280,14 @@ TOURNAMENT_FIELDS = (
     "third_place_match",
     "match_time_limit",
 )
-POINTS_FIELDS = ("points_win", "points_draw", "points_loss", "bye_points", "avoid_same_club", "quick_entry_allowed")
+POINTS_FIELDS = (
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "bye_points",
+    "avoid_same_club",
+    "quick_entry_allowed",
+)
 PUBLIC_FIELDS = ("is_public", "public_pairings", "public_results", "public_deal_log", "public_standings")
 
 

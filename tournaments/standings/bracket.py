@@ -41,7 +41,9 @@ def final_placings(tournament: Tournament) -> list[tuple[str, Pair]]:
     bracket = bracket_of(tournament)
     if bracket is None:
         return []
-    places = placings(bracket.lines, bracket.won, _third(bracket), third_place_match=tournament.third_place_match)
+    places = placings(
+        bracket.lines, bracket.won, _third(bracket), third_place_match=tournament.third_place_match
+    )
     pairs = Pair.objects.select_related("player1", "player2").in_bulk(places)
     seeds = bracket.seeds
     out = [
@@ -50,7 +52,11 @@ def final_placings(tournament: Tournament) -> list[tuple[str, Pair]]:
     ]
     if tournament.format != Tournament.Format.KNOCKOUT and len(places) == len(seeds):
         field_size = len(seeds)
-        rest = [x for x in compute_standings(tournament, up_to_round=tournament.num_rounds) if x.pair.pk not in seeds]
+        rest = [
+            x
+            for x in compute_standings(tournament, up_to_round=tournament.num_rounds)
+            if x.pair.pk not in seeds
+        ]
         out += [(str(field_size + place), line.pair) for place, line in _shared(rest)]
     return out
 
@@ -140,14 +146,20 @@ def bracket_picture(tournament: Tournament, rounds, *, show_results: bool) -> di
     seeds = bracket.seeds
     start = tournament.bracket_start
     columns = [
-        Column(round_name(r, bracket.size), start + r, [_box(t, pairs, seeds, matches, show_results) for t in column])
+        Column(
+            round_name(r, bracket.size),
+            start + r,
+            [_box(t, pairs, seeds, matches, show_results) for t in column],
+        )
         for r, column in enumerate(ties)
     ]
     third = None
     if bracket.third is not None:
         m = bracket.third
         a, b = m.pair_ns_id, m.pair_ew_id
-        third = _box(Tie(a, b, m.goes_through_id if show_results else None), pairs, seeds, matches, show_results)
+        third = _box(
+            Tie(a, b, m.goes_through_id if show_results else None), pairs, seeds, matches, show_results
+        )
     return {
         "columns": columns,
         "third": third,

@@ -33,7 +33,10 @@ class TableLink(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="links", verbose_name=_("match"))
     token_hash = models.CharField(_("token's SHA-256"), max_length=64, unique=True, editable=False)
     account = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_link", verbose_name=_("account")
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="table_link",
+        verbose_name=_("account"),
     )
     created_by = by_user(_("issued by"))
     created_at = models.DateTimeField(_("issued at"), auto_now_add=True)
@@ -53,7 +56,9 @@ class TableLink(models.Model):
 class TableDevice(models.Model):
     """A device that opened a table's link: the director sees them on the round's links page."""
 
-    link = models.ForeignKey(TableLink, on_delete=models.CASCADE, related_name="devices", verbose_name=_("link"))
+    link = models.ForeignKey(
+        TableLink, on_delete=models.CASCADE, related_name="devices", verbose_name=_("link")
+    )
     device = models.CharField(_("device"), max_length=32)
     user_agent = models.CharField(_("browser"), max_length=120, blank=True)
     first_seen = models.DateTimeField(_("first seen"), auto_now_add=True)

@@ -100,7 +100,9 @@ def issue_card(match: Match, by) -> IssuedCard:
     _require_issuable(match)
     _revoke_live(match)
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    TableLink.objects.create(match=match, token_hash=token_hash(token), account=_table_account(match), created_by=by)
+    TableLink.objects.create(
+        match=match, token_hash=token_hash(token), account=_table_account(match), created_by=by
+    )
     return IssuedCard(match, token, (make_pin(match.pair_ns, by), make_pin(match.pair_ew, by)))
 
 
@@ -122,7 +124,12 @@ def live_link(token: str) -> TableLink | None:
     """The live link this token opens, or None (unknown, revoked, its round or tournament finished)."""
     if not token or len(token) > 100:
         return None
-    return TableLink.objects.live().select_related("account", "match").filter(token_hash=token_hash(token)).first()
+    return (
+        TableLink.objects.live()
+        .select_related("account", "match")
+        .filter(token_hash=token_hash(token))
+        .first()
+    )
 
 
 def user_agent_summary(user_agent: str) -> str:
@@ -149,7 +156,9 @@ def device_seen(account, device: str) -> None:
     """A visit of a table's device: its last visit kept, written at most once a minute."""
     now = timezone.now()
     recent = now - timedelta(seconds=SEEN_EVERY_SECONDS)
-    TableDevice.objects.filter(link__account=account, device=device, last_seen__lt=recent).update(last_seen=now)
+    TableDevice.objects.filter(link__account=account, device=device, last_seen__lt=recent).update(
+        last_seen=now
+    )
 
 
 def note_visit(user, session) -> None:
@@ -164,7 +173,9 @@ def round_links(rnd: Round) -> list[dict]:
     matches = rnd.matches.select_related("pair_ns", "pair_ew").order_by("table")
     links = {
         link.match_id: link
-        for link in TableLink.objects.filter(match__round=rnd, revoked_at__isnull=True).prefetch_related("devices")
+        for link in TableLink.objects.filter(match__round=rnd, revoked_at__isnull=True).prefetch_related(
+            "devices"
+        )
     }
     return [{"match": m, "link": links.get(m.pk), "devices": list(links[m.pk].devices.all()) if m.pk in links else []}
             for m in matches]  # fmt: skip

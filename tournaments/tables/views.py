@@ -78,7 +78,10 @@ def revoke_link(request: HttpRequest, tournament: Tournament, number: int, match
     rnd = _round(tournament, number)
     match = get_object_or_404(rnd.matches.select_related("round"), pk=match_id)
     if services.revoke(match):
-        messages.success(request, _("Table %(n)s's link is revoked: its devices can no longer record.") % {"n": match.table})
+        messages.success(
+            request,
+            _("Table %(n)s's link is revoked: its devices can no longer record.") % {"n": match.table},
+        )
     return redirect("desk-table-links", tournament.slug, number)
 
 

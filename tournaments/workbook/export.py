@@ -257,7 +257,8 @@ def _deals_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tuple]
         ],
     )
     deals = (
-        Deal.objects.of(tournament).confirmed()
+        Deal.objects.of(tournament)
+        .confirmed()
         .order_by("match__round__number", "match__table", "number")
         .values_list(
             "pk",

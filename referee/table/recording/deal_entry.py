@@ -88,7 +88,9 @@ def start_deal(
     state = table_state(match)
     now = timezone.now()
     if not can_start_deal(state, now):
-        raise RecordingError(_("The match is over.") if state.over else _("Time is up: no new deal may start."))
+        raise RecordingError(
+            _("The match is over.") if state.over else _("Time is up: no new deal may start.")
+        )
     banker = state.banker or declarer
     if banker not in SEATS:
         raise RecordingError(_("Choose who won the declaration (the first banker)."))

@@ -55,7 +55,9 @@ class Joined:
     def converted(self) -> tuple[tuple[int, Field], ...]:
         """The columns whose values need converting (JSON, times), by position: the rest are read as they come."""
         return tuple(
-            (i, f) for i, f in enumerate(self.fields) if hasattr(f, "from_db_value") or isinstance(f, DateTimeField)
+            (i, f)
+            for i, f in enumerate(self.fields)
+            if hasattr(f, "from_db_value") or isinstance(f, DateTimeField)
         )
 
 
@@ -69,7 +71,9 @@ class ModelRead:
         for path in paths:
             parent = 0
             for name in path.split("__"):
-                found = next((i for i, p in enumerate(self.parts) if p.parent == parent and p.name == name), None)
+                found = next(
+                    (i for i, p in enumerate(self.parts) if p.parent == parent and p.name == name), None
+                )
                 if found is None:
                     host = self.parts[parent]
                     fk = host.model._meta.get_field(name)
@@ -130,7 +134,9 @@ def rows(sql: str, params: Sequence[Any]) -> list[tuple]:
 def insert_statement(model: type[Model]) -> tuple[str, tuple[Field, ...]]:
     """``INSERT … RETURNING pk`` of one ``model`` row, and the fields whose values it takes, in order."""
     pk = model._meta.pk
-    fields = tuple(f for f in model._meta.concrete_fields if f is not pk and not isinstance(f, GeneratedField))
+    fields = tuple(
+        f for f in model._meta.concrete_fields if f is not pk and not isinstance(f, GeneratedField)
+    )
     table = quoted(model._meta.db_table)
     names = ", ".join(quoted(f.column) for f in fields)
     marks = ", ".join("%s" for _ in fields)
@@ -153,7 +159,9 @@ def insert(row: Model) -> Model:
 def claim_statement() -> tuple[str, tuple[Field, ...]]:
     """``Deal.objects.filter(pk=…, version=…).update(version=…, changed_by=…, changed_at=…)``, and the field of
     each parameter."""
-    version, by, at, pk = (Deal._meta.get_field(name) for name in ("version", "changed_by", "changed_at", "id"))
+    version, by, at, pk = (
+        Deal._meta.get_field(name) for name in ("version", "changed_by", "changed_at", "id")
+    )
     sql = (
         f"UPDATE {quoted(Deal._meta.db_table)} SET {quoted(version.column)} = %s, {quoted(by.column)} = %s, "
         f"{quoted(at.column)} = %s WHERE {quoted(pk.column)} = %s AND {quoted(version.column)} = %s"

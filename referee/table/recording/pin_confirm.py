@@ -51,7 +51,9 @@ def checked_pair(deal: Deal, user, side: str, pin: str) -> Pair:
         raise RecordingError(_("Type your pair's PIN."))
     who = str(pair.pk)
     if PINS.blocked(who):
-        raise TooManyPins(_("Too many wrong PINs for this pair: wait ten minutes, or ask the director to confirm."))
+        raise TooManyPins(
+            _("Too many wrong PINs for this pair: wait ten minutes, or ask the director to confirm.")
+        )
     if len(pin) != PIN_DIGITS or not pin.isdigit() or not pin_matches(pair, pin):
         PINS.failed(who)
         raise RecordingError(_("That is not %(pair)s's PIN.") % {"pair": pair.name})

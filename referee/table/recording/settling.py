@@ -239,9 +239,10 @@ def apply_penalty(deal: Deal, user, key: str) -> Penalty:
         raise RecordingError(
             _("This ruleset has no penalty for this violation: correct the entry or ask the director.")
         )
-    existing = Penalty.objects.filter(deal=deal, violation=key).first() or Penalty.objects.filter(
-        deal=deal, violation="", seat=v.seat, code=code, trick=v.trick
-    ).first()  # the same penalty called with the form already settles it
+    existing = (
+        Penalty.objects.filter(deal=deal, violation=key).first()
+        or Penalty.objects.filter(deal=deal, violation="", seat=v.seat, code=code, trick=v.trick).first()
+    )  # the same penalty called with the form already settles it
     if existing is not None:
         return existing
     penalty = Penalty(
