@@ -11,16 +11,17 @@ which this module builds on.
 Following (§13.3): a lead of one unit whose kind has a line in the ruleset's ``follow_tables`` is followed by
 the first line the follower can form; any other lead by the general rule, a vector compared in order — the
 lead's chains of the largest n covered by chains of that n, then the next n down, …; then its sets of each n
-matched by sets of that n (a set in a chain counts; a larger set holds a smaller one; a lead set left unmatched
-may be matched by a set one smaller). The follower's hand is valued the same way as the play; the play must
-reach the hand's value (what the hand can offer is capped by what the lead asks, so a play of the lead's size
-can hold it).
+matched by sets of that n (a set in a chain counts; a larger set gives a smaller one; a lead set left unmatched
+may be matched by a set one smaller), each card counting in one unit only: the best over every forming of the
+cards into units. The follower's hand is valued the same way as the play; the play must reach the hand's value
+(what the hand can offer is capped by what the lead asks, so a play of the lead's size can hold it).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import Card, card_counts
@@ -31,7 +32,6 @@ from .units import (
     TRACTOR,
     Shape,
     Unit,
-    cover_by_pos,
     read_sets,
     sets_at,
     shape_of_units,
@@ -87,21 +87,151 @@ def _need(kinds: Sequence[tuple[int, int]]) -> tuple[dict[int, tuple[int, ...]],
     return {n: tuple(sorted(v, reverse=True)) for n, v in chains.items()}, sets
 
 
-def general_value(cards: Sequence[Card], kinds: Sequence[tuple[int, int]], t: Trump) -> tuple[int, ...]:
-    """The general rule's vector for ``cards`` against a lead of ``kinds``: chains covered per n (largest n
-    first), then sets matched per n (largest first), each counted at most as far as the lead has it."""
+@lru_cache(maxsize=1024)
+def _demand(
+    kinds: tuple[tuple[int, int], ...],
+) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], dict[int, int]]:
+    """What a lead of ``kinds`` asks: its chains as (n, length), largest n and longest first; the n of its
+    chains, largest first; its sets per n (sets in chains included)."""
     chains, sets = _need(kinds)
+    ns = tuple(sorted(chains, reverse=True))
+    return tuple((n, length) for n in ns for length in chains[n]), ns, sets
+
+
+def _full(kinds: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """The highest value a follow can reach: every chain of the lead covered, every set matched."""
+    wanted, ns, sets = _demand(kinds)
+    cover = [sum(length for m, length in wanted if m == n) for n in ns]
+    return tuple(cover + [sets.get(n, 0) for n in range(max(sets, default=1), 1, -1)])
+
+
+def general_value(cards: Sequence[Card], kinds: tuple[tuple[int, int], ...], t: Trump) -> tuple[int, ...]:
+    """The general rule's vector for ``cards`` against a lead of ``kinds``: chains covered per n (largest n
+    first), then sets matched per n (largest first), each counted at most as far as the lead has it — the best
+    over every way of forming ``cards`` into units, each card in one unit only (§13.3)."""
+    return best_forming(cards, kinds, t, witness=False)[0]
+
+
+def best_forming(
+    cards: Sequence[Card], kinds: tuple[tuple[int, int], ...], t: Trump, witness: bool = True
+) -> tuple[tuple[int, ...], tuple[Card, ...]]:
+    """``general_value`` and (with ``witness``) the cards of one forming that reaches it: the units it
+    credits, what a follow from these cards owes, at most the lead's size.
+
+    Each lead chain, largest n and longest first, is set against one piece of a follower chain or none (every
+    placement is tried: the pieces decide which cards are left for sets); the sets are then matched on what is
+    left, largest n first (``_sets_value``), a chain piece's sets counting as sets of its n.
+    """
+    wanted, ns, sets = _demand(kinds)
     counts = card_counts(cards)
+    if not wanted:
+        vec, used = _sets_value(counts, {}, sets, t, witness)
+        return tuple(vec), tuple(used)
+    best: tuple[tuple[int, ...], tuple[Card, ...]] | None = None
+    pieces: list[tuple[int, tuple[Card, ...]]] = []
+
+    def walk(i: int) -> None:
+        nonlocal best
+        if i == len(wanted):
+            got: dict[int, int] = {}
+            for m, p in pieces:
+                got[m] = got.get(m, 0) + len(p)
+            vec, more = _sets_value(counts, got, sets, t, witness)
+            value = tuple([sum(len(p) for m, p in pieces if m == n) for n in ns] + vec)
+            if best is None or value > best[0]:
+                used = [c for m, p in pieces for c in p for _ in range(m)] if witness else []
+                best = (value, tuple(used + more))
+            return
+        walk(i + 1)  # this lead chain left uncovered
+        n, length = wanted[i]
+        for piece in _pieces(counts, n, length, t):
+            for c in piece:
+                counts[c] -= n
+            pieces.append((n, piece))
+            walk(i + 1)
+            pieces.pop()
+            for c in piece:
+                counts[c] += n
+
+    walk(0)
+    assert best is not None
+    return best
+
+
+def _pieces(counts: Counts, n: int, longest: int, t: Trump) -> list[tuple[Card, ...]]:
+    """Every chain of ``n``-sets 2 to ``longest`` long that ``counts`` can form, low link first (at a link
+    holding several cards — equal off-suit level cards — each choice is a different piece)."""
+    by = sets_at(counts, n, t.link)
+    out: list[tuple[Card, ...]] = []
+    if len(by) < 2:
+        return out
+    for run in _runs(by):
+        for i in range(len(run) - 1):
+            stems: list[tuple[Card, ...]] = [(c,) for c in dict.fromkeys(by[run[i]])]
+            for j in range(i + 1, min(len(run), i + longest)):
+                stems = [s + (c,) for s in stems for c in dict.fromkeys(by[run[j]])]
+                out += stems
+    return out
+
+
+def _sets_value(
+    counts: Counts, got: dict[int, int], sets: dict[int, int], t: Trump, witness: bool
+) -> tuple[list[int], list[Card]]:
+    """The lead's sets matched per n, largest first, on ``counts`` (the cards left by the chain pieces, whose
+    sets ``got`` already holds): a lead set left unmatched at n may be matched one size smaller. The sets
+    taken come from the cards holding the fewest copies first (a triple taken from a quad's card leaves no
+    pair), so what is left serves the smaller sets best. Without ``witness`` only how many cards hold each
+    number of copies is followed (the cards themselves do not matter to the value)."""
+    if witness:
+        return _sets_taken(counts, got, sets, t)
+    held: dict[int, int] = {}  # copies → how many cards hold that many
+    for k in counts.values():
+        if k >= 2:
+            held[k] = held.get(k, 0) + 1
     vec: list[int] = []
-    for n in sorted(chains, reverse=True):
-        vec.append(cover_by_pos(chains[n], sets_at(counts, n, t.link)))
     unmatched = 0
     for n in range(max(sets, default=1), 1, -1):
         own = sets.get(n, 0)
-        have = sum(k // n for k in counts.values())
-        vec.append(min(own + unmatched, have))
-        unmatched = max(0, own - have)
-    return tuple(vec)
+        have = got.get(n, 0)
+        avail = have + sum(m * (k // n) for k, m in held.items())
+        take = min(own + unmatched, avail)
+        vec.append(take)
+        unmatched = max(0, own - avail)
+        extra = take - have
+        if n == 2 or extra <= 0:
+            continue
+        for k in sorted(held):
+            while extra > 0 and k >= n and held[k]:
+                s = min(extra, k // n)
+                held[k] -= 1
+                held[k - n * s] = held.get(k - n * s, 0) + 1
+                extra -= s
+    return vec, []
+
+
+def _sets_taken(
+    counts: Counts, got: dict[int, int], sets: dict[int, int], t: Trump
+) -> tuple[list[int], list[Card]]:
+    """``_sets_value`` card by card: the vector and the cards of the sets taken (the witness)."""
+    left = {c: k for c, k in counts.items() if k >= 2}
+    pos = t.pos
+    vec: list[int] = []
+    used: list[Card] = []
+    unmatched = 0
+    for n in range(max(sets, default=1), 1, -1):
+        own = sets.get(n, 0)
+        have = got.get(n, 0)
+        avail = have + sum(k // n for k in left.values())
+        take = min(own + unmatched, avail)
+        vec.append(take)
+        unmatched = max(0, own - avail)
+        extra = take - have
+        for c in sorted((c for c, k in left.items() if k >= n), key=lambda c: (left[c], -pos[c])):
+            while extra > 0 and left[c] >= n:
+                left[c] -= n
+                used += [c] * n
+                extra -= 1
+    return vec, used
 
 
 def _place(counts: Counts, n: int, length: int, t: Trump) -> list[tuple[Card, ...]]:
@@ -224,16 +354,18 @@ def follow_problem(
                 return Problem("revoke_tractor" if chain else "revoke_pair", vh[1])
             return None
         return None
-    vh = general_value(held, shape.kinds, t)
-    vp = general_value(play, shape.kinds, t)
+    kinds = shape.kinds
+    vp = general_value(play, kinds, t)
+    if vp == _full(kinds):
+        return None  # the play holds all the lead asks: no hand can ask more
+    vh = general_value(held, kinds, t)
     if vp >= vh:
         return None
-    chains = len(_need(shape.kinds)[0])
+    owed = best_forming(held, kinds, t)[1]
+    chains = len(_demand(kinds)[1])
     first = next(i for i, (a, b) in enumerate(zip(vp, vh, strict=True)) if a < b)
     code = "revoke_tractor" if first < chains else "revoke_pair"
-    counts = card_counts(held)
-    witness = tuple(c for c in t.sort(counts) if counts[c] >= 2 for _ in range(counts[c]))
-    return Problem(code, witness[:n])
+    return Problem(code, tuple(t.sort(owed)))
 
 
 def _less(held: list[Card], played: list[Card]) -> list[Card]:
