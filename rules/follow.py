@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from .cards import Card, card_counts
 from .order import Trump
+from .sets import owed_cards, shape_problem
 from .units import Shape, cover_by_pos, pair_positions, take_runs
 
 Hand = Sequence[int]  # 54 counts, indexed by card
@@ -51,14 +52,22 @@ def suit_cards(hand: Hand, suit: int, trump: Trump) -> list[Card]:
 def follow_problem(
     hand: Hand, play: Sequence[Card], lead_suit: int, lead_shape: Shape, trump: Trump, exact: bool = True
 ) -> FollowProblem | None:
-    """Why ``play`` is not a legal follow to a lead of ``lead_suit``/``lead_shape`` from ``hand``; None if legal."""
+    """Why ``play`` is not a legal follow to a lead of ``lead_suit``/``lead_shape`` from ``hand``; None if legal.
+
+    The count and the led suit (§6.1, any number of decks) are settled here; the shape (§6.2) here for two
+    decks, by ``sets.shape_problem`` for a lead with ``kinds`` (three or four decks, §13.3)."""
     n = lead_shape.size
     if len(play) != n:
         return FollowProblem("play_size", ())
     eff = trump.eff
     in_suit = [c for c in play if eff[c] == lead_suit]
     k = len(in_suit)
-    if k == n and (lead_shape.pairs == 0 or (n == 2 and lead_shape.pairs == 1 and play[0] == play[1])):
+    kinds = lead_shape.kinds
+    if (
+        k == n
+        and not kinds
+        and (lead_shape.pairs == 0 or (n == 2 and lead_shape.pairs == 1 and play[0] == play[1]))
+    ):
         return None  # all of the suit, and the lead asks for no shape (or a pair answered by a pair)
     held = suit_cards(hand, lead_suit, trump)
     if len(held) <= n:
@@ -70,6 +79,9 @@ def follow_problem(
         return None
     if k < n:
         return FollowProblem("revoke_suit", tuple(_unplayed(held, in_suit)[: n - k]))
+    if kinds:
+        found = shape_problem(held, play, lead_shape, trump)
+        return None if found is None else FollowProblem(*found)
     if lead_shape.pairs == 1 and not lead_shape.tractors and len(play) == 2 and play[0] == play[1]:
         return None  # fast path: a pair answered by a pair
     by_h = pair_positions(held, trump)
@@ -113,7 +125,10 @@ def _tractor_witness(held: Sequence[Card], trump: Trump) -> tuple[Card, ...]:
 def random_follow(
     hand: Sequence[Card], lead_suit: int, shape: Shape, trump: Trump, rng: random.Random
 ) -> tuple[Card, ...] | None:
-    """A random legal follow (the simulator's player); None in the rare case the greedy build misses."""
+    """A random legal follow (the simulator's player); None in the rare case the greedy build misses.
+
+    What the lead asks is built first (two decks here, ``sets.owed_cards`` for a lead with ``kinds``), the rest
+    filled from the suit at random."""
     n = shape.size
     eff = trump.eff
     held = [c for c in hand if eff[c] == lead_suit]
@@ -121,8 +136,25 @@ def random_follow(
     if len(held) <= n:
         rng.shuffle(others)
         return tuple(held + others[: n - len(held)])
-    if shape.pairs == 0:
+    if shape.kinds:
+        play = owed_cards(held, shape, trump, rng)
+    elif shape.pairs == 0:
         return tuple(rng.sample(held, n))
+    else:
+        play = _owed_pairs(held, shape, trump, rng)
+    used = card_counts(play)
+    # held less play, copies side by side (the order the seeded deals were built with)
+    pool = [c for c, k in card_counts(held).items() for _ in range(k - used.get(c, 0))]
+    rng.shuffle(pool)
+    play += pool[: n - len(play)]
+    result = tuple(play)
+    if follow_problem(hand_counts(hand), result, lead_suit, shape, trump) is not None:
+        return None
+    return result
+
+
+def _owed_pairs(held: Sequence[Card], shape: Shape, trump: Trump, rng: random.Random) -> list[Card]:
+    """Two decks: a random piece of the longest tractors for each lead tractor, then pairs up to the lead's."""
     by_pos = pair_positions(held, trump)
     runs = [[c for _p, c in reversed(r)] for r in take_runs(by_pos)]  # high to low
     loose = [c for v in by_pos.values() for c in v]
@@ -146,13 +178,4 @@ def random_follow(
     rng.shuffle(loose)
     need = min(shape.pairs, pairs_used + len(loose)) - pairs_used
     chosen += loose[: max(0, need)]
-    play = [c for c in chosen for _ in range(2)]
-    used = card_counts(play)
-    # held less play, copies side by side (the order the seeded deals were built with)
-    pool = [c for c, n in card_counts(held).items() for _ in range(n - used.get(c, 0))]
-    rng.shuffle(pool)
-    play += pool[: n - len(play)]
-    result = tuple(play)
-    if follow_problem(hand_counts(hand), result, lead_suit, shape, trump) is not None:
-        return None
-    return result
+    return [c for c in chosen for _ in range(2)]

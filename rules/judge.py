@@ -26,9 +26,7 @@ from .order import TRUMP
 from .record import Record, RecordError, ThrowRecord, TrickRecord, parse_record
 from .scoring import kitty_multiplier, score_deal
 from .seats import SEATS, play_order
-from .sets import follow_problem as follow_problem_sets
 from .sets import lead_shape
-from .sets import winner_index as winner_index_sets
 from .throw import check_throw, forced_kind_from, is_forced_unit, shown_unit
 from .trick import winner_index
 from .units import KIND_NAMES, SINGLE, Shape, Unit, decompose, largest_unit, shape_name
@@ -288,8 +286,7 @@ class _Judge(CardCounts):
                     prob = FollowProblem("revoke_suit", tuple(suit_cards(h, suit, t)))
                     self._follow_fault(k, s, prob, cards, lead, suit, units)
             elif shape is not None:
-                check = follow_problem_sets if shape.kinds else follow_problem
-                prob = check(h, cards, suit, shape, t, self.exact)
+                prob = follow_problem(h, cards, suit, shape, t, self.exact)
                 if prob is not None:
                     self._follow_fault(k, s, prob, cards, lead, suit, units)
             elif len(cards) != len(lead):
@@ -309,10 +306,7 @@ class _Judge(CardCounts):
         if len(plays) != 4 or not lead:
             self.summaries.append(TrickSummary(leader, None, pts, name))
             return None
-        if shape is not None and shape.kinds:
-            w = winner_index_sets(card_lists, t, shape)
-        else:
-            w = winner_index(card_lists, t, shape)
+        w = winner_index(card_lists, t, shape)
         winner = plays[w][0]
         self.summaries.append(TrickSummary(leader, winner, pts, name))
         if shape is _SINGLE_SHAPE:

@@ -1,7 +1,9 @@
 """Units of three and four decks (RULES §13): following, throws and winning with sets of n and chains of sets.
 
-Used when the deal's ``Trump.max_set`` is 3 or 4 (or a ruleset has follow tables or bombs); two decks keep the
-leaner ``units``/``follow``/``trick`` code. A set is ``n`` identical cards (pair, triple, quad); a chain is two or
+The rules' entry points are ``follow`` (§6), ``trick`` (§7) and ``throw`` (§5), which hold what is said once for
+any number of decks (the count, the led suit, who may win, trump over plain, singles); a lead with ``Shape.kinds``
+(``Trump.max_set`` 3 or 4, or a ruleset with follow tables or bombs) has its shape judged here:
+``shape_problem`` and ``owed_cards`` (following), ``strength`` (winning), ``beating_set`` (throws). A set is ``n`` identical cards (pair, triple, quad); a chain is two or
 more sets of one ``n`` whose cards have consecutive ``Trump.link`` values (the level rank is skipped unless the
 ruleset keeps chains to consecutive ranks). Units are ``units.Unit``: ``kind`` PAIR for a set, TRACTOR for a
 chain, ``Unit.n`` the set size, ``Unit.rank_key`` = (n, length) the kind's rank (§13.1). Reading a play
@@ -22,29 +24,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 from .cards import Card, card_counts
-from .order import TRUMP, Trump
-from .units import (
-    PAIR,
-    SINGLE,
-    TRACTOR,
-    Shape,
-    Unit,
-    read_sets,
-    sets_at,
-    shape_of_units,
-)
+from .order import Trump
+from .units import PAIR, TRACTOR, Shape, Unit, read_sets, sets_at, shape_of_units
 
 Counts = dict[Card, int]
-
-
-class Problem(NamedTuple):
-    """Why a follow is not legal (the same codes as two decks: ``follow.FollowProblem``)."""
-
-    code: str
-    witness: tuple[Card, ...]
 
 
 def lead_shape(units: Sequence[Unit], rs: object, t: Trump) -> Shape:
@@ -320,27 +305,14 @@ def _open(
     return tuple(vec), tuple(used)
 
 
-def follow_problem(
-    hand: Sequence[int], play: Sequence[Card], suit: int, shape: Shape, t: Trump, exact: bool = True
-) -> Problem | None:
-    """Why ``play`` is not a legal follow (§6 with §13.3) from ``hand`` (54 counts), or None."""
+def shape_problem(
+    held: Sequence[Card], play: Sequence[Card], shape: Shape, t: Trump
+) -> tuple[str, tuple[Card, ...]] | None:
+    """The shape part of following (§13.3) for a play all of the led suit from ``held`` (more cards of it than
+    the lead): ``follow.follow_problem`` checks the count and the suit first. The fault's code and witness
+    (what the play should have held), or None."""
     n = shape.size
-    if len(play) != n:
-        return Problem("play_size", ())
-    eff = t.eff
-    in_suit = [c for c in play if eff[c] == suit]
-    k = len(in_suit)
-    held = [c for c in t.members[suit] for _ in range(hand[c])]
-    if len(held) <= n:
-        if k == n and not exact:
-            return None
-        missing = _less(held, in_suit)
-        if missing and (exact or k < n):
-            return Problem("revoke_suit", tuple(missing))
-        return None
-    if k < n:
-        return Problem("revoke_suit", tuple(_less(held, in_suit)[: n - k]))
-    if shape.kinds and shape.kinds[0][0] == 1:
+    if shape.kinds[0][0] == 1:
         return None  # singles ask for no shape
     if shape.lines is not None:
         length = shape.kinds[0][1]
@@ -351,7 +323,7 @@ def follow_problem(
             vp = line_value(play, line, n, length, t)
             if vp is None or vp[0] < vh[0]:
                 chain = any("x" in i and not i.endswith("x1") for i in line)
-                return Problem("revoke_tractor" if chain else "revoke_pair", vh[1])
+                return ("revoke_tractor" if chain else "revoke_pair", vh[1])
             return None
         return None
     kinds = shape.kinds
@@ -361,85 +333,53 @@ def follow_problem(
     vh = general_value(held, kinds, t)
     if vp >= vh:
         return None
-    owed = best_forming(held, kinds, t)[1]
     chains = len(_demand(kinds)[1])
     first = next(i for i, (a, b) in enumerate(zip(vp, vh, strict=True)) if a < b)
     code = "revoke_tractor" if first < chains else "revoke_pair"
-    return Problem(code, tuple(t.sort(owed)))
+    return (code, tuple(t.sort(best_forming(held, kinds, t)[1])))
 
 
-def _less(held: list[Card], played: list[Card]) -> list[Card]:
-    used = card_counts(played)
-    out = []
-    for c in held:
-        if used.get(c, 0):
-            used[c] -= 1
-        else:
-            out.append(c)
-    return out
-
-
-def random_follow(
-    hand: Sequence[Card], suit: int, shape: Shape, t: Trump, rng: random.Random
-) -> tuple[Card, ...] | None:
-    """A random legal follow for the simulator; None when the greedy build misses (rare)."""
+def owed_cards(held: Sequence[Card], shape: Shape, t: Trump, rng: random.Random) -> list[Card]:
+    """The simulator's follower: cards of ``held`` (more than the lead's size) forming what the lead asks —
+    the first formable table line, else for each lead set or chain one of that n (or, for a set, one smaller)
+    placed at random; ``follow.random_follow`` fills up the rest."""
     n = shape.size
-    eff = t.eff
-    held = [c for c in hand if eff[c] == suit]
-    others = [c for c in hand if eff[c] != suit]
-    if len(held) <= n:
-        rng.shuffle(others)
-        return tuple(held + others[: n - len(held)])
     chosen: list[Card] = []
     if shape.lines is not None:
         for line in shape.lines:
             got = line_value(held, line, n, shape.kinds[0][1], t)
             if got is not None:
-                chosen = list(got[1])
-                break
-    else:
-        counts = card_counts(held)
-        for m, length in shape.kinds:
-            if m < 2:
+                return list(got[1])
+        return chosen
+    counts = card_counts(held)
+    for m, length in shape.kinds:
+        if m < 2:
+            continue
+        for size in (m, m - 1) if length == 1 else (m,):
+            if size < 2:
                 continue
-            for size in (m, m - 1) if length == 1 else (m,):
-                if size < 2:
-                    continue
-                found: list[tuple[Card, ...]] = []
-                for ln in range(length, 1 if length > 1 else 0, -1):
-                    found = _place(counts, size, ln, t)
-                    if found:
-                        break
+            found: list[tuple[Card, ...]] = []
+            for ln in range(length, 1 if length > 1 else 0, -1):
+                found = _place(counts, size, ln, t)
                 if found:
-                    placed = rng.choice(found)
-                    for c in placed:
-                        counts[c] -= size
-                    chosen += [c for c in placed for _ in range(size)]
                     break
-        chosen = chosen[:n]
-    rest = _less(held, chosen)
-    rng.shuffle(rest)
-    play = tuple(chosen + rest[: n - len(chosen)])
-    hc = [0] * 54
-    for c in hand:
-        hc[c] += 1
-    return None if follow_problem(hc, play, suit, shape, t) is not None else play
+            if found:
+                placed = rng.choice(found)
+                for c in placed:
+                    counts[c] -= size
+                chosen += [c for c in placed for _ in range(size)]
+                break
+    return chosen[:n]
 
 
 # ---------------------------------------------------------------- throws (§13.2)
 
 
-def beating_unit(unit: Unit, holding: Sequence[Card], t: Trump) -> Unit | None:
-    """A unit that can be formed from ``holding`` and beats ``unit``: a higher single, a higher set of at least
-    the same n (♠AAA blocks a thrown ♠KK, §13.6), a chain of such sets at least as long whose lowest set (of the
-    piece set against it) is higher."""
+def beating_set(unit: Unit, holding: Sequence[Card], t: Trump) -> Unit | None:
+    """A set or chain that can be formed from ``holding`` and beats ``unit`` (a set or chain, §13.2): a higher
+    set of at least the same n (♠AAA blocks a thrown ♠KK, §13.6), a chain of such sets at least as long whose
+    lowest set (of the piece set against it) is higher. ``throw.beating_unit`` settles singles."""
     pos = t.pos
-    if unit.kind == SINGLE:
-        higher = [c for c in holding if pos[c] > unit.top]
-        if not higher:
-            return None
-        c = min(higher, key=pos.__getitem__)
-        return Unit(SINGLE, 0, pos[c], pos[c], (c,))
     n, length = unit.rank_key
     by = sets_at(card_counts(holding), n, t.link)
     if length == 1:
@@ -484,10 +424,9 @@ def _top(cards: Sequence[Card], n: int, length: int, t: Trump) -> int:
     return max((t.pos[p[-1]] for p in found), default=-1)
 
 
-def _bomb(cards: Sequence[Card], shape: Shape, t: Trump) -> tuple[int, int]:
-    """(n, length) when the play is a bomb against the lead (a single tractor), else (0, 0): a quad on a
-    tractor of 2 pairs, or a chain of triples or quads of the tractor's card count (seed 001: 四张胜拖拉机，
-    推土机胜拖拉机)."""
+def _bomb(cards: Sequence[Card], t: Trump) -> tuple[int, int]:
+    """(n, length) when the play is a bomb against a lead of one tractor, else (0, 0): a quad on a tractor of
+    2 pairs, or a chain of triples or quads of the tractor's card count (seed 001: 四张胜拖拉机，推土机胜拖拉机)."""
     units = read_sets(cards, t)
     if len(units) != 1:
         return (0, 0)
@@ -497,35 +436,22 @@ def _bomb(cards: Sequence[Card], shape: Shape, t: Trump) -> tuple[int, int]:
     return (0, 0)
 
 
-def winner_index(plays: Sequence[Sequence[Card]], t: Trump, shape: Shape) -> int:
-    """Index of the winning play (§7 with §13.4): the lead's units kind by kind, the deciding unit the
-    largest of the lead's highest kind; with bombs, on a lead of one tractor a bomb beats any tractor, and a
-    trump play of the lead's shape still beats a plain-suit bomb."""
-    eff = t.eff
-    lead = plays[0]
-    suit = eff[lead[0]]
+def strength(
+    cards: Sequence[Card], shape: Shape, t: Trump, lead: bool = False
+) -> tuple[tuple[int, int], int] | None:
+    """What ``trick.winner_index`` compares for a play of one suit (§7 with §13.4), or None when it lacks the
+    lead's units kind by kind: (bomb, top) — the bomb's (n, length) or (0, 0), and the deciding unit, the
+    largest of the lead's highest kind (of a bomb, its highest card). Bombs count only with the ruleset's
+    ``bombs`` on a lead of one tractor; the caller puts trump first, so a trump play of the lead's shape still
+    beats a plain-suit bomb. The lead (``lead``) has its own units and is no bomb."""
     kinds = shape.kinds
     n0, len0 = kinds[0]
-    bombs = shape.bombs and len(kinds) == 1 and n0 == 2 and len0 >= 2
-    best = 0
-    best_key = (suit == TRUMP, (0, 0), _top(lead, n0, len0, t))
-    for i in range(1, len(plays)):
-        p = plays[i]
-        if len(p) != len(lead):
-            continue
-        suits = {eff[c] for c in p}
-        if len(suits) != 1:
-            continue
-        s = suits.pop()
-        if s != suit and s != TRUMP:
-            continue
-        bomb = _bomb(p, shape, t) if bombs else (0, 0)
-        if bomb == (0, 0):
-            if not _has_units(p, kinds, t):
-                continue
-            key = (s == TRUMP, bomb, _top(p, n0, len0, t))
-        else:
-            key = (s == TRUMP, bomb, max(t.pos[c] for c in p))
-        if key > best_key:
-            best, best_key = i, key
-    return best
+    if lead:
+        return ((0, 0), _top(cards, n0, len0, t))
+    if shape.bombs and len(kinds) == 1 and n0 == 2 and len0 >= 2:
+        bomb = _bomb(cards, t)
+        if bomb != (0, 0):
+            return (bomb, max(t.pos[c] for c in cards))
+    if not _has_units(cards, kinds, t):
+        return None
+    return ((0, 0), _top(cards, n0, len0, t))

@@ -20,8 +20,6 @@ from .record import FORMAT
 from .ruleset import Ruleset
 from .seats import SEATS, play_order, side_of
 from .sets import lead_shape
-from .sets import random_follow as random_follow_sets
-from .sets import winner_index as winner_index_sets
 from .throw import ThrowCheck, check_throw
 from .trick import winner_index
 from .units import Unit, decompose
@@ -125,10 +123,9 @@ def _play_trick(
         lead = rng.choice(units).cards
     for attempt_no in range(2):
         shape = lead_shape(decompose(lead, t), rs, t)
-        follow = random_follow_sets if shape.kinds else random_follow
         plays: list[tuple[str, tuple[Card, ...]]] = [(leader, tuple(lead))]
         for s in play_order(leader, rs.clockwise)[1:]:
-            p = follow(hands[s], suit, shape, t, rng)
+            p = random_follow(hands[s], suit, shape, t, rng)
             if p is None:
                 break
             plays.append((s, p))
@@ -137,7 +134,7 @@ def _play_trick(
         # a follower the greedy builder could not serve: lead a single card instead (rare)
         lead, throw = (rng.choice(held),), None
         assert attempt_no == 0
-    w = (winner_index_sets if shape.kinds else winner_index)([p for _s, p in plays], t, shape)
+    w = winner_index([p for _s, p in plays], t, shape)
     for s, p in plays:
         _remove(hands[s], p)
     rec: dict[str, Any] = {"plays": [[s, format_cards(p, t)] for s, p in plays]}

@@ -17,14 +17,14 @@ from typing import NamedTuple
 
 from .cards import Card, card_counts
 from .order import Trump
-from .sets import beating_unit as sets_beating_unit
+from .sets import beating_set
 from .units import PAIR, SINGLE, TRACTOR, Unit, decompose, pair_positions, take_runs
 
 
 def beating_unit(unit: Unit, holding: Sequence[Card], trump: Trump) -> Unit | None:
-    """A unit of ``holding`` (cards of the unit's effective suit) that beats ``unit``, or None."""
-    if trump.max_set > 2:
-        return sets_beating_unit(unit, holding, trump)
+    """A unit of ``holding`` (cards of the unit's effective suit) that beats ``unit``, or None: the lowest
+    higher single for a single (any number of decks); a pair or tractor here, sets and chains of three or four
+    decks by ``sets.beating_set``."""
     pos = trump.pos
     if unit.kind == SINGLE:
         higher = [c for c in holding if pos[c] > unit.top]
@@ -32,6 +32,8 @@ def beating_unit(unit: Unit, holding: Sequence[Card], trump: Trump) -> Unit | No
             return None
         c = min(higher, key=pos.__getitem__)
         return Unit(SINGLE, 0, pos[c], pos[c], (c,))
+    if trump.max_set > 2:
+        return beating_set(unit, holding, trump)
     by_pos = pair_positions(holding, trump)
     if unit.kind == PAIR:
         above = [p for p in by_pos if p > unit.top]

@@ -11,10 +11,11 @@ equal stays with the earlier play (先出者为大; seed: 977 毙 544, 884 盖�
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import Card
 from .order import TRUMP, Trump
+from .sets import strength
 from .units import PAIR, SINGLE, TRACTOR, Shape, cover_by_pos, decompose, pair_positions, shape_of_units
 
 
@@ -50,15 +51,19 @@ def lead_kind(shape: Shape) -> int:
     return TRACTOR if shape.tractors else PAIR if shape.pairs else SINGLE
 
 
-def _shaped_value(cards: Sequence[Card], shape: Shape, kind: int, trump: Trump) -> int | None:
+def _shaped_value(cards: Sequence[Card], shape: Shape, trump: Trump, lead: bool = False) -> int | None:
     """``deciding_value`` of a play that has the lead's shape (§7), else None: both read from one count of its
-    pairs. The shape: it covers every tractor pair of the lead with tractors and holds as many pairs."""
+    pairs. The shape: it covers every tractor pair of the lead with tractors and holds as many pairs. The lead
+    (``lead``) has its own shape."""
+    if lead:
+        kind = lead_kind(shape)
+        return deciding_value(cards, kind, trump, shape.tractors[0] if shape.tractors else 2)
     if not shape.pairs:
         return max(trump.pos[c] for c in cards)  # no pairs asked for: the kind is SINGLE
     by_pos = pair_positions(cards, trump)
     if sum(len(v) for v in by_pos.values()) < shape.pairs:
         return None
-    if kind == PAIR:
+    if not shape.tractors:
         return max(by_pos)
     if cover_by_pos(shape.tractors, by_pos) < sum(shape.tractors):
         return None
@@ -66,7 +71,11 @@ def _shaped_value(cards: Sequence[Card], shape: Shape, kind: int, trump: Trump) 
 
 
 def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | None = None) -> int:
-    """Index (0 = the lead) of the play that wins. ``shape`` is the lead's, computed when not given."""
+    """Index (0 = the lead) of the play that wins. ``shape`` is the lead's, computed when not given.
+
+    Any number of decks: only a play of the lead's size, all of the led suit or all trump, can win; a trump
+    play beats a plain winner, else it must be higher (equal stays). What "higher" means is the play's
+    strength: here for two decks, ``sets.strength`` for a lead with ``kinds`` (§13.4, bombs)."""
     eff = trump.eff
     lead = plays[0]
     suit = eff[lead[0]]
@@ -74,11 +83,15 @@ def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | N
         return _unit_winner(plays, trump, 1)
     if shape is None:
         shape = shape_of_units(decompose([c for c in lead if eff[c] == suit], trump))
-    if shape.pairs == 1 and not shape.tractors and len(lead) == 2 and lead[0] == lead[1]:
+    if shape.kinds:
+        value: Callable[..., object] = strength
+        if shape.kinds == ((2, 1),):
+            return _unit_winner(plays, trump, 2)
+    elif shape.pairs == 1 and not shape.tractors and len(lead) == 2 and lead[0] == lead[1]:
         return _unit_winner(plays, trump, 2)
-    kind = lead_kind(shape)
-    length = shape.tractors[0] if shape.tractors else 2
-    best, best_trump, best_val = 0, suit == TRUMP, deciding_value(lead, kind, trump, length)
+    else:
+        value = _shaped_value
+    best, best_key = 0, (suit == TRUMP, value(lead, shape, trump, True))
     for i in range(1, len(plays)):
         p = plays[i]
         if not p or len(p) != len(lead):
@@ -89,12 +102,12 @@ def winner_index(plays: Sequence[Sequence[Card]], trump: Trump, shape: Shape | N
         s = suits.pop()
         if s != suit and s != TRUMP:
             continue
-        v = _shaped_value(p, shape, kind, trump)
+        v = value(p, shape, trump)
         if v is None:
             continue
-        is_t = s == TRUMP
-        if (is_t and not best_trump) or (is_t == best_trump and v > best_val):
-            best, best_trump, best_val = i, is_t, v
+        key = (s == TRUMP, v)
+        if key > best_key:  # trump first, then strictly higher
+            best, best_key = i, key
     return best
 
 

@@ -8,14 +8,15 @@ import pytest
 
 from rules.cards import parse_cards
 from rules.facts import LeadShape
-from rules.follow import hand_counts
+from rules.follow import follow_problem, hand_counts
 from rules.judge import judge
 from rules.messages import kind_name
 from rules.order import TRUMP
 from rules.ruleset import PRESETS, Ruleset
 from rules.scoring import kitty_multiplier
-from rules.sets import follow_problem, lead_shape, winner_index
+from rules.sets import lead_shape
 from rules.throw import check_throw
+from rules.trick import winner_index
 from rules.units import decompose
 
 THREE = PRESETS["three-deck"]

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules.cards import Card, card_counts, parse_cards
-from rules.follow import hand_counts
+from rules.follow import follow_problem, hand_counts
 from rules.judge import judge
 from rules.order import Trump
 from rules.ruleset import PRESETS
-from rules.sets import best_forming, follow_problem, general_value, lead_shape
+from rules.sets import best_forming, general_value, lead_shape
 from rules.units import decompose
 
 THREE = PRESETS["three-deck"]
