@@ -148,3 +148,175 @@ def message(code: str, **kw: object) -> tuple[str, str]:
     # Judges say 东家, not E: seats are named in Chinese in the Chinese message.
     kw_zh = {k: SEAT_ZH.get(str(v), v) if k in SEAT_KEYS else v for k, v in kw.items()}
     return en.format(**kw), zh.format(**kw_zh)
+
+
+# A refused ruleset (``RulesetError.code``): the engine's own wording, in English (``str(error)``, what the command
+# line prints) and Chinese. ``{setting!r}`` is the setting named; the site words the codes from its own catalogue.
+_RULESET: dict[str, tuple[str, str]] = {
+    "level_off_ladder": (
+        "level {level!r} is not on the ladder {ladder}",
+        "级别 {level!r} 不在级别阶梯 {ladder} 上",
+    ),
+    "unknown_preset": (
+        "unknown preset {preset!r} (known: {known})",
+        "未知的预设 {preset!r}（可选：{known}）",
+    ),
+    "not_a_ruleset": (
+        "a ruleset is a preset name or an object, not {type}",
+        "规则应为预设名或对象，而不是 {type}",
+    ),
+    "unknown_setting": ("unknown ruleset setting {key!r}", "未知的规则设置 {key!r}"),
+    "out_of_range": (
+        "setting {setting!r} is out of range (at most {max})",
+        "设置 {setting!r} 超出范围（至多 {max}）",
+    ),
+    "decks_too_few": (
+        "setting {setting!r} must be at least 1, not {decks}",
+        "设置 {setting!r} 至少为 1，而不是 {decks}",
+    ),
+    "decks_too_many": (
+        "setting {setting!r}: {decks} decks (the rules cover 1 to {max})",
+        "设置 {setting!r}：{decks} 副牌（规则只涵盖 1 至 {max} 副）",
+    ),
+    "kitty_unshared": (
+        "setting {setting!r}: {kitty} cards leave {left}, which four hands cannot share",
+        "设置 {setting!r}：底牌 {kitty} 张，余下 {left} 张，四家无法均分",
+    ),
+    "kitty_no_hand": (
+        "setting {setting!r}: {kitty} cards leave no hand to play from {decks} decks",
+        "设置 {setting!r}：{decks} 副牌留底 {kitty} 张后，各家无牌可打",
+    ),
+    "follow_lead_too_large": (
+        "setting {setting!r}: a lead {kind!r} needs sets of {n}, which {decks} decks cannot form",
+        "设置 {setting!r}：首出 {kind!r} 需要 {n} 张同牌，{decks} 副牌组不成",
+    ),
+    "ladder_short": (
+        "setting {setting!r} needs two or more distinct ranks, not {ladder}",
+        "设置 {setting!r} 需要两个以上不同的级别，而不是 {ladder}",
+    ),
+    "ladder_order": (
+        "setting {setting!r} must climb in rank order, not {ladder}",
+        "设置 {setting!r} 须按牌点由低到高排列，而不是 {ladder}",
+    ),
+    "level_not_on_ladder": (
+        "setting {setting!r}: {level!r} is not on the ladder {ladder}",
+        "设置 {setting!r}：{level!r} 不在级别阶梯 {ladder} 上",
+    ),
+    "target_not_above": (
+        "setting {setting!r} {target!r} must be above {start!r}",
+        "设置 {setting!r} {target!r} 须高于 {start!r}",
+    ),
+    "must_play_off_ladder": (
+        "setting {setting!r}: {level!r} is not on the ladder {ladder}",
+        "设置 {setting!r}：{level!r} 不在级别阶梯 {ladder} 上",
+    ),
+    "twos_on_ladder": (
+        "setting {setting!r} needs a ladder that does not play level 2",
+        "设置 {setting!r} 要求级别阶梯不打 2",
+    ),
+    "not_positive": (
+        "setting {setting!r} must be positive, not {value}",
+        "设置 {setting!r} 须为正数，而不是 {value}",
+    ),
+    "kitty_table_incomplete": (
+        "setting {setting!r} lacks kind {kind!r} (kitty_scheme 'table')",
+        "设置 {setting!r} 缺少牌型 {kind!r}（kitty_scheme 'table'）",
+    ),
+    "kitty_table_multiplier": (
+        "setting {setting!r}: multipliers must be positive",
+        "设置 {setting!r}：倍数须为正数",
+    ),
+    "bands_first": (
+        "setting {setting!r}: the first band must have from: null (no lower bound)",
+        "设置 {setting!r}：第一档须为 from: null（无下限）",
+    ),
+    "bands_rise": (
+        "setting {setting!r}: bands must rise strictly by 'from'",
+        "设置 {setting!r}：各档的 'from' 须严格递增",
+    ),
+    "bands_levels": (
+        "setting {setting!r}: levels must be ≥ 0 and every ≥ 1",
+        "设置 {setting!r}：升级数须 ≥ 0，every 须 ≥ 1",
+    ),
+    "bands_every": (
+        "setting {setting!r}: only the last band may have 'every'",
+        "设置 {setting!r}：只有最后一档可以有 'every'",
+    ),
+    "bands_order": (
+        "setting {setting!r}: more points must never help the banker side",
+        "设置 {setting!r}：分数越多，越不能对庄家有利",
+    ),
+    "not_positive_or_null": (
+        "setting {setting!r} must be positive or null, not {value}",
+        "设置 {setting!r} 须为正数或 null，而不是 {value}",
+    ),
+    "negative": ("setting {setting!r} must not be negative", "设置 {setting!r} 不能为负数"),
+    "unknown_rank": ("setting {setting!r}: unknown rank {value!r}", "设置 {setting!r}：未知的牌点 {value!r}"),
+    "not_integer": (
+        "setting {setting!r} must be an integer, not {value!r}",
+        "设置 {setting!r} 须为整数，而不是 {value!r}",
+    ),
+    "not_boolean": (
+        "setting {setting!r} must be true or false, not {value!r}",
+        "设置 {setting!r} 须为 true 或 false，而不是 {value!r}",
+    ),
+    "unknown_choice": (
+        "setting {setting!r}: unknown value {value!r} (known: {known})",
+        "设置 {setting!r}：未知的值 {value!r}（可选：{known}）",
+    ),
+    "not_rank_list": (
+        "setting {setting!r} must be a list of ranks, not {value!r}",
+        "设置 {setting!r} 须为牌点列表，而不是 {value!r}",
+    ),
+    "kitty_table_not_object": (
+        "setting {setting!r} must be an object kind → multiplier, not {value!r}",
+        "设置 {setting!r} 须为“牌型 → 倍数”的对象，而不是 {value!r}",
+    ),
+    "kitty_table_kind": (
+        "setting {setting!r}: unknown kind {kind!r} (single, pair, tractor, tractor:N)",
+        "设置 {setting!r}：未知的牌型 {kind!r}（single, pair, tractor, tractor:N）",
+    ),
+    "bands_not_list": (
+        "setting {setting!r} must be a list of bands, not {value!r}",
+        "设置 {setting!r} 须为分档列表，而不是 {value!r}",
+    ),
+    "follow_not_object": (
+        "setting {setting!r} must be an object lead kind → lines, not {value!r}",
+        "设置 {setting!r} 须为“首出牌型 → 跟牌顺序”的对象，而不是 {value!r}",
+    ),
+    "follow_lead_kind": (
+        "setting {setting!r}: unknown lead kind {kind!r} (like 3x1, 3x2, 4x*)",
+        "设置 {setting!r}：未知的首出牌型 {kind!r}（如 3x1、3x2、4x*）",
+    ),
+    "follow_no_lines": (
+        "setting {setting!r}: {kind!r} needs a list of lines",
+        "设置 {setting!r}：{kind!r} 需要跟牌顺序列表",
+    ),
+    "follow_line": (
+        "setting {setting!r}: a line of {kind!r} is a list of units, not {line!r}",
+        "设置 {setting!r}：{kind!r} 的每一行是牌组列表，而不是 {line!r}",
+    ),
+    "follow_unit": (
+        "setting {setting!r}: unknown unit {item!r} in {kind!r}",
+        "设置 {setting!r}：{kind!r} 中有未知的牌组 {item!r}",
+    ),
+    "band_not_object": (
+        "setting {setting!r}: a band is an object, not {value!r}",
+        "设置 {setting!r}：每一档是一个对象，而不是 {value!r}",
+    ),
+    "band_field": (
+        "setting {setting!r}: unknown band field {field!r}",
+        "设置 {setting!r}：未知的分档字段 {field!r}",
+    ),
+    "band_side": (
+        "setting {setting!r}: side must be 'banker' or 'attackers', not {value!r}",
+        "设置 {setting!r}：side 须为 'banker' 或 'attackers'，而不是 {value!r}",
+    ),
+}
+RULESET_CODES: tuple[str, ...] = tuple(_RULESET)
+
+
+def ruleset_message(code: str, **values: object) -> tuple[str, str]:
+    """(English, Chinese) for a refused ruleset's code and its values (``setting`` among them)."""
+    en, zh = _RULESET[code]
+    return en.format(**values), zh.format(**values)

@@ -136,7 +136,7 @@ class Ruleset:
         try:
             return self.ladder.index(level)
         except ValueError:
-            raise RulesetError(f"level {level!r} is not on the ladder {'-'.join(self.ladder)}") from None
+            raise RulesetError("level_off_ladder", level=level, ladder="-".join(self.ladder)) from None
 
     # ---- spec I/O ----
     @classmethod
@@ -148,20 +148,20 @@ class Ruleset:
             spec = "standard"
         if isinstance(spec, str):
             if spec not in PRESETS:
-                raise RulesetError(f"unknown preset {spec!r} (known: {', '.join(PRESETS)})")
+                raise RulesetError("unknown_preset", preset=spec, known=", ".join(PRESETS))
             return PRESETS[spec]
         if not isinstance(spec, Mapping):
-            raise RulesetError(f"a ruleset is a preset name or an object, not {type(spec).__name__}")
+            raise RulesetError("not_a_ruleset", type=type(spec).__name__)
         name = spec.get("preset", "standard")
         if not isinstance(name, str) or name not in PRESETS:
-            raise RulesetError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+            raise RulesetError("unknown_preset", preset=name, known=", ".join(PRESETS))
         base = PRESETS[name]
         changes: dict[str, Any] = {}
         for key, value in spec.items():
             if key == "preset":
                 continue
             if key not in _SETTINGS:
-                raise RulesetError(f"unknown ruleset setting {key!r}")
+                raise RulesetError("unknown_setting", key if isinstance(key, str) else None, key=key)
             changes[key] = coerce(key, value)
         return _validate(replace(base, **changes))
 
@@ -172,7 +172,7 @@ class Ruleset:
     def to_spec(self) -> str | dict[str, Any]:
         """The shortest spec: the preset name, or the preset plus only the settings that differ from it."""
         if self.preset not in PRESETS:
-            raise RulesetError(f"unknown preset {self.preset!r} (known: {', '.join(PRESETS)})")
+            raise RulesetError("unknown_preset", preset=self.preset, known=", ".join(PRESETS))
         base = PRESETS[self.preset].as_dict()
         mine = self.as_dict()
         diff = {k: v for k, v in mine.items() if k != "preset" and base[k] != v}
@@ -195,79 +195,73 @@ def _check_numbers(rs: Ruleset) -> None:
     """No number larger than any setting needs (a time limit past the calendar, a penalty past any total)."""
     for key, n in _numbers(rs):
         if abs(n) > MAX_NUMBER:  # not written out: it may have more digits than Python writes
-            raise RulesetError(f"setting {key!r} is out of range (at most {MAX_NUMBER})")
+            raise RulesetError("out_of_range", key, max=MAX_NUMBER)
 
 
 def _validate(rs: Ruleset) -> Ruleset:
     """Check cross-setting consistency; return the ruleset unchanged."""
     _check_numbers(rs)
     if rs.decks < 1:
-        raise RulesetError(f"setting 'decks' must be at least 1, not {rs.decks}")
+        raise RulesetError("decks_too_few", "decks", decks=rs.decks)
     if rs.decks > MAX_DECKS:
-        raise RulesetError(f"setting 'decks': {rs.decks} decks (the rules cover 1 to {MAX_DECKS})")
+        raise RulesetError("decks_too_many", "decks", decks=rs.decks, max=MAX_DECKS)
     if rs.kitty_cards is not None and (rs.kitty_cards < 0 or (54 * rs.decks - rs.kitty_cards) % 4):
         raise RulesetError(
-            f"setting 'kitty_cards': {rs.kitty_cards} cards leave {54 * rs.decks - rs.kitty_cards}, "
-            "which four hands cannot share"
+            "kitty_unshared", "kitty_cards", kitty=rs.kitty_cards, left=54 * rs.decks - rs.kitty_cards
         )
     if rs.hand_size < 1:
-        raise RulesetError(
-            f"setting 'kitty_cards': {rs.kitty_cards} cards leave no hand to play from {rs.decks} decks"
-        )
+        raise RulesetError("kitty_no_hand", "kitty_cards", kitty=rs.kitty_cards, decks=rs.decks)
     for kind, _lines in rs.follow_tables:
         if int(kind[0]) > rs.max_set:
-            raise RulesetError(
-                f"setting 'follow_tables': a lead {kind!r} needs sets of {kind[0]}, which {rs.decks} decks "
-                "cannot form"
-            )
+            raise RulesetError("follow_lead_too_large", "follow_tables", kind=kind, n=kind[0], decks=rs.decks)
     if len(rs.ladder) < 2 or len(set(rs.ladder)) != len(rs.ladder):
-        raise RulesetError(f"setting 'ladder' needs two or more distinct ranks, not {list(rs.ladder)}")
+        raise RulesetError("ladder_short", "ladder", ladder=list(rs.ladder))
     if [RANKS.index(r) for r in rs.ladder] != sorted(RANKS.index(r) for r in rs.ladder):
-        raise RulesetError(f"setting 'ladder' must climb in rank order, not {list(rs.ladder)}")
+        raise RulesetError("ladder_order", "ladder", ladder=list(rs.ladder))
     for key in ("start_level", "target_level"):
         if getattr(rs, key) not in rs.ladder:
-            raise RulesetError(f"setting {key!r}: {getattr(rs, key)!r} is not on the ladder {rs.ladder}")
+            raise RulesetError("level_not_on_ladder", key, level=getattr(rs, key), ladder=rs.ladder)
     if rs.ladder.index(rs.start_level) >= rs.ladder.index(rs.target_level):
-        raise RulesetError(f"setting 'target_level' {rs.target_level!r} must be above {rs.start_level!r}")
+        raise RulesetError("target_not_above", "target_level", target=rs.target_level, start=rs.start_level)
     for lv in rs.must_play:
         if lv not in rs.ladder:
-            raise RulesetError(f"setting 'must_play': {lv!r} is not on the ladder {list(rs.ladder)}")
+            raise RulesetError("must_play_off_ladder", "must_play", level=lv, ladder=list(rs.ladder))
     if rs.permanent_twos and "2" in rs.ladder[rs.ladder.index(rs.start_level) :]:
-        raise RulesetError("setting 'permanent_twos' needs a ladder that does not play level 2")
+        raise RulesetError("twos_on_ladder", "permanent_twos")
     if rs.kitty_cap < 1:
-        raise RulesetError(f"setting 'kitty_cap' must be positive, not {rs.kitty_cap}")
+        raise RulesetError("not_positive", "kitty_cap", value=rs.kitty_cap)
     if rs.kitty_scheme == KittyScheme.TABLE:
         kinds = dict(rs.kitty_table)
         missing = [k for k in _TABLE_KINDS if k not in kinds]
         if missing:
-            raise RulesetError(f"setting 'kitty_table' lacks kind {missing[0]!r} (kitty_scheme 'table')")
+            raise RulesetError("kitty_table_incomplete", "kitty_table", kind=missing[0])
     if any(m < 1 for _, m in rs.kitty_table):
-        raise RulesetError("setting 'kitty_table': multipliers must be positive")
+        raise RulesetError("kitty_table_multiplier", "kitty_table")
     if rs.level_step is not None and rs.level_step < 1:
-        raise RulesetError(f"setting 'level_step' must be positive, not {rs.level_step}")
+        raise RulesetError("not_positive", "level_step", value=rs.level_step)
     if rs.level_bands is not None:
         bands = rs.level_bands
         if not bands or bands[0].low is not None:
-            raise RulesetError("setting 'level_bands': the first band must have from: null (no lower bound)")
+            raise RulesetError("bands_first", "level_bands")
         lows = [b.low for b in bands[1:]]
         if any(lo is None for lo in lows) or lows != sorted(set(lows)):  # type: ignore[type-var]
-            raise RulesetError("setting 'level_bands': bands must rise strictly by 'from'")
+            raise RulesetError("bands_rise", "level_bands")
         if any(b.levels < 0 for b in bands) or any(b.every is not None and b.every < 1 for b in bands):
-            raise RulesetError("setting 'level_bands': levels must be ≥ 0 and every ≥ 1")
+            raise RulesetError("bands_levels", "level_bands")
         if any(b.every is not None for b in bands[:-1]):
-            raise RulesetError("setting 'level_bands': only the last band may have 'every'")
+            raise RulesetError("bands_every", "level_bands")
         signed = [b.levels if b.side == BandSide.BANKER else -1 - b.levels for b in bands]
         if any(later > earlier for earlier, later in zip(signed, signed[1:], strict=False)):
-            raise RulesetError("setting 'level_bands': more points must never help the banker side")
+            raise RulesetError("bands_order", "level_bands")
     for key in ("level_cap", "strikes_to_forfeit", "time_limit_minutes", "mercy_levels"):
         v = getattr(rs, key)
         if v is not None and v < 1:
-            raise RulesetError(f"setting {key!r} must be positive or null, not {v}")
+            raise RulesetError("not_positive_or_null", key, value=v)
     for key in ("failed_throw_points", "misplay_points"):
         if getattr(rs, key) < 0:
-            raise RulesetError(f"setting {key!r} must not be negative")
+            raise RulesetError("negative", key)
     if rs.signal_points is not None and rs.signal_points < 0:
-        raise RulesetError("setting 'signal_points' must not be negative")
+        raise RulesetError("negative", "signal_points")
     return rs
 
 

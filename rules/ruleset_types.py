@@ -7,9 +7,30 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .messages import ruleset_message
+
 
 class RulesetError(ValueError):
-    """An unknown preset or an unknown or invalid setting."""
+    """An unknown preset or an unknown or invalid setting: ``code`` says which refusal (one of
+    ``rules.messages.RULESET_CODES``), ``setting`` the setting it names (None: the ruleset as a whole) and
+    ``values`` what its wording needs. ``str()`` is the engine's English (``rules.messages.ruleset_message``); the
+    site words each code from its own catalogue, in the director's language."""
+
+    def __init__(self, code: str, setting: str | None = None, **values: Any) -> None:
+        super().__init__(code, setting, values)
+        self.code = code
+        self.setting = setting
+        self.values = values
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_ruleset_error, (self.code, self.setting, self.values))
+
+    def __str__(self) -> str:
+        return ruleset_message(self.code, setting=self.setting, **self.values)[0]
+
+
+def _ruleset_error(code: str, setting: str | None, values: dict[str, Any]) -> RulesetError:
+    return RulesetError(code, setting, **values)
 
 
 MAX_DECKS = 4  # RULES §1 and §13: games of one to four decks

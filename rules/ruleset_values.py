@@ -56,12 +56,12 @@ def _rank(key: str, value: Any) -> str:
     try:
         return parse_rank(value)
     except ValueError:
-        raise RulesetError(f"setting {key!r}: unknown rank {value!r}") from None
+        raise RulesetError("unknown_rank", key, value=value) from None
 
 
 def _int(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesetError(f"setting {key!r} must be an integer, not {value!r}")
+        raise RulesetError("not_integer", key, value=value)
     return value
 
 
@@ -69,7 +69,7 @@ def coerce(key: str, value: Any) -> Any:
     """Turn one JSON setting value into the field's type; RulesetError names the setting on a bad value."""
     if key in _BOOL:
         if not isinstance(value, bool):
-            raise RulesetError(f"setting {key!r} must be true or false, not {value!r}")
+            raise RulesetError("not_boolean", key, value=value)
         return value
     if key in _INT:
         return _int(key, value)
@@ -78,23 +78,21 @@ def coerce(key: str, value: Any) -> Any:
     if key in _ENUMS:
         member = _choice(_ENUMS[key], value)
         if member is None:
-            raise RulesetError(f"setting {key!r}: unknown value {value!r} (known: {_known(key)})")
+            raise RulesetError("unknown_choice", key, value=value, known=_known(key))
         return member
     if key in ("start_level", "target_level"):
         return _rank(key, value)
     if key in ("ladder", "must_play"):
         if isinstance(value, str) or not isinstance(value, list | tuple):
-            raise RulesetError(f"setting {key!r} must be a list of ranks, not {value!r}")
+            raise RulesetError("not_rank_list", key, value=value)
         return tuple(_rank(key, v) for v in value)
     if key == "kitty_table":
         if not isinstance(value, Mapping):
-            raise RulesetError(f"setting 'kitty_table' must be an object kind → multiplier, not {value!r}")
+            raise RulesetError("kitty_table_not_object", "kitty_table", value=value)
         out = []
         for kind, mult in value.items():
             if kind not in _TABLE_KINDS and not _is_tractor_key(kind):
-                raise RulesetError(
-                    f"setting 'kitty_table': unknown kind {kind!r} (single, pair, tractor, tractor:N)"
-                )
+                raise RulesetError("kitty_table_kind", "kitty_table", kind=kind)
             out.append((kind, _int("kitty_table", mult)))
         return tuple(out)
     if key == "follow_tables":
@@ -103,30 +101,30 @@ def coerce(key: str, value: Any) -> Any:
         if value is None:
             return None
         if isinstance(value, str) or not isinstance(value, list | tuple):
-            raise RulesetError(f"setting 'level_bands' must be a list of bands, not {value!r}")
+            raise RulesetError("bands_not_list", "level_bands", value=value)
         return tuple(_band(v) for v in value)
-    raise RulesetError(f"unknown ruleset setting {key!r}")  # pragma: no cover - _SETTINGS guards
+    raise RulesetError(
+        "unknown_setting", key if isinstance(key, str) else None, key=key
+    )  # pragma: no cover - _SETTINGS guards
 
 
 def follow_tables(value: Any) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
     """``{"3x1": [["3x1"], ["2x1"], []], …}`` → the ruleset's tuples; names the bad key, line or item."""
     if not isinstance(value, Mapping):
-        raise RulesetError(f"setting 'follow_tables' must be an object lead kind → lines, not {value!r}")
+        raise RulesetError("follow_not_object", "follow_tables", value=value)
     out = []
     for kind, lines in value.items():
         if not isinstance(kind, str) or not _TABLE_KEY.fullmatch(kind):
-            raise RulesetError(f"setting 'follow_tables': unknown lead kind {kind!r} (like 3x1, 3x2, 4x*)")
+            raise RulesetError("follow_lead_kind", "follow_tables", kind=kind)
         if isinstance(lines, str) or not isinstance(lines, list | tuple) or not lines:
-            raise RulesetError(f"setting 'follow_tables': {kind!r} needs a list of lines")
+            raise RulesetError("follow_no_lines", "follow_tables", kind=kind)
         parsed = []
         for line in lines:
             if isinstance(line, str) or not isinstance(line, list | tuple):
-                raise RulesetError(
-                    f"setting 'follow_tables': a line of {kind!r} is a list of units, not {line!r}"
-                )
+                raise RulesetError("follow_line", "follow_tables", kind=kind, line=line)
             for item in line:
                 if not isinstance(item, str) or not _TABLE_ITEM.fullmatch(item):
-                    raise RulesetError(f"setting 'follow_tables': unknown unit {item!r} in {kind!r}")
+                    raise RulesetError("follow_unit", "follow_tables", item=item, kind=kind)
             parsed.append(tuple(line))
         out.append((kind, tuple(parsed)))
     return tuple(out)
@@ -151,16 +149,14 @@ def _is_tractor_key(kind: Any) -> bool:
 
 def _band(value: Any) -> Band:
     if not isinstance(value, Mapping):
-        raise RulesetError(f"setting 'level_bands': a band is an object, not {value!r}")
+        raise RulesetError("band_not_object", "level_bands", value=value)
     unknown = set(value) - {"from", "side", "levels", "every"}
     if unknown:
-        raise RulesetError(f"setting 'level_bands': unknown band field {sorted(unknown)[0]!r}")
+        raise RulesetError("band_field", "level_bands", field=sorted(unknown)[0])
     low = value.get("from")
     side = _choice(BandSide, value.get("side"))
     if side is None:
-        raise RulesetError(
-            f"setting 'level_bands': side must be 'banker' or 'attackers', not {value.get('side')!r}"
-        )
+        raise RulesetError("band_side", "level_bands", value=value.get("side"))
     every = value.get("every")
     return Band(
         None if low is None else _int("level_bands", low),

@@ -337,3 +337,15 @@ def test_the_largest_numbers_a_setting_takes_are_accepted():
 def test_a_number_too_long_to_write_is_refused_without_writing_it():
     with pytest.raises(RulesetError, match="'decks' is out of range"):
         Ruleset.from_spec({"preset": "standard", "decks": 10**5000})
+
+
+def test_a_refused_ruleset_carries_its_code_setting_and_values_and_keeps_its_english():
+    import pickle
+
+    with pytest.raises(RulesetError) as err:
+        Ruleset.from_spec({"preset": "standard", "decks": 9})
+    e = err.value
+    assert (e.code, e.setting, e.values) == ("decks_too_many", "decks", {"decks": 9, "max": 4})
+    assert str(e) == "setting 'decks': 9 decks (the rules cover 1 to 4)"
+    again = pickle.loads(pickle.dumps(e))
+    assert (again.code, again.setting, again.values, str(again)) == (e.code, e.setting, e.values, str(e))
