@@ -53,6 +53,7 @@ test: setup browser lint check
 # Refresh the message catalogue after changing interface strings (then translate the new entries).
 messages: $(VENV)/.installed
 	DEBUG=1 $(MANAGE) makemessages -l zh_Hans --ignore=.venv --ignore=rules
+	DEBUG=1 $(MANAGE) make_zh_hant
 
 # Benchmarks (not tests): the engine, trick entry through the JSON endpoint, standings and the workbook.
 # The site's benchmarks run on a throwaway SQLite database so they never touch db.sqlite3.

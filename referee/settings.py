@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "referee.middleware.ChineseFirstLocaleMiddleware",
+    "referee.api_limit.ApiRateLimit",  # the public API: requests per address (before any database read)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -102,7 +103,13 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "zh-hans"
-LANGUAGES = [("zh-hans", _("Simplified Chinese")), ("en", _("English"))]
+# Traditional Chinese (Hong Kong, Taiwan, Singapore, Malaysia): its catalogue is made from the simplified one
+# (`manage.py make_zh_hant`, referee/traditional.py).
+LANGUAGES = [
+    ("zh-hans", _("Simplified Chinese")),
+    ("zh-hant", _("Traditional Chinese")),
+    ("en", _("English")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "Asia/Shanghai"

@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("tournaments.public.urls")),
     path("", include("tournaments.season.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
 ]

@@ -405,6 +405,7 @@ def picker_labels() -> dict[str, str]:
     """The words of the picker, the record button's countdown and a finished trick's banner."""
     return {
         "trump_mark": pgettext("the picker's row of jokers and level cards", "Tr"),
+        "left": _("%(card)s, %(n)s left in the hands"),  # a picker button's name to a screen reader
         "record": _("Record play"),
         "sending": _("Sending… tap to cancel"),
         "cancelled": _("Not sent: the cards stay selected; tap “Record play” to send them."),

@@ -219,7 +219,7 @@
   }
 
   function renderPicker() {
-    window.RefereePicker.render(app.querySelector(".picker"), state.picker, selected, L.trump_mark);
+    window.RefereePicker.render(app.querySelector(".picker"), state.picker, selected, L.trump_mark, L);
   }
 
   // A follow's size is the lead's: once the picker holds that many cards the play is sent by itself after a

@@ -372,6 +372,11 @@
       var halted = entries.length > 0 && entries[0].status !== "waiting";
       var down = link === "down";
       var waits = down || halted || slow; // the page is on its own: it shows who plays next, asks for winners
+      // A keyboard's user who decided an entry is not sent back to the top of the page when the box is drawn
+      // anew: the key stays on the same button of the same entry, else goes to the box's first (or the box).
+      var hadFocus = box.contains(document.activeElement);
+      var focusedEntry = hadFocus && document.activeElement.closest("[data-entry]");
+      var focusedKey = focusedEntry ? focusedEntry.dataset.entry + "|" + document.activeElement.textContent : "";
       box.replaceChildren();
       box.classList.toggle("down", down);
       // One line, the count: the entries themselves are on the table and in the picker's counts (overlay.js), so
@@ -414,6 +419,17 @@
       if (record.notices.length) box.appendChild(notices);
       // One entry on its way is the page online: shown only once it waits (no box flashing at every play).
       box.hidden = !(waits || entries.length > 1 || recovered || record.notices.length);
+      if (hadFocus && !box.hidden) {
+        var same = Array.prototype.find.call(box.querySelectorAll("[data-entry] button"), function (b) {
+          return b.closest("[data-entry]").dataset.entry + "|" + b.textContent === focusedKey;
+        });
+        var next = same || box.querySelector("button, summary");
+        if (next) next.focus();
+        else { box.tabIndex = -1; box.focus(); }
+      } else if (hadFocus) {
+        var field = document.getElementById("cards-input");  // nothing left to decide: back to typing the cards
+        if (field) field.focus();
+      }
       changed.forEach(function (cb) { cb(entries.length, down); });
     }
 

@@ -17,7 +17,13 @@
     return card.short;
   }
 
-  function button(card, row, taken) {
+  // A card's name to a reader: its face and how many copies are still in the hands (the badge's figure).
+  function spoken(card, left, words) {
+    if (!words || !words.left) return card.face;
+    return window.RefereeSite.fmt(words.left, { card: card.face, n: left });
+  }
+
+  function button(card, row, taken, words) {
     var left = card.left - (taken[card.code] || 0);
     var b = document.createElement("button");
     b.type = "button";
@@ -26,7 +32,7 @@
     b.dataset.left = String(card.left);
     b.dataset.taken = String(taken[card.code] || 0);
     b.disabled = !card.left;
-    b.setAttribute("aria-label", card.face);
+    b.setAttribute("aria-label", spoken(card, left, words));
     b.setAttribute("aria-pressed", taken[card.code] ? "true" : "false");
     var face = document.createElement("span");
     face.className = "face";
@@ -39,24 +45,33 @@
     return b;
   }
 
-  function render(box, rows, selected, trumpMark) {
+  // Drawn anew after every tap: the key that was on a card stays on it (a keyboard's user goes on from there).
+  function render(box, rows, selected, trumpMark, words) {
     var taken = counts(selected);
+    var focused = box.contains(document.activeElement) ? document.activeElement.dataset.code : null;
     box.replaceChildren();
     rows.forEach(function (row) {
       var line = document.createElement("div");
       line.className = "picker-row" + (row.trump ? " trump" : "");
       line.dataset.suit = row.suit;
+      line.setAttribute("role", "group");  // a reader hears the row's suit before its cards
+      line.setAttribute("aria-label", row.name);
       var mark = document.createElement("span");
       mark.className = "picker-suit suit-" + (row.suit === "T" ? "J" : row.suit);
       mark.textContent = row.suit === "T" ? trumpMark : SYMBOL[row.suit];
       mark.title = row.name;
+      mark.setAttribute("aria-hidden", "true");  // the group says it
       line.appendChild(mark);
       var cards = document.createElement("div");
       cards.className = "picker-cards";
-      row.cards.forEach(function (card) { cards.appendChild(button(card, row, taken)); });
+      row.cards.forEach(function (card) { cards.appendChild(button(card, row, taken, words)); });
       line.appendChild(cards);
       box.appendChild(line);
     });
+    if (focused) {
+      var again = box.querySelector('button.pick[data-code="' + focused + '"]:not(:disabled)');
+      if (again) again.focus();
+    }
   }
 
   // The selection after a tap on ``code`` with ``left`` copies in the hands: one more copy, or none when all

@@ -272,7 +272,11 @@ SEAT_SPOTS = {
     "W": (8, 112, "start", 3),
     "E": (352, 112, "end", 3),
 }
-RED = ("♥", "♦")
+
+
+def suit_class(text: str) -> str:
+    """A card's suit class (``suit-S`` … ``suit-J`` for a joker): its colour, two or four colours, is the site's."""
+    return f"suit-{text[0] if text[:1] in ('S', 'H', 'C', 'D') else 'J'}"
 
 
 def trick_picture(trick: TrickCards, seats: dict[str, str]) -> SafeString:
@@ -298,7 +302,7 @@ def trick_picture(trick: TrickCards, seats: dict[str, str]) -> SafeString:
 def _seat_cards(
     trick: TrickCards, seat: str, name: str, x: int, y: int, anchor: str, per_line: int
 ) -> SafeString:
-    faces = [card_face(text) for text in trick.plays.get(seat, "").split()]
+    faces = [(suit_class(text), card_face(text)) for text in trick.plays.get(seat, "").split()]
     rows = [faces[i : i + per_line] for i in range(0, len(faces), per_line)] or [[]]
     marks = (" ▶" if seat == trick.leader else "") + (" ★" if seat == trick.winner else "")
     css = "seat" + (" winner" if seat == trick.winner else "") + (" leader" if seat == trick.leader else "")
@@ -307,7 +311,7 @@ def _seat_cards(
         cards = format_html_join(
             " ",
             '<tspan class="{}">{}</tspan>',
-            (("red" if face[:1] in RED else "card", face) for face in row),
+            ((f"card {css}", face) for css, face in row),
         )
         lines += format_html('<tspan x="{}" dy="20">{}</tspan>', x, cards)
     return format_html(

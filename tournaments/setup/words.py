@@ -186,7 +186,7 @@ def choice_name(value: str) -> str:
 def _both_languages(words: Iterable[Any]) -> set[str]:
     """Each word as typed in either language (and its code), lower case: a director may type either."""
     out: set[str] = set()
-    for lang in ("en", "zh-hans"):
+    for lang in ("en", "zh-hans", "zh-hant"):
         with translation.override(lang):
             out.update(str(w).lower() for w in words)
     return out

@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from referee.traditional import to_traditional
 from rules.cards import BJ, CARD_SYMBOL, LJ
 from rules.messages import SEAT_ZH
 
@@ -77,8 +78,10 @@ class IllegalPlay(RecordingError):
 def violation_message(violation: Mapping[str, Any]) -> str:
     """The engine's message for one violation (``Violation.as_dict()``), in the active language, seats named
     (the engine's English writes "W held ♠QQ"; the judge reads "West held ♠QQ")."""
-    if (get_language() or "").startswith("zh"):
-        return SEAT_LETTER.sub(lambda m: SEAT_ZH[m[1]], violation["message_zh"])
+    language = get_language() or ""
+    if language.startswith("zh"):
+        text = SEAT_LETTER.sub(lambda m: SEAT_ZH[m[1]], violation["message_zh"])
+        return to_traditional(text) if language == "zh-hant" else text
     seats = {"N": _("North"), "W": _("West"), "S": _("South"), "E": _("East")}
     text = SEAT_LETTER.sub(lambda m: str(seats[m[1]]), violation["message"])
     return text.replace(CARD_SYMBOL[LJ], _("small joker")).replace(CARD_SYMBOL[BJ], _("big joker"))

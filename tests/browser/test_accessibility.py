@@ -1,0 +1,148 @@
+"""axe-core over every page of the site (axe-playwright-python, its axe.min.js shipped in the package: no
+network): no serious or critical violation, at a phone's size in Chinese and a desktop's in English, once a page
+a size. The pages are every GET address of the URL tree that answers HTML, with the URL sweep's tournament
+(``tests/hostile_world.py``) and its arguments, seen by the director (who may open every page; the log-in page
+by a visitor). And the picker and the journal driven by the keyboard alone."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth.models import User
+
+from referee.table.recording import deal_entry
+from tests.browser.conftest import OUTPUT
+from tests.browser.helpers import expect, login
+from tests.browser.journal_steps import begun_deal, enter, phone_page, waiting
+from tests.browser.journal_steps import open_deal as open_journal_deal
+from tests.browser.test_entry_screen import begun, open_deal  # noqa: F401 - the begun deal's fixture
+from tests.hostile_world import PASSWORD, build_world
+from tests.test_hostile_urls import BUILDERS, ROUTES
+from tournaments.models import Deal
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = {"phone": ({"width": 390, "height": 844}, "zh-CN", "zh-hans"), "desktop": ({"width": 1280, "height": 900}, "en-GB", "en")}  # fmt: skip
+SKIPPED = (
+    "admin/",
+    "i18n/",
+    "api/",
+    "logout/",
+    "sw.js",
+    "k/",
+)  # Django's admin, redirects, JSON, a table's link
+SERIOUS = ("serious", "critical")
+AXE = Axe()
+
+
+def addresses(world) -> list[str]:
+    """The first real address of every route (its parameters the world's first values)."""
+    out = []
+    for route in ROUTES:
+        if route.route.startswith(SKIPPED):
+            continue
+        values = {name: BUILDERS[name](world, route)[0][0] for name in route.params}
+        out.append(route.path(values))
+    return sorted(set(out))
+
+
+def problems(page) -> list[str]:
+    results = AXE.run(page, options={"resultTypes": ["violations"], "runOnly": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]})  # fmt: skip
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in SERIOUS:
+            targets = ", ".join(str(n["target"]) for n in violation["nodes"][:4])
+            why = next(
+                (c["message"] for c in violation["nodes"][0]["any"] + violation["nodes"][0]["all"]), ""
+            )
+            found.append(f"{violation['id']} ({violation['impact']}): {targets} — {why}")
+    return found
+
+
+def sweep(page, paths: list[str]) -> dict[str, list[str]]:
+    report = {}
+    for path in paths:
+        asked = page.request.get(page.url_of(path), max_redirects=0)
+        if asked.status != 200 or "<html" not in asked.text()[:300]:
+            continue  # a download, a page's fragment, a redirect or a refusal: not a page
+        page.goto_path(path)
+        found = problems(page)
+        if found:
+            report[path] = found
+    return report
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_no_page_has_a_serious_or_critical_accessibility_violation(browser, live_server, size):
+    world = build_world()
+    viewport, locale, language = SIZES[size]
+    context = browser.new_context(viewport=viewport, locale=locale, bypass_csp=True)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.url_of = lambda path: live_server.url + path
+    page.goto_path = lambda path: page.goto(live_server.url + path)
+    try:
+        paths = addresses(world)
+        report = sweep(page, ["/login/"])  # the rest of the visitor's pages are the director's too
+        login(page, "td", PASSWORD)
+        report |= {f"{k} (director)": v for k, v in sweep(page, paths).items()}
+    finally:
+        context.close()
+    lines = [f"{path}: {problem}" for path, found in report.items() for problem in found]
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / f"accessibility-{size}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert not lines, f"{len(lines)} violations at {size} size:\n" + "\n".join(lines)
+
+
+def test_the_picker_is_used_by_keyboard_and_names_each_card_with_its_copies_left(browser, live_server, begun):  # noqa: F811
+    page = open_deal(browser, live_server, begun, (390, 844), "en")
+    try:
+        for _press in range(
+            80
+        ):  # Tab from the top of the page to the picker's first card, as a keyboard does
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.matches('button.pick')"):
+                break
+        code = page.evaluate("document.activeElement.dataset.code")
+        card = page.locator(f"button.pick[data-code='{code}']")
+        assert card.get_attribute("aria-pressed") == "false"
+        assert card.get_attribute("aria-label").endswith("2 left in the hands")
+        page.keyboard.press("Enter")
+        card = page.locator(f"button.pick[data-code='{code}']")
+        assert card.get_attribute("aria-pressed") == "true"
+        assert (
+            page.evaluate("document.activeElement.dataset.code") == code
+        )  # the picker drawn anew keeps the key
+        page.keyboard.press("Tab")
+        following = page.evaluate("document.activeElement.dataset.code")
+        assert following and following != code
+        group = page.locator(".picker-row").first
+        assert group.get_attribute("role") == "group" and group.get_attribute("aria-label")
+    finally:
+        page.context.close()
+
+
+def test_the_journal_is_used_by_keyboard_and_keeps_the_key_in_its_box_when_drawn_anew(browser, live_server):
+    deal, record = begun_deal()
+    context, page = phone_page(browser, live_server, "en")
+    try:
+        open_journal_deal(page, deal)
+        context.set_offline(True)
+        for _seat, cards in record["tricks"][0]["plays"][:2]:
+            enter(page, cards)  # typed, and sent with the Enter key
+        director = User.objects.get(username="director")
+        deal_entry.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
+        context.set_offline(False)
+        refused = page.locator(".journal-entry.status-refused")
+        expect(refused).to_be_visible()
+        again = refused.get_by_role("button", name="Send again")
+        again.focus()
+        page.keyboard.press("Enter")
+        waiting(page, 0)
+        where = page.evaluate(
+            "(() => { const a = document.activeElement; return a.closest('#journal-box') ? 'box' : a.id || a.tagName; })()"
+        )
+        assert where in ("box", "cards-input"), where  # not lost to the top of the page
+    finally:
+        context.close()

@@ -1,0 +1,200 @@
+"""The public API's OpenAPI 3.1 description (``/api/v1/openapi.json``), written as data beside the routes it
+describes (``tests/public/test_api.py`` checks that it names every route and that it is valid)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from tournaments.models import Tournament
+
+VERSION = "1.0.0"
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: dict) -> dict:
+    return {"oneOf": [schema, {"type": "null"}]}
+
+
+INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
+
+
+def obj(required: bool = True, **props) -> dict:
+    out = {"type": "object", "properties": props}
+    if required:
+        out["required"] = sorted(props)
+    return out
+
+
+def array(items: dict) -> dict:
+    return {"type": "array", "items": items}
+
+
+SCHEMAS = {
+    "PairRef": obj(id=INT, name=STR),
+    "Pair": obj(id=INT, name=STR, players=array(STR), club=STR, seed=nullable(INT), withdrawn=BOOL),
+    "TournamentSummary": obj(
+        slug=STR,
+        name=STR,
+        venue=STR,
+        start_date=nullable({"type": "string", "format": "date"}),
+        end_date=nullable({"type": "string", "format": "date"}),
+        format={"type": "string", "enum": list(Tournament.Format.values)},
+        rounds_planned=INT,
+        finished=BOOL,
+        url=STR,
+    ),
+    "RoundRef": obj(number=INT, state={"type": "string", "enum": ["published", "finished"]}),
+    "MatchResult": obj(level_ns=STR, level_ew=STR, winner=nullable(ref("PairRef")), draw=BOOL, ended_by=STR),
+    "Match": {
+        **obj(
+            required=False,
+            id=INT,
+            round=INT,
+            table=INT,
+            ns=ref("PairRef"),
+            ew=ref("PairRef"),
+            state={"type": "string", "enum": ["scheduled", "in_progress", "finished"]},
+            result=ref("MatchResult"),
+            deals_url=STR,
+        ),
+        "required": ["id", "round", "table", "ns", "ew", "state"],
+    },
+    "StandingsLine": obj(
+        rank=INT,
+        pair=ref("PairRef"),
+        withdrawn=BOOL,
+        match_points=INT,
+        played=INT,
+        wins=INT,
+        draws=INT,
+        losses=INT,
+        tie_breaks={"type": "object", "additionalProperties": INT},
+    ),
+    "Placing": obj(place=STR, pair=ref("PairRef")),
+    "BracketEntry": obj(
+        pair=nullable(ref("PairRef")),
+        seed=nullable(INT),
+        went_through=BOOL,
+        went_out=BOOL,
+        level=nullable(STR),
+    ),
+    "Tie": obj(match=nullable(INT), bye=BOOL, entries=array(ref("BracketEntry"))),
+    "Deal": obj(
+        number=INT,
+        banker=STR,
+        banker_pair=ref("PairRef"),
+        level=STR,
+        trump=STR,
+        mode=STR,
+        attackers_points=nullable(INT),
+        kitty_bonus=nullable(INT),
+        outcome=nullable(STR),
+        banker_held=nullable(BOOL),
+    ),
+    "Error": obj(error=STR, message=STR),
+}
+
+ANSWERS = {
+    "TournamentList": obj(tournaments=array(ref("TournamentSummary"))),
+    "Tournament": {
+        "allOf": [
+            ref("TournamentSummary"),
+            obj(
+                public=obj(standings=BOOL, pairings=BOOL, results=BOOL, deal_log=BOOL),
+                has_bracket=BOOL,
+                pairs=array(ref("Pair")),
+                rounds=array(ref("RoundRef")),
+            ),
+        ]
+    },
+    "RoundList": obj(rounds=array(ref("RoundRef"))),
+    "Round": obj(number=INT, state=STR, matches=array(ref("Match")), byes=array(ref("PairRef"))),
+    "Standings": obj(
+        up_to_round=nullable(INT),
+        tie_breaks=array(STR),
+        lines=array(ref("StandingsLine")),
+        placings=array(ref("Placing")),
+    ),
+    "Results": obj(matches=array(ref("Match"))),
+    "Bracket": obj(
+        columns=array(obj(round=INT, name=STR, ties=array(ref("Tie")))),
+        third_place=nullable(ref("Tie")),
+        placings=array(ref("Placing")),
+    ),
+    "MatchDeals": obj(match=ref("Match"), deals=array(ref("Deal"))),
+}
+
+SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[-\\w]+$"}}
+ROUND_PATH = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+MATCH_PATH = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+ROUND_QUERY = {
+    "name": "round",
+    "in": "query",
+    "required": False,
+    "description": "Only this round (results), or the standings after it.",
+    "schema": {"type": "integer", "minimum": 0},
+}
+
+# (path, operation id, summary, answer schema, parameters, whether the answer is a tournament's: 404 and 304)
+ROUTES = [
+    ("/tournaments/", "listTournaments", "The public tournaments.", "TournamentList", [], False),
+    ("/tournaments/{slug}/", "getTournament", "A tournament: its pairs and, with public pairings, its rounds.",
+     "Tournament", [SLUG], True),
+    ("/tournaments/{slug}/rounds/", "listRounds", "The published rounds (public pairings).", "RoundList",
+     [SLUG], True),
+    ("/tournaments/{slug}/rounds/{number}/", "getRound",
+     "A round's tables and byes; each match's result when the results are public.", "Round",
+     [SLUG, ROUND_PATH], True),
+    ("/tournaments/{slug}/standings/", "getStandings", "The standings (public standings), after a round if asked.",
+     "Standings", [SLUG, ROUND_QUERY], True),
+    ("/tournaments/{slug}/results/", "getResults", "The finished matches (public results), of one round if asked.",
+     "Results", [SLUG, ROUND_QUERY], True),
+    ("/tournaments/{slug}/bracket/", "getBracket", "The knockout bracket (public pairings), winners with public results.",
+     "Bracket", [SLUG], True),
+    ("/tournaments/{slug}/matches/{match_id}/", "getMatchDeals", "A match's confirmed deals (public deal log).",
+     "MatchDeals", [SLUG, MATCH_PATH], True),
+    ("/openapi.json", "getOpenApi", "This description.", None, [], False),
+]  # fmt: skip
+
+
+def error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": ref("Error")}}}
+
+
+def operation(op_id: str, summary: str, answer: str | None, params: list, tournaments: bool) -> dict:
+    schema = ref(answer) if answer else {"type": "object"}
+    responses = {
+        "200": {
+            "description": summary,
+            "headers": {"ETag": {"schema": {"type": "string"}}},
+            "content": {"application/json": {"schema": schema}},
+        },
+        "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
+        "429": error("Too many requests from this address; Retry-After says when to ask again."),
+    }
+    if tournaments:
+        responses["404"] = error("No public tournament, or its page is not public.")
+    if any(p["in"] == "query" for p in params):
+        responses["400"] = error("A parameter that is not a whole number.")
+    return {"operationId": op_id, "summary": summary, "parameters": params, "responses": responses}
+
+
+@cache
+def document() -> dict:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Shengji (tractor) referee: public API",
+            "version": VERSION,
+            "description": "Read-only: what the public pages show, under the same public switches. See docs/api.md.",
+        },
+        "servers": [{"url": "/api/v1"}],
+        "paths": {
+            path: {"get": operation(op_id, summary, answer, params, tournaments)}
+            for path, op_id, summary, answer, params, tournaments in ROUTES
+        },
+        "components": {"schemas": {**SCHEMAS, **ANSWERS}},
+    }
