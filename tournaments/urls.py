@@ -5,5 +5,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tournaments.public.urls")),
     path("", include("tournaments.season.urls")),
+    path("t/<slug:slug>/desk/calls/", include("tournaments.calls.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
 ]
