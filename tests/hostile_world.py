@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
+from referee.table import adjusting
 from referee.table.recording import deal_entry, quick, records
 from referee.table.recording.match_fold import forfeit_match
 from rules.simulate import simulate_deal
@@ -115,6 +116,11 @@ def build_world() -> World:
 
     call = raise_call(played, judge, reason="revoke", note="东家说")  # open: the desk's call pages have one
     other_call = raise_call(o_match, director, reason="other")
+    withdrawn = adjusting.award(fresh, director, kind="both_lose", reason="试")  # then withdrawn: fresh again
+    adjusting.withdraw(withdrawn, director)
+    other_adjustment = adjusting.award(
+        o_match, director, kind="levels", level_ns="5", level_ew="3", reason="试"
+    )
     for row in (confirmed, submitted, recording):
         row.refresh_from_db()
     series = save_series("春季联赛", [25, 18, 15], 2, True, [t, other])
@@ -135,5 +141,12 @@ def build_world() -> World:
         other_deal=o_deal,
         byes=[bye],
         other_bye=o_bye,
-        extra={"series": series, "hidden_series": hidden_series, "call": call, "other_call": other_call},
+        extra={
+            "series": series,
+            "hidden_series": hidden_series,
+            "call": call,
+            "other_call": other_call,
+            "adjustment": withdrawn,
+            "other_adjustment": other_adjustment,
+        },
     )

@@ -41,6 +41,7 @@ from tests.hostile import (
 )
 from tests.hostile_world import World, build_world
 from tournaments.models import (
+    Adjustment,
     Bye,
     Deal,
     Match,
@@ -136,6 +137,10 @@ BUILDERS = {
         [str(w.extra["call"].pk)],
         [str(w.extra["other_call"].pk), MISSING, *OVERFLOW],
     ),
+    "adjustment_id": lambda w, r: (
+        [str(w.extra["adjustment"].pk)],
+        [str(w.extra["other_adjustment"].pk), MISSING, *OVERFLOW],
+    ),
     "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
     "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
     "user_id": lambda w, r: (
@@ -212,6 +217,7 @@ def fingerprint() -> tuple:
         ),
         list(Round.objects.order_by("pk").values_list("pk", "number", "state")),
         list(TableCall.objects.order_by("pk").values_list("pk", "state", "ruling", "penalty")),
+        list(Adjustment.objects.order_by("pk").values_list("pk", "kind", "withdrawn_at", "reason")),
     )
 
 
