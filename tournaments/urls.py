@@ -6,5 +6,6 @@ urlpatterns = [
     path("", include("tournaments.public.urls")),
     path("", include("tournaments.season.urls")),
     path("t/<slug:slug>/desk/calls/", include("tournaments.calls.urls")),
+    path("t/<slug:slug>/desk/check-in/", include("tournaments.checkin.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
 ]
