@@ -10,6 +10,7 @@ urlpatterns = [
     path("password/", people_views.password_change, name="password-change"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include("referee.table.call_urls")),
     path("", include("tournaments.urls")),
     path("", include("referee.table.urls")),
 ]

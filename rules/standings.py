@@ -58,6 +58,7 @@ class MatchResult:
     attackers_points_a: int = 0
     attackers_points_b: int = 0
     bye_points: int | None = None
+    both_lose: bool = False  # the director's adjusted result: both pairs take a loss (no winner, no draw)
 
 
 def ladder_position(rs: Ruleset, level: str) -> int:
@@ -134,7 +135,9 @@ def standings(
             (r.a, r.b, r.level_a, r.level_b, r.banker_wins_a, r.attackers_points_a),
             (r.b, r.a, r.level_b, r.level_a, r.banker_wins_b, r.attackers_points_b),
         ):
-            if r.winner is None:
+            if r.both_lose:
+                pts, k = st.loss, 2
+            elif r.winner is None:
                 pts, k = st.draw, 1
             elif r.winner == me:
                 pts, k = st.win, 0

@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
+from referee.table import adjusting
 from referee.table.recording import deal_entry, quick, records
 from referee.table.recording.match_fold import forfeit_match
 from rules.simulate import simulate_deal
+from tournaments.calls.services import raise_call
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
 from tournaments.models import Bye, Deal, Match, Pair, Player, Round, Tournament
@@ -112,6 +114,13 @@ def build_world() -> World:
     o_deal = confirmed_deal(o_match, director)
     o_bye = Bye.objects.create(round=o_round, pair=pair(other, 3))
 
+    call = raise_call(played, judge, reason="revoke", note="东家说")  # open: the desk's call pages have one
+    other_call = raise_call(o_match, director, reason="other")
+    withdrawn = adjusting.award(fresh, director, kind="both_lose", reason="试")  # then withdrawn: fresh again
+    adjusting.withdraw(withdrawn, director)
+    other_adjustment = adjusting.award(
+        o_match, director, kind="levels", level_ns="5", level_ew="3", reason="试"
+    )
     for row in (confirmed, submitted, recording):
         row.refresh_from_db()
     series = save_series("春季联赛", [25, 18, 15], 2, True, [t, other])
@@ -132,5 +141,12 @@ def build_world() -> World:
         other_deal=o_deal,
         byes=[bye],
         other_bye=o_bye,
-        extra={"series": series, "hidden_series": hidden_series},
+        extra={
+            "series": series,
+            "hidden_series": hidden_series,
+            "call": call,
+            "other_call": other_call,
+            "adjustment": withdrawn,
+            "other_adjustment": other_adjustment,
+        },
     )

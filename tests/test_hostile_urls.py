@@ -40,7 +40,20 @@ from tests.hostile import (
     send,
 )
 from tests.hostile_world import World, build_world
-from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
+from tournaments.models import (
+    Adjustment,
+    Bye,
+    Deal,
+    Match,
+    Pair,
+    Penalty,
+    Play,
+    Player,
+    Round,
+    TableCall,
+    Tournament,
+    Trick,
+)
 
 pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "judge", "captain", "director")
@@ -120,6 +133,14 @@ BUILDERS = {
         [str(d.pk) for d in w.deals.values()],
         [str(w.other_deal.pk), MISSING, *OVERFLOW],
     ),
+    "call_id": lambda w, r: (
+        [str(w.extra["call"].pk)],
+        [str(w.extra["other_call"].pk), MISSING, *OVERFLOW],
+    ),
+    "adjustment_id": lambda w, r: (
+        [str(w.extra["adjustment"].pk)],
+        [str(w.extra["other_adjustment"].pk), MISSING, *OVERFLOW],
+    ),
     "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
     "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
     "user_id": lambda w, r: (
@@ -195,6 +216,8 @@ def fingerprint() -> tuple:
             )
         ),
         list(Round.objects.order_by("pk").values_list("pk", "number", "state")),
+        list(TableCall.objects.order_by("pk").values_list("pk", "state", "ruling", "penalty")),
+        list(Adjustment.objects.order_by("pk").values_list("pk", "kind", "withdrawn_at", "reason")),
     )
 
 

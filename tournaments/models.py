@@ -1,5 +1,8 @@
 """The app's models, for Django and for every import: the competition's data and the recorded deals."""
 
+from tournaments.adjusted.models import Adjustment
+from tournaments.calls.models import TableCall
+from tournaments.checkin.models import Absence, CheckIn
 from tournaments.competition.models import (
     DEFAULT_TIE_BREAKS,
     RANK_CHOICES,
@@ -33,8 +36,8 @@ from tournaments.season.models import PlayerMerge, Series
 from tournaments.tables.models import PairPin, TableDevice, TableLink
 
 __all__ = [
-    "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
+    "Absence", "Adjustment", "CheckIn", "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
     "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play",
-    "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableDevice", "TableLink", "Tournament", "Trick",
+    "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
 ]  # fmt: skip

@@ -5,6 +5,8 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tournaments.public.urls")),
     path("", include("tournaments.season.urls")),
+    path("t/<slug:slug>/desk/calls/", include("tournaments.calls.urls")),
+    path("t/<slug:slug>/desk/check-in/", include("tournaments.checkin.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
     path("api/v1/", include("tournaments.api.urls")),
 ]

@@ -63,10 +63,11 @@ def test_sheets_headers_and_every_value(event):
     assert st[0] == [
         "rank", "pair name", "players", "club", "played", "wins", "draws", "losses", "match points",
         "level difference", "Buchholz", "head-to-head", "deals won as banker", "attackers' points", "withdrawn",
+        "adjusted result",
     ]  # fmt: skip
     # Ladder positions: 5 → 3, 3 → 1. A bye counts as a win with no opponent.
-    assert st[1] == [1, "东风队", a.players, "朝阳", 1, 1, 0, 0, 2, 2, 0, 0, 1, 90, None]
-    assert st[2] == [2, "bellname", c.players, None, 1, 1, 0, 0, 2, 0, 0, 0, 0, 0, None]
+    assert st[1] == [1, "东风队", a.players, "朝阳", 1, 1, 0, 0, 2, 2, 0, 0, 1, 90, None, None]
+    assert st[2] == [2, "bellname", c.players, None, 1, 1, 0, 0, 2, 0, 0, 0, 0, 0, None, None]
     assert st[3] == [
         3,
         HOSTILE[0],
@@ -82,6 +83,7 @@ def test_sheets_headers_and_every_value(event):
         0,
         0,
         35,
+        None,
         None,
     ]
 
@@ -143,7 +145,7 @@ def test_headers_bold_frozen_filtered_and_sized(event):
         assert ws.auto_filter.ref.startswith("A1:")
         assert all(c.font.bold for c in ws[1])
         assert ws.column_dimensions["B"].width >= 7
-    assert wb["Standings"].auto_filter.ref == "A1:O4"
+    assert wb["Standings"].auto_filter.ref == "A1:P4"
     assert wb["Standings"]["J2"].number_format == "+0;-0;0"  # level difference shows its sign
 
 
@@ -158,7 +160,7 @@ def test_headers_in_chinese_for_a_chinese_request(event, client, director):
     wb = openpyxl.load_workbook(io.BytesIO(response.content))
     assert wb.sheetnames == ["排名", "轮次", "牌局", "罚则"]
     assert values(wb["排名"])[0] == ["名次", "队名", "选手", "俱乐部", "已赛", "胜", "平", "负", "比赛积分",
-                                    "级差", "对手分", "胜负关系", "坐庄胜局", "抓分", "已退赛"]  # fmt: skip
+                                    "级差", "对手分", "胜负关系", "坐庄胜局", "抓分", "已退赛", "调整结果"]  # fmt: skip
     assert wb.worksheets[0]["B2"].value == "东风队"
     client.cookies["django_language"] = "en"
     wb = openpyxl.load_workbook(io.BytesIO(client.get(f"/t/{tournament.slug}/desk/export.xlsx").content))

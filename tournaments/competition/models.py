@@ -333,6 +333,7 @@ class Match(models.Model):
         TIME = "time", _("time limit")
         MERCY = "mercy", _("mercy rule")
         BYE = "bye", _("bye")
+        ADJUSTED = "adjusted", _("adjusted by the director")
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round")

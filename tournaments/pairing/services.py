@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
@@ -31,6 +32,10 @@ from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Round, Seating, Tournament, by_seed
 from tournaments.pairing import knockout
 from tournaments.standings.compute import compute_standings
+
+# A round published (inside its transaction): the table side records the forfeits the director chose for the
+# pairs absent at check-in (``referee.table.checkin_forfeits``; the desk may not import the table side).
+round_published = Signal()
 
 
 class PairingError(Exception):
@@ -86,9 +91,11 @@ def _check_can_pair(tournament: Tournament, number: int) -> None:
         raise PairingError(reason)
 
 
-def _swiss_games(tournament: Tournament, number: int) -> SwissRound:
+def _swiss_games(
+    tournament: Tournament, number: int, sitting_out: frozenset[int] = frozenset()
+) -> SwissRound:
 
-    active = {p.pk: p for p in active_pairs(tournament)}
+    active = {p.pk: p for p in active_pairs(tournament) if p.pk not in sitting_out}
     if len(active) < 2:
         raise PairingError(_("At least two pairs are needed."))
     points: dict[int, int] = {}
@@ -140,7 +147,9 @@ def round_robin_roster(tournament: Tournament) -> list[int]:
     return [p.pk for p in by_seed(Pair.objects.filter(pk__in=seated))]
 
 
-def _round_robin_games(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]], list[int]]:
+def _round_robin_games(
+    tournament: Tournament, number: int, sitting_out: frozenset[int] = frozenset()
+) -> tuple[list[tuple[int, int]], list[int]]:
     roster = round_robin_roster(tournament)
     schedule = circle_schedule(roster)
     if len(roster) < 2:
@@ -148,11 +157,13 @@ def _round_robin_games(tournament: Tournament, number: int) -> tuple[list[tuple[
     if number > len(schedule):
         raise PairingError(_("The round robin has only %(n)s rounds.") % {"n": len(schedule)})
     withdrawn = set(Pair.objects.filter(pk__in=roster, withdrawn=True).values_list("pk", flat=True))
-    return round_robin_round(schedule[number - 1], withdrawn)
+    return round_robin_round(schedule[number - 1], withdrawn | sitting_out)
 
 
-def _manual_games(tournament: Tournament) -> tuple[list[tuple[int, int]], list[int]]:
-    return seed_order_draft([p.pk for p in active_pairs(tournament)])
+def _manual_games(
+    tournament: Tournament, sitting_out: frozenset[int] = frozenset()
+) -> tuple[list[tuple[int, int]], list[int]]:
+    return seed_order_draft([p.pk for p in active_pairs(tournament) if p.pk not in sitting_out])
 
 
 def _write_round(
@@ -168,9 +179,12 @@ def _write_round(
 
 
 @transaction.atomic
-def pair_round(tournament: Tournament, number: int | None = None) -> Round:
+def pair_round(
+    tournament: Tournament, number: int | None = None, *, sitting_out: frozenset[int] = frozenset()
+) -> Round:
     """Create round ``number`` (default: the next one) as a draft, paired by the tournament's format. A Swiss
-    draw that had to repeat a meeting or seat one club at a table says so in ``gave_way_notes``."""
+    draw that had to repeat a meeting or seat one club at a table says so in ``gave_way_notes``. The pairs
+    ``sitting_out`` (absent at check-in) are left out of this round only (a knockout's bracket ignores it)."""
     tournament = lock_open(tournament.pk)
     if number is None:
         last = tournament.rounds.order_by("-number").first()
@@ -181,12 +195,12 @@ def pair_round(tournament: Tournament, number: int | None = None) -> Round:
     if knockout.is_bracket_round(tournament, number):
         games, byes, bracket = knockout.draw(tournament, number)
     elif tournament.format == Tournament.Format.ROUND_ROBIN:
-        games, byes = _round_robin_games(tournament, number)
+        games, byes = _round_robin_games(tournament, number, sitting_out)
     elif tournament.format == Tournament.Format.SWISS:
-        draw = _swiss_games(tournament, number)
+        draw = _swiss_games(tournament, number, sitting_out)
         games, byes, gave_way = draw.games, [] if draw.bye is None else [draw.bye], draw.gave_way
     else:
-        games, byes = _manual_games(tournament)
+        games, byes = _manual_games(tournament, sitting_out)
     rnd = Round.objects.create(tournament=tournament, number=number, state=Round.State.DRAFT, bracket=bracket)
     _write_round(rnd, games, byes)
     rnd.gave_way_notes = gave_way_notes(gave_way)  # not stored: said once, when the draft is made
@@ -254,6 +268,7 @@ def publish_round(rnd: Round) -> None:
         raise PairingError(_("An empty round cannot be published."))
     rnd.state = Round.State.PUBLISHED
     rnd.save(update_fields=["state"])
+    round_published.send(sender=Round, round=rnd)
 
 
 def why_not_unpublish(rnd: Round) -> str | None:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.ruleset import Ruleset
 from rules.standings import TIEBREAKS, MatchResult, StandingsSettings, ladder_positions, standings
+from tournaments.adjusted.services import adjusted_pair_ids, both_lose_ids, void_deal_ids
 from tournaments.models import TIE_BREAKS, Bye, Deal, Match, Pair, Tournament, by_seed
 
 TIE_BREAK_LABELS = dict(TIE_BREAKS)
@@ -32,6 +33,7 @@ class Line:
     draws: int
     losses: int
     tiebreaks: dict[str, int] = field(default_factory=dict)
+    adjusted: bool = False  # the pair has a result the director adjusted (the standings mark it)
 
     @property
     def name(self) -> str:
@@ -45,6 +47,7 @@ class Line:
             "players": self.pair.players,
             "club": self.pair.club,
             "withdrawn": self.pair.withdrawn,
+            "adjusted": self.adjusted,
             "match_points": self.match_points,
             "played": self.played,
             "wins": self.wins,
@@ -82,6 +85,7 @@ def deal_totals(match_ids) -> dict[int, dict[str, list[int]]]:
     ns_banks = Q(banker__in=NS_SEATS)
     rows = (
         Deal.objects.filter(match_id__in=match_ids, state=Deal.State.CONFIRMED)
+        .exclude(pk__in=void_deal_ids())
         .values("match_id")
         .annotate(
             ns_wins=Count("pk", filter=ns_banks & Q(banker_held=True)),
@@ -110,6 +114,7 @@ def gather_results(tournament: Tournament, up_to_round: int | None = None) -> li
     rows = list(matches.values_list("pk", "pair_ns_id", "pair_ew_id", "winner_id", "level_ns", "level_ew"))
     totals = deal_totals([row[0] for row in rows]) if rows else {}
     empty = {"banker_wins": [0, 0], "attackers_points": [0, 0]}
+    both_lose = both_lose_ids(tournament) if rows else set()
     results = []
     for pk, ns, ew, winner, level_ns, level_ew in rows:
         t = totals.get(pk, empty)
@@ -124,6 +129,7 @@ def gather_results(tournament: Tournament, up_to_round: int | None = None) -> li
                 t["banker_wins"][1],
                 t["attackers_points"][0],
                 t["attackers_points"][1],
+                both_lose=pk in both_lose,
             )
         )
     for pair_id, points in byes.values_list("pair_id", "points"):
@@ -136,6 +142,7 @@ def compute_standings(tournament: Tournament, up_to_round: int | None = None) ->
     # In seed order: pairs tied on every key are listed by seed.
     pairs = {str(p.pk): p for p in by_seed(tournament.pairs.select_related("player1", "player2"))}
     rows = standings(gather_results(tournament, up_to_round), settings_for(tournament), pairs=pairs)
+    marked = adjusted_pair_ids(tournament)
     return [
         Line(
             r.rank,
@@ -146,6 +153,7 @@ def compute_standings(tournament: Tournament, up_to_round: int | None = None) ->
             r.draws,
             r.losses,
             dict(r.tiebreaks),
+            pairs[r.pair].pk in marked,
         )
         for r in rows
         if r.pair in pairs

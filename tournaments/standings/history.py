@@ -7,7 +7,7 @@ import hashlib
 from django.core.cache import cache
 from django.utils.safestring import SafeString
 
-from tournaments.models import Bye, Match, Round, Tournament
+from tournaments.models import Adjustment, Bye, Match, Round, Tournament
 from tournaments.public.charts import RankLine, rank_chart
 from tournaments.standings.compute import compute_standings, deal_totals
 
@@ -58,6 +58,7 @@ def inputs_fingerprint(tournament: Tournament) -> str:
         scoring,
         tournament.tie_breaks,
         tournament.ruleset,
+        list(Adjustment.objects.of(tournament).order_by("pk").values_list("pk", "kind", "withdrawn_at")),
     )
     return hashlib.sha256(repr(everything).encode()).hexdigest()
 

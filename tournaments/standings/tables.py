@@ -110,6 +110,8 @@ class StandingsTable(tables.Table):
 
     def render_name(self, value, record):
         mark = format_html(' <span class="badge">{}</span>', _("withdrawn")) if record["withdrawn"] else ""
+        if record.get("adjusted"):
+            mark += format_html(' <span class="badge warn">{}</span>', _("adjusted result"))
         if self.pair_url:
             return format_html('<a href="{}">{}</a>{}', self.pair_url(record["pair"]), pair_name(value), mark)
         return format_html("{}{}", pair_name(value), mark)

@@ -129,6 +129,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
         (_("match points"), 12),
         *[(str(label), 14) for _code, label in tbs],
         (_("withdrawn"), 10),
+        (_("adjusted result"), 14),
     ]
     sheet = Sheet(wb, standings_title(tournament), columns)
     signed = {9 + i: SIGNED for i, (code, _label) in enumerate(tbs) if code == "level_diff"}
@@ -147,6 +148,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
                 line.match_points,
                 *[line.tiebreaks[code] for code, _label in tbs],
                 _("yes") if p.withdrawn else "",
+                _("yes") if line.adjusted else "",
             ],
             signed,
         )

@@ -21,6 +21,7 @@ from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.snapshot import penalty_entry
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
+from tournaments.adjusted import services as adjusted
 from tournaments.competition.access import can_reopen
 from tournaments.models import Deal, Match, Penalty
 from tournaments.pairing.advance import after_bracket_match
@@ -32,7 +33,7 @@ PLAYED = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
 
 def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[dict]:
     """The columns the match fold needs, with each verdict's ``result`` only (the tricks are never parsed)."""
-    deals = match.deals.filter(state__in=list(states))
+    deals = match.deals.filter(state__in=list(states)).exclude(pk__in=adjusted.void_deal_ids(match=match))
     if before is not None:
         deals = deals.filter(number__lt=before)
     rows = list(deals.order_by("number").values(*FOLD_FIELDS, "verdict__result"))
@@ -143,6 +144,7 @@ def recompute_match(match: Match) -> MatchState:
     else:
         match.state = Match.State.IN_PROGRESS if match.deals.exists() else Match.State.SCHEDULED
         match.ended_by, match.winner, match.ended_at = "", None, None
+    adjusted.apply_to_match(match)  # the director's awarded result, if any, stands over the fold's
     match.version += 1
     match.save()
     match.round.refresh_state()

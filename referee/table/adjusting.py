@@ -1,0 +1,110 @@
+"""The director's adjusted results: a forfeit win, both sides losing, assigned levels, a deal voided — each with
+its reason — and withdrawing one; the match is folded again at once (``recompute_match``), so its state, the
+standings, the pages and the workbook follow."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.table.recording.access import lock_for_entry
+from referee.table.recording.errors import PermissionRefused, RecordingError
+from referee.table.recording.match_fold import recompute_match
+from tournaments.adjusted.services import match_adjustment
+from tournaments.competition.access import can_reopen
+from tournaments.competition.text import text_problem
+from tournaments.models import RANK_CHOICES, Adjustment, Match
+
+OTHER_SIDE = {"NS": "EW", "EW": "NS"}
+REASON_LENGTH = 300
+
+
+def require_director(user) -> None:
+    if not can_reopen(user):
+        raise PermissionRefused(_("Only the tournament director can adjust a result."))
+
+
+def checked_reason(reason: str) -> str:
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise RecordingError(_("Say why the result is adjusted: the reason is shown with it."))
+    if problem := text_problem(reason, REASON_LENGTH):
+        raise RecordingError(problem)
+    return reason
+
+
+def adjustment_for(
+    match: Match, kind: str, *, side: str, level_ns: str, level_ew: str, deal_number
+) -> Adjustment:
+    """The adjustment asked for, checked (not saved)."""
+    adjustment = Adjustment(match=match, kind=kind)
+    if kind == Adjustment.Kind.FORFEIT:
+        if side not in OTHER_SIDE:
+            raise RecordingError(_("Choose the side that wins by forfeit."))
+        adjustment.side = side
+    elif kind == Adjustment.Kind.LEVELS:
+        ranks = dict(RANK_CHOICES)
+        if level_ns not in ranks or level_ew not in ranks:
+            raise RecordingError(_("Choose both sides' levels."))
+        adjustment.level_ns, adjustment.level_ew = level_ns, level_ew
+    elif kind == Adjustment.Kind.VOID_DEAL:
+        deal = match.deals.filter(number=deal_number).first() if deal_number else None
+        if deal is None:
+            raise RecordingError(_("Choose a deal of this match."))
+        if deal.adjustments.filter(withdrawn_at__isnull=True).exists():
+            raise RecordingError(_("This deal is void already."))
+        adjustment.deal = deal
+    elif kind != Adjustment.Kind.BOTH_LOSE:
+        raise RecordingError(_("Choose the adjusted result."))
+    return adjustment
+
+
+@transaction.atomic
+def award(
+    match: Match,
+    user,
+    *,
+    kind: str,
+    reason: str,
+    side: str = "",
+    level_ns: str = "",
+    level_ew: str = "",
+    deal_number: int | None = None,
+) -> Adjustment:
+    """The director awards a result: it stands over what was played until withdrawn."""
+    require_director(user)
+    match = lock_for_entry(match)
+    adjustment = adjustment_for(
+        match, kind, side=side, level_ns=level_ns, level_ew=level_ew, deal_number=deal_number
+    )
+    adjustment.reason, adjustment.made_by = checked_reason(reason), user
+    adjustment.save()
+    if kind == Adjustment.Kind.FORFEIT:
+        forfeit_as(match, user, adjustment)
+    recompute_match(match)
+    return adjustment
+
+
+def forfeit_as(match: Match, user, adjustment: Adjustment | None) -> None:
+    """The match's forfeit (what the engine's fold reads) as a forfeit adjustment says; none clears it."""
+    forfeit = adjustment is not None and adjustment.kind == Adjustment.Kind.FORFEIT
+    match.forfeited_by = OTHER_SIDE[adjustment.side] if forfeit else ""
+    match._history_user = user
+    match.save(update_fields=["forfeited_by"])
+
+
+@transaction.atomic
+def withdraw(adjustment: Adjustment, user) -> Adjustment:
+    """The director takes an adjustment back: it stays listed as withdrawn, the match is folded again."""
+    require_director(user)
+    match = lock_for_entry(adjustment.match)
+    adjustment = Adjustment.objects.select_for_update().get(pk=adjustment.pk)
+    if adjustment.withdrawn_at is not None:
+        raise RecordingError(_("This adjustment is withdrawn already."))
+    adjustment.withdrawn_at, adjustment.withdrawn_by = timezone.now(), user
+    adjustment.save(update_fields=["withdrawn_at", "withdrawn_by"])
+    if adjustment.kind == Adjustment.Kind.FORFEIT:
+        forfeit_as(match, user, match_adjustment(match))
+    recompute_match(match)
+    return adjustment

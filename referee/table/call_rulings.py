@@ -1,0 +1,53 @@
+"""A table call resolved with what its ruling does to the deal: a penalty (the recording service's
+``add_penalty``) or the deal reopened (``reopen_deal``), then the call closed (``tournaments.calls.services``).
+
+A penalty on a deal already submitted first reopens it, with the ruling as the reason, as a penalty after submit
+always does: the table submits it again and the person who confirms it sees what changed.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.table.recording.deal_entry import add_penalty, reopen_deal
+from referee.table.recording.errors import RecordingError
+from tournaments.calls import services as calls
+from tournaments.models import PENALTY_CODES, SEAT_CHOICES, Deal, TableCall
+
+ACTIONS = ("", TableCall.Action.PENALTY, TableCall.Action.REOPEN)
+
+
+def ruled_deal(call: TableCall) -> Deal:
+    """The deal the ruling acts on: the one the table was on when it called, else the match's last."""
+    deal = call.deal or calls.open_deal(call.match)
+    if deal is None:
+        raise calls.CallError(_("This table has no deal yet: the ruling cannot act on one."))
+    return Deal.objects.get(pk=deal.pk)
+
+
+@transaction.atomic
+def resolve(
+    call: TableCall, user, *, ruling: str, action: str = "", seat: str = "", code: str = ""
+) -> TableCall:
+    """Resolve the call with the director's ruling and, where it applies, a penalty or a reopened deal."""
+    calls.require_director(user)
+    ruling = calls.checked_ruling(ruling)
+    if action not in ACTIONS:
+        raise calls.CallError(_("Choose what the ruling does."))
+    if call.state == TableCall.State.RESOLVED:
+        raise calls.CallError(_("This call is resolved already."), 409)
+    penalty = None
+    try:
+        if action == TableCall.Action.PENALTY:
+            if seat not in dict(SEAT_CHOICES) or code not in dict(PENALTY_CODES):
+                raise calls.CallError(_("Choose the seat at fault and the penalty."))
+            deal = ruled_deal(call)
+            if deal.state != Deal.State.RECORDING:
+                deal = reopen_deal(deal, user, version=None, reason=ruling[:200])
+            penalty = add_penalty(deal, user, seat=seat, code=code, version=None, note=ruling[:300])
+        elif action == TableCall.Action.REOPEN:
+            reopen_deal(ruled_deal(call), user, version=None, reason=ruling[:200])
+    except RecordingError as exc:
+        raise calls.CallError(exc.message, exc.status) from exc
+    return calls.resolve_call(call, user, ruling=ruling, action=action, penalty=penalty)

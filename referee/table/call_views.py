@@ -1,0 +1,67 @@
+"""A table calls the referee (its judge or its device: a form, or ``static/js/calls.js``'s JSON, sent again from
+the device when the network returns), and the director's ruling that resolves a call (a penalty or a reopened
+deal through the recording service, ``call_rulings``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from referee.table import actions, call_rulings
+from referee.table.views import json_response, load_match, same_site_next, wants_json
+from tournaments.calls import services as calls
+from tournaments.calls.forms import CallForm, RulingForm
+from tournaments.calls.views import found
+from tournaments.competition.pages import desk_page
+from tournaments.models import Tournament
+
+
+def first_error(form) -> str:
+    return next(iter(e for errors in form.errors.values() for e in errors), _("Check the form."))
+
+
+@login_required
+@require_POST
+def table_call(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The table calls the referee; a call sent again with its device key is the one already made."""
+    match = load_match(request, match_id)
+    form = CallForm(request.POST)
+    status, message, call = 400, "", None
+    if not form.is_valid():
+        message = first_error(form)
+    else:
+        try:
+            call = calls.raise_call(
+                match, request.user, key=actions.request_key(request), **form.cleaned_data
+            )
+            status, message = 200, _("The referee is called.")
+        except calls.CallError as exc:
+            status, message = exc.status, exc.message
+    if wants_json(request):
+        body = {"ok": status == 200, "message": message, "call": call.pk if call else None}
+        return json_response(body, status=status)
+    (messages.success if status == 200 else messages.error)(request, message)
+    return redirect(same_site_next(request) or reverse("match", args=[match.pk]))
+
+
+@desk_page
+@require_POST
+def desk_call_resolve(request: HttpRequest, tournament: Tournament, call_id: int) -> HttpResponse:
+    """The director's ruling closes the call (with a penalty or the deal reopened, where it applies)."""
+    call = found(tournament, call_id)
+    form = RulingForm(request.POST)
+    if form.is_valid():
+        try:
+            call_rulings.resolve(call, request.user, **form.cleaned_data)
+        except calls.CallError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("The call is resolved."))
+            return redirect("desk-calls", tournament.slug)
+    context = {"tournament": tournament, "call": call, "form": form, "minutes": calls.waiting_minutes(call)}
+    return render(request, "tournaments/calls/call.html", context, status=400)
