@@ -17,9 +17,9 @@ from rules.knockout import rounds_of
 from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import Ruleset, RulesetError
 from rules.standings import TIEBREAKS
+from tournaments.competition.refusals import ruleset_refusal
 from tournaments.competition.stamps import by_user
 from tournaments.competition.wording import TIE_BREAK_NAMES
-from tournaments.competition.refusals import ruleset_refusal
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]

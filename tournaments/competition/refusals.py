@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from rules.ruleset import MAX_NUMBER, RulesetError
-from tournaments.setup.words import setting_label
+from tournaments.competition.words import setting_label
 
 SETTING_NAMED = re.compile(r"setting '(\w+)'")
 
