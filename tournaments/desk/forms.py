@@ -3,8 +3,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.competition.accounts import display_name
 from tournaments.models import Pair
-from tournaments.people.services import display_name
 
 
 class DirectorSetupForm(UserCreationForm):

@@ -243,16 +243,6 @@ def new_password() -> str:
     return get_random_string(PASSWORD_LENGTH, PASSWORD_CHARS)
 
 
-def display_name(account) -> str:
-    """How an account is named on the desk's pages: the display name, else the user name; a table device's
-    account by its table (``table:<round>:<table>:<random>``), never by its internal name."""
-    name = account.get_username()
-    if name.startswith(access.TABLE_ACCOUNT_PREFIX):
-        parts = name.split(":")
-        return _("the device at table %(table)s") % {"table": parts[2] if len(parts) > 2 else "?"}
-    return account.get_full_name() or name
-
-
 def account_named(username: str):
     """The account with this user name, whatever its case (user names are unique that way here), or None."""
     return get_user_model().objects.filter(username__iexact=username).first()

@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
+from tournaments.competition.accounts import display_name
 from tournaments.competition.pages import desk_page, director_required
 from tournaments.models import Match, Pair, Tournament
 from tournaments.people import services as people
@@ -260,7 +261,7 @@ def _password_page(
         {
             "tournament": tournament,
             "account": account,
-            "name": people.display_name(account),
+            "name": display_name(account),
             "password": password,
             "heading": heading,
             "pair": pair,
@@ -342,7 +343,7 @@ def judge_password(request: HttpRequest, tournament: Tournament, user_id: int) -
     return render(
         request,
         "tournaments/people/judge_reset.html",
-        {"tournament": tournament, "account": account, "name": people.display_name(account)},
+        {"tournament": tournament, "account": account, "name": display_name(account)},
     )
 
 
@@ -353,7 +354,7 @@ def judge_active(request: HttpRequest, tournament: Tournament, user_id: int) -> 
     active = request.POST.get("active") == "1"
     people.set_active(account, active)
     done = _("%(name)s may log in again.") if active else _("%(name)s can no longer log in.")
-    messages.success(request, done % {"name": people.display_name(account)})
+    messages.success(request, done % {"name": display_name(account)})
     return redirect("desk-judges", slug=tournament.slug)
 
 

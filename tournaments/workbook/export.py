@@ -154,7 +154,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
 
 
 def _match_rows(tournament: Tournament) -> dict[int, tuple]:
-    """Each match's row, its judge named as on the desk (``people.display_name``, worked out by the database)."""
+    """Each match's row, its judge named as on the desk (``accounts.display_name``, worked out by the database)."""
     full_name = Trim(Concat("judge__first_name", Value(" "), "judge__last_name"))
     judge = Coalesce(NullIf(full_name, Value("")), "judge__username")
     rows = (

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from referee.table.recording import hot_sql
 from referee.table.recording.errors import StaleEdit
 from referee.table.recording.history_rows import record_change
+from tournaments.competition.accounts import display_name
 from tournaments.models import Deal
-from tournaments.people.services import display_name
 
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
