@@ -15,7 +15,6 @@ from referee.table.recording import deal_entry
 from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
 from tests.browser.helpers import expect, wait_for_version
-from tournaments.board.state import seat_players
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -170,7 +169,7 @@ def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead(
         wait_for_version(page, n + 1)
     verdict = engine_judge({**record, "tricks": [first], "partial": True})
     won = verdict.tricks[0]
-    player = seat_players(begun.match)[won.winner]
+    player = begun.match.seat_players()[won.winner]
     banner = page.locator("#trick-outcome")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text(player)

@@ -432,6 +432,11 @@ class Match(models.Model):
     def pair_of(self, side: str) -> Pair:
         return self.pair_ns if side == "NS" else self.pair_ew
 
+    def seat_players(self) -> dict[str, str]:
+        """Who sits where: a pair's first player North (or East), the second South (or West)."""
+        ns, ew = self.pair_ns, self.pair_ew
+        return {"N": ns.player1.name, "S": ns.player2.name, "E": ew.player1.name, "W": ew.player2.name}
+
     @property
     def goes_through_id(self) -> int | None:
         """In a knockout: the pair that won, or, when the match ended level, the one the director decided."""
