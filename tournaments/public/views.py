@@ -22,8 +22,8 @@ from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.pages import tournament_page
 from tournaments.competition.wording import match_status
 from tournaments.competition.words import setting_label
-from tournaments.desk.forms import DirectorSetupForm
 from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.people.forms import DirectorSetupForm
 from tournaments.public.caching import public_cache
 from tournaments.public.pair_now import pair_now
 from tournaments.standings.bracket import final_placings
