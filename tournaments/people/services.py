@@ -26,7 +26,7 @@ from tournaments.competition import access
 from tournaments.competition.accounts import create_director
 from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Player, Round, Seating, Tournament
-from tournaments.season.registry import already_playing, forget_unused, player_for_pair
+from tournaments.people.registry import already_playing, forget_unused, player_for_pair
 
 # No 0/O, 1/l/I: the password is read off paper at the table.
 PASSWORD_CHARS = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -76,7 +76,7 @@ def _check_entry(tournament: Tournament, entry: PairEntry, pair: Pair | None) ->
 def save_pair(tournament: Tournament, entry: PairEntry, pair: Pair | None = None) -> Pair:
     """Add a pair (a late entry once rounds are paired) or change one: its name, club, seed and both players.
 
-    The players are the registry's (``season.registry``): a name already known is that player, whatever pair or
+    The players are the registry's (``people.registry``): a name already known is that player, whatever pair or
     tournament they played in; a typo corrected on a player no other pair uses renames that player. Refused
     once the tournament is finished (``finishing.lock_open``)."""
     tournament = lock_open(tournament.pk)
