@@ -16,6 +16,7 @@ from django.utils import translation
 from referee.table.simulation import simulate_round
 from tests.desk.helpers import finish
 from tournaments.models import Round, Tournament
+from tournaments.pairing.bracket import final_placings
 from tournaments.pairing.services import (
     PairingError,
     pair_round,
@@ -25,7 +26,6 @@ from tournaments.pairing.services import (
     why_not_pair,
 )
 from tournaments.people.services import set_withdrawn
-from tournaments.standings.bracket import final_placings
 from tournaments.standings.compute import compute_standings
 
 SHORT = {"preset": "standard", "target_level": "4"}
