@@ -13,9 +13,7 @@ from tests.desk.helpers import en
 from tournaments.competition import access
 from tournaments.models import Pair, Round, Tournament
 from tournaments.pairing.services import pair_round
-from tournaments.people.forms import CaptainForm
-from tournaments.people.services import (
-    PeopleError,
+from tournaments.people.accounts import (
     assign_judge,
     create_director_account,
     create_judge,
@@ -24,6 +22,8 @@ from tournaments.people.services import (
     reset_captain_password,
     reset_password,
 )
+from tournaments.people.errors import PeopleError
+from tournaments.people.forms import CaptainForm
 
 # --- captains' accounts ------------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from tournaments.pairing.services import (
     swap_pairs,
     why_not_pair,
 )
-from tournaments.people.services import set_withdrawn
+from tournaments.people.pairs import set_withdrawn
 from tournaments.standings.compute import compute_standings
 
 SHORT = {"preset": "standard", "target_level": "4"}
@@ -172,7 +172,7 @@ def test_the_command_creates_a_knockout_and_a_swiss_with_a_knockout_stage():
 
 @pytest.mark.django_db
 def test_a_late_entry_is_told_the_knockout_is_settled(make_pair, director):
-    from tournaments.people.services import late_entry_note
+    from tournaments.people.pairs import late_entry_note
 
     t = staged(make_pair, 4, 1, 4)
     play(t, director, 1)

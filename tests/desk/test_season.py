@@ -14,8 +14,9 @@ from django.utils import translation
 from tests.desk.helpers import en, xlsx_bytes
 from tests.desk.season_scene import build_season
 from tournaments.models import Pair, Player, PlayerMerge, Tournament
+from tournaments.people.errors import PeopleError
+from tournaments.people.pairs import PairEntry, save_pair
 from tournaments.people.registry import MergeError, merge_players
-from tournaments.people.services import PairEntry, PeopleError, save_pair
 from tournaments.season import ratings
 from tournaments.season.tables import series_tables
 from tournaments.workbook.importing import parse

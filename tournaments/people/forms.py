@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.competition import access
 from tournaments.competition.accounts import display_name
 from tournaments.models import Pair, Tournament
-from tournaments.people import services as people
-from tournaments.people.services import PairEntry
+from tournaments.people.accounts import account_named, captain_problem
+from tournaments.people.pairs import PairEntry
 
 NAME_LENGTH = Pair._meta.get_field("name").max_length
 SEED_MAX = 32767  # a PositiveSmallIntegerField
@@ -105,7 +105,7 @@ class JudgeForm(forms.Form):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if people.account_named(username) is not None:
+        if account_named(username) is not None:
             raise forms.ValidationError(_("This user name is taken."))
         return username
 
@@ -137,8 +137,8 @@ class CaptainForm(forms.Form):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        account = people.account_named(username)
-        if account is not None and (problem := people.captain_problem(self.pair, account)):
+        account = account_named(username)
+        if account is not None and (problem := captain_problem(self.pair, account)):
             raise forms.ValidationError(problem)
         return username
 
