@@ -53,7 +53,7 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ("standings",),  # standings from the database
     ("competition", "deals"),  # the data (and every room's models.py): what every room asks of it
 )
-GLUE = {"admin", "admin_reading", "apps", "urls", "lookups", "management", "migrations", "templatetags"}
+GLUE = {"admin", "admin_reading", "apps", "urls", "management", "migrations", "templatetags"}
 MOST_CYCLES_SHOWN = 20
 
 

@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.competition.ids import IdChoicesField
 from tournaments.models import Pair
 from tournaments.people.forms import JudgeChoiceField
 
@@ -39,7 +40,7 @@ class MatchRowForm(forms.Form):
 
 
 class ByeForm(forms.Form):
-    byes = forms.ModelMultipleChoiceField(
+    byes = IdChoicesField(
         queryset=Pair.objects.none(), required=False, widget=forms.CheckboxSelectMultiple, label=_("byes")
     )
 
