@@ -127,6 +127,11 @@ def test_the_trick_the_picker_and_the_record_control_share_one_screen(
     page.context.close()
 
 
+def the_moment(page) -> int:
+    """The moment before a follow is sent by itself, as the page's script has it (``AUTO_SEND_MS``)."""
+    return int(page.locator("#deal-app").get_attribute("data-auto-send-ms"))
+
+
 def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_server, begun):
     record = plain_record()
     plays = [cards for _seat, cards in record["tricks"][0]["plays"]]
@@ -146,7 +151,7 @@ def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_s
     expect(page.locator("#message")).to_contain_text(WORDS["zh-hans"]["cancelled"])
     expect(page.locator("#record-button")).not_to_have_class("counting")
     expect(page.locator("#cards-input")).to_have_value(plays[2])
-    page.wait_for_timeout(1800)  # longer than the moment: nothing was sent
+    page.wait_for_timeout(the_moment(page) + 300)  # longer than the moment: nothing was sent
     expect(page.locator("#deal-app")).to_have_attribute("data-version", "2")
     record_button(page, "zh-hans").click()  # sent by hand after all
     wait_for_version(page, 3)
@@ -266,7 +271,7 @@ def test_an_undo_in_the_moment_before_a_follow_is_sent_keeps_it_unsent(browser, 
     page.locator("[data-action=undo]").click()  # the lead taken back while the follow counts down
     wait_for_version(page, 2)
     expect(page.locator("#record-button")).not_to_have_class("counting")
-    page.wait_for_timeout(1800)  # longer than the moment: nothing was sent
+    page.wait_for_timeout(the_moment(page) + 300)  # longer than the moment: nothing was sent
     expect(page.locator("#deal-app")).to_have_attribute("data-version", "2")
     assert not begun.tricks.exists()
     page.context.close()
