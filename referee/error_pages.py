@@ -26,9 +26,9 @@ from referee.table.views import wants_json
 from rules.ruleset import RulesetError
 from tournaments.competition.access import can_read_tournament
 from tournaments.competition.finishing import TournamentFinished
+from tournaments.competition.refusals import ruleset_problem
+from tournaments.competition.words import setting_label
 from tournaments.models import Tournament
-from tournaments.setup.refusals import ruleset_problem
-from tournaments.setup.words import setting_label
 
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]{1,80})/")
 

@@ -174,6 +174,21 @@ def test_a_choice_typed_into_an_autocomplete_field_is_a_form_error(hostile_admin
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("bad", [str(2**63), str(-(2**63) - 1), str(10**30)])
+def test_an_id_past_64_bits_in_a_many_to_many_field_is_a_form_error(hostile_admin, director, bad):
+    """auth's user page posts its groups as a list of ids, which Django asks the database about at once: one past
+    64 bits was an OverflowError in SQLite's driver (a 500); now the field says it is no available choice."""
+    data = {"username": director.username, "groups": [bad], "date_joined_0": "2026-01-01"}
+    data |= {"date_joined_1": "00:00:00", "is_active": "on", "is_staff": "on", "is_superuser": "on"}
+    response = hostile_admin.post(reverse("admin:auth_user_change", args=[director.pk]), data)
+    page = response.content.decode()
+    assert (
+        response.status_code == 200 and "errorlist" in page and "is not one of the available choices" in page
+    )
+    assert director.groups.exists()  # nothing saved: still in the director group
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     "bad", ["9" * 5000, "[" * 100_000, '{"preset": "standard", "decks": ' + "9" * 5000 + "}"]
 )

@@ -72,6 +72,21 @@ def test_the_module_map_in_architecture_md_matches_the_tree():
     assert not mapped - tree, f"docs/architecture.md names modules that are gone: {sorted(mapped - tree)}"
 
 
+def test_the_module_map_names_each_module_once():
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Module map", 1)[1].split("\n## ", 1)[0]
+    named = [m for line in section.splitlines() if line.startswith("| `") for m in MODULE_ROW.findall(line)]
+    repeated = sorted({m for m in named if named.count(m) > 1})
+    assert not repeated, f"docs/architecture.md's module map names these more than once: {repeated}"
+
+
+def test_the_readme_lists_every_doc():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"\]\((docs/[\w.-]+\.md)\)", readme.split("## Documents", 1)[1]))
+    docs = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
+    assert not docs - listed, f"README.md's Documents table does not list {sorted(docs - listed)}"
+
+
 LINK = re.compile(r"\]\(([^)]+)\)")
 
 

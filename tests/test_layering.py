@@ -11,6 +11,17 @@ relative imports; networkx finds the cycles. Decisions:
   that imports a name from its package, and it orders nothing that could break.
 - Imports under ``if TYPE_CHECKING:`` count like any other: a type from a higher package is a back-arrow too.
 - ``tests/`` and ``manage.py`` are not checked; a new top-level package must take its place in ``LAYERS``.
+
+Inside ``tournaments/`` the rooms (its subpackages) are ordered the same way, ``ROOMS`` top to bottom: the pages,
+then the services, then the data. A room may import its own modules and any room below it, never one above.
+Decisions there:
+
+- Every ``models.py`` is the data, whichever room's folder it sits in (Django keeps one app's models together
+  and ``tournaments/models.py`` gathers them): it stands with the data rooms, so it may import only the data, and
+  every room may import it.
+- The app's own glue (``admin``, ``urls``, ``apps``, commands, migrations, template tags, the package itself) sits
+  above every room: it may import any room, and no room may import it.
+- A new subpackage of ``tournaments/`` fails the test until it takes its place in ``ROOMS`` (or ``GLUE``).
 """
 
 from __future__ import annotations
@@ -28,6 +39,21 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("tools", "referee", "tournaments", "rules")  # top to bottom: each may import only those below it
 NOT_BELOW = {"rules": ("django",)}  # outside packages a layer must not import (``django`` and ``django_*``)
 NOT_LAYERED = {"tests"}
+APP = "tournaments"
+ROOMS = (  # top to bottom: each room may import only its own modules and the rooms below it
+    ("desk",),  # the desk's pages and its URLs, which gather every room's desk pages
+    ("public",),  # the public's pages and the projector screen
+    ("tables",),  # a table's link and PINs; the desk's table links page shows the board's cards
+    ("board",),  # the director's board of tables, the confirmation queue, cards and score sheets
+    ("season",),  # a club's series and ratings, its pages and its workbook
+    ("workbook",),  # the workbook out and the pairs' import in
+    ("setup",),  # a tournament set up and deleted
+    ("people",),  # pairs, players (the registry) and accounts
+    ("pairing",),  # the draw: pairing, the knockout, its bracket
+    ("standings",),  # standings from the database
+    ("competition", "deals"),  # the data (and every room's models.py): what every room asks of it
+)
+GLUE = {"admin", "admin_reading", "apps", "urls", "management", "migrations", "templatetags"}
 MOST_CYCLES_SHOWN = 20
 
 
@@ -116,6 +142,58 @@ def assert_no_back_arrow(graph: grimp.ImportGraph, root: Path, package: str, lay
     assert not found, f"{package} imports from above it (order: {' → '.join(layers)}):\n" + "\n".join(found)
 
 
+def room_rank(module: str, app: str = APP, rooms: Sequence[Sequence[str]] = ROOMS) -> int | None:
+    """How high ``module`` stands in the app (0 = the data); None for the app's glue and outside modules. A
+    module of an unknown room stands on top, like the glue (``test_every_subpackage_of_the_app_has_its_place``
+    names it)."""
+    parts = module.split(".")
+    if parts[0] != app or len(parts) == 1:
+        return None
+    bottom_up = list(reversed(rooms))
+    if parts[-1] == "models" and len(parts) <= 3:
+        return 0
+    for rank, band in enumerate(bottom_up):
+        if parts[1] in band:
+            return rank
+    return None
+
+
+def place(module: str, rank: int | None) -> str:
+    """Where a module stands, for a failure message."""
+    if rank is None:
+        return "the app's glue"
+    return "the data" if module.endswith(".models") else f"room {module.split('.')[1]}"
+
+
+def room_back_arrows(
+    graph: grimp.ImportGraph, root: Path, app: str = APP, rooms: Sequence[Sequence[str]] = ROOMS
+) -> list[str]:
+    """Each import by a room's module of a room above its own, or of the app's glue."""
+    found = []
+    for module in modules_of(graph, app):
+        rank = room_rank(module, app, rooms)
+        if rank is None:
+            continue
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            if imported.split(".")[0] != app:
+                continue
+            above = room_rank(imported, app, rooms)
+            if above is None or above > rank:
+                found += [
+                    f"{at}: {module} imports {imported} ({place(imported, above)}, above {place(module, rank)})"
+                    for at in where(graph, root, module, imported)
+                ]
+    return found
+
+
+def assert_no_room_back_arrow(
+    graph: grimp.ImportGraph, root: Path, app: str = APP, rooms: Sequence[Sequence[str]] = ROOMS
+) -> None:
+    found = room_back_arrows(graph, root, app, rooms)
+    order = " → ".join("/".join(band) for band in rooms)
+    assert not found, f"a room of {app} imports one above it (order: {order}):\n" + "\n".join(found)
+
+
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
     return build(packages_in(ROOT))
@@ -139,6 +217,19 @@ def test_every_top_level_package_has_its_place_in_the_layer_order():
     assert packages <= set(LAYERS), (
         f"add {sorted(packages - set(LAYERS))} to LAYERS in tests/test_layering.py"
     )
+
+
+def test_no_room_of_the_app_imports_a_room_above_it(graph):
+    assert_no_room_back_arrow(graph, ROOT)
+
+
+def test_every_subpackage_of_the_app_has_its_place_in_the_room_order():
+    rooms = {name for band in ROOMS for name in band}
+    subpackages = {p.parent.name for p in (ROOT / APP).glob("*/__init__.py")}
+    assert subpackages - GLUE <= rooms, (
+        f"add {sorted(subpackages - GLUE - rooms)} to ROOMS in tests/test_layering.py"
+    )
+    assert not rooms - subpackages, f"ROOMS names rooms that are gone: {sorted(rooms - subpackages)}"
 
 
 # ---------------------------------------------------------------- the checker itself, on a throwaway tree
@@ -203,3 +294,42 @@ def test_a_package_re_exporting_its_submodules_is_no_cycle(probe):
     )
     assert graph.direct_import_exists(importer=f"{HIGH}.a", imported=HIGH)
     assert cycles(graph, HIGH) == []
+
+
+PROBE_ROOMS = (("pages",), ("services",), ("data",))
+
+
+def test_the_checker_finds_a_lower_room_importing_a_higher_one_inside_a_function(probe, tmp_path):
+    graph = probe(
+        {
+            f"{HIGH}/pages/__init__.py": "",
+            f"{HIGH}/pages/views.py": f"from {HIGH}.services.work import do\n",
+            f"{HIGH}/services/__init__.py": "",
+            f"{HIGH}/services/work.py": f"from {HIGH}.models import Row\n\ndef do():\n    return Row\n",
+            f"{HIGH}/data/__init__.py": "",
+            f"{HIGH}/data/text.py": f"def shown():\n    from {HIGH}.pages import views\n    return views\n",
+            f"{HIGH}/models.py": f"from {HIGH}.data.text import shown\n\nRow = shown\n",
+        }
+    )
+    found = room_back_arrows(graph, tmp_path, HIGH, PROBE_ROOMS)
+    assert found == [
+        f"{HIGH}/data/text.py:2: {HIGH}.data.text imports {HIGH}.pages.views (room pages, above room data)"
+    ]
+    with pytest.raises(AssertionError, match=rf"{HIGH}/data/text\.py:2"):
+        assert_no_room_back_arrow(graph, tmp_path, HIGH, PROBE_ROOMS)
+
+
+def test_the_checker_holds_a_rooms_models_to_the_data_and_its_glue_above_every_room(probe, tmp_path):
+    graph = probe(
+        {
+            f"{HIGH}/admin.py": f"from {HIGH}.services import work\n",
+            f"{HIGH}/services/__init__.py": "",
+            f"{HIGH}/services/work.py": f"from {HIGH} import admin\n",
+            f"{HIGH}/services/models.py": f"from {HIGH}.services.work import x\n",
+        }
+    )
+    assert room_back_arrows(graph, tmp_path, HIGH, PROBE_ROOMS) == [
+        f"{HIGH}/services/models.py:1: {HIGH}.services.models imports {HIGH}.services.work "
+        "(room services, above the data)",
+        f"{HIGH}/services/work.py:1: {HIGH}.services.work imports {HIGH}.admin (the app's glue, above room services)",
+    ]

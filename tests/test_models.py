@@ -102,16 +102,6 @@ def test_penalty_and_tie_break_choices_are_the_engines_codes_each_with_a_label()
     assert [code for code, _label in TIE_BREAKS] == list(TIEBREAKS) == list(TIE_BREAK_LABELS)
 
 
-def test_an_id_no_column_holds_matches_nothing_in_a_list_as_it_does_alone(make_pair):
-    """SQLite's driver cannot bind an integer over 64 bits: ``in`` leaves such values out instead of failing."""
-    pair = make_pair()
-    huge = [2**63, -(2**63) - 1, 10**30]
-    assert list(Pair.objects.filter(pk__in=[pair.pk, *huge])) == [pair]
-    assert not Pair.objects.filter(pk__in=huge).exists()
-    assert list(Pair.objects.exclude(pk__in=huge)) == [pair]
-    assert not Pair.objects.filter(seed__in=[70_000, -1]).exists()
-
-
 @pytest.mark.parametrize(
     ("ruleset", "refusal"),
     [

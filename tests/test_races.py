@@ -18,7 +18,9 @@ from tournaments.competition import finishing
 from tournaments.models import Deal, Match, Pair, Round
 from tournaments.pairing import advance
 from tournaments.pairing import services as pairing
-from tournaments.people import services as people
+from tournaments.people import pairs as people_pairs
+from tournaments.people.errors import PeopleError
+from tournaments.people.pairs import delete_pair
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -129,9 +131,9 @@ def test_a_pair_deleted_while_a_round_is_paired_is_refused_once_it_is_placed(
         pairing,
         "_write_round",
         lambda: pairing.pair_round(tournament),
-        lambda: people.delete_pair(pairs[0]),
+        lambda: delete_pair(pairs[0]),
     )
-    assert isinstance(result, people.PeopleError) and result.status == 409, result
+    assert isinstance(result, PeopleError) and result.status == 409, result
     assert Pair.objects.filter(pk=pairs[0].pk).exists()
 
 
@@ -139,9 +141,9 @@ def test_a_round_paired_while_a_pair_is_deleted_leaves_the_pair_out(monkeypatch,
     pairs = [make_pair() for _ in range(5)]
     rnd = race(
         monkeypatch,
-        people,
+        people_pairs,
         "why_not_delete_pair",
-        lambda: people.delete_pair(pairs[0]),
+        lambda: delete_pair(pairs[0]),
         lambda: pairing.pair_round(tournament),
     )
     assert not Pair.objects.filter(pk=pairs[0].pk).exists()

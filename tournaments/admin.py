@@ -39,7 +39,8 @@ from tournaments.competition.finishing import FinishError, refusal
 from tournaments.competition.wording import preset_name, ruleset_presets
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 from tournaments.pairing import services as pairing
-from tournaments.people import services as people
+from tournaments.people.errors import PeopleError
+from tournaments.people.pairs import delete_pair, why_not_delete_pair
 from tournaments.setup import services as setup
 
 # What the recording service computes from the confirmed deals.
@@ -121,7 +122,7 @@ class KeptByTheDesk:
             except (
                 FinishError,
                 pairing.PairingError,
-                people.PeopleError,
+                PeopleError,
                 setup.SettingsError,
             ) as refused:  # changed meanwhile
                 why = str(refused)
@@ -230,10 +231,10 @@ class PairAdmin(KeptByTheDesk, ReadableAutocomplete, HistoryForReading):
     list_select_related = ("tournament", "player1", "player2")
 
     def why_not_delete(self, obj) -> str | None:
-        return people.why_not_delete_pair(obj)
+        return why_not_delete_pair(obj)
 
     def delete_through(self, request, obj) -> None:
-        people.delete_pair(obj, by=request.user)
+        delete_pair(obj, by=request.user)
 
 
 # The largest table number the database takes (a positive small integer).

@@ -1,7 +1,8 @@
 """What every admin page reads from an address or a form is checked as the site's own pages check theirs, so no
 address or field gives a 500: a history address naming no id is not found, an empty ``_to_field`` names no field,
-a list filter the database cannot read is dropped and so is a row ticked for an action that can be no row (on every admin page, auth's and axes' too), an autocomplete
-field's typed value is a form error, and so is JSON that ``json`` cannot read at all. Also: pages only read."""
+a list filter the database cannot read is dropped and so is a row ticked for an action that can be no row (on
+every admin page, auth's and axes' too), an autocomplete field's typed value is a form error, so is an id past 64
+bits in a many-to-many field, and so is JSON that ``json`` cannot read at all. Also: pages only read."""
 
 from django import forms
 from django.contrib import admin
@@ -19,6 +20,8 @@ from django.db import InterfaceError, OperationalError, models, router, transact
 from django.forms.fields import InvalidJSONInput
 from django.http import Http404
 from simple_history.admin import SimpleHistoryAdmin
+
+from tournaments.competition.ids import IdChoicesField, can_be_id
 
 
 class ReadOnly:
@@ -62,12 +65,12 @@ class HistoryForReading(SimpleHistoryAdmin):
 
 
 def can_be(field: models.Field, value) -> bool:
-    """Whether ``value`` can be a value of ``field`` at all (``abc`` is no id)."""
+    """Whether ``value`` can be a value of ``field`` at all (``abc`` is no id, nor is a number past 64 bits)."""
     try:
         field.to_python(value)
     except ValidationError:
         return False
-    return True
+    return not isinstance(field, models.IntegerField) or can_be_id(value)
 
 
 class ReadableAutocompleteSelect(AutocompleteSelect):
@@ -164,7 +167,16 @@ class ReadableSelection:
         return super().changelist_view(request, extra_context)
 
 
-EVERY_ADMIN = (NoEmptyToField, ReadableFilters, ReadableSelection)
+class ReadableManyToMany:
+    """A many-to-many field's posted ids are checked before the database is asked about them all at once: one
+    past 64 bits is a form error (``IdChoicesField``), not an OverflowError in SQLite's driver."""
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        kwargs.setdefault("form_class", IdChoicesField)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+EVERY_ADMIN = (NoEmptyToField, ReadableFilters, ReadableSelection, ReadableManyToMany)
 
 
 def check_every_admin(site: admin.AdminSite) -> None:

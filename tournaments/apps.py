@@ -7,10 +7,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("tournament")
 
     def ready(self) -> None:
-        # An ``in`` lookup with an id over 64 bits matches nothing instead of failing in SQLite's driver.
-        from tournaments import lookups
-
-        lookups.register()
         # Every write the public pages show gives its tournament a new generation (their cache keys).
         from tournaments.public import generation
 

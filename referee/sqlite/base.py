@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from django.db import transaction
 from django.db.backends.sqlite3 import base
 
 try:  # Linux and macOS; on Windows the server (waitress) is one process, where the thread lock is the gate
@@ -67,6 +70,21 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.holding: Gate | None = None
+
+    @contextmanager
+    def read_transaction(self) -> Iterator[None]:
+        """A transaction that only reads: ``BEGIN DEFERRED`` whatever mode the settings give (``IMMEDIATE``), so it
+        takes no write lock and passes by the gate; in WAL mode its first read fixes the state it sees. Django
+        reads the mode once, when it connects, into ``transaction_mode``, and offers no way to begin one
+        transaction otherwise: so it is set here, for this one ``BEGIN``, and put back."""
+        self.ensure_connection()  # connecting reads the configured mode: connect before changing it
+        mode, self.transaction_mode = self.transaction_mode, "DEFERRED"
+        try:
+            with transaction.atomic(using=self.alias):
+                self.transaction_mode = mode
+                yield
+        finally:
+            self.transaction_mode = mode
 
     def gate(self) -> Gate | None:
         if self.transaction_mode not in ("IMMEDIATE", "EXCLUSIVE") or self.is_in_memory_db():

@@ -46,7 +46,6 @@ from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
 from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
-from tournaments.board.state import seat_players
 from tournaments.competition.access import (
     can_confirm,
     can_confirm_by_pin,
@@ -175,7 +174,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
                 "throw": throw_info(trick, plays, rs, labels) if trick.throw_attempted else None,
             }
         )
-    players = seat_players(match)
+    players = match.seat_players()
     kitty = list(parse_cards(deal.kitty)) if deal.kitty else []
     buried = Counter(CARD_TEXT[c] for c in kitty)
     banker_side = side_of(deal.banker)
@@ -326,7 +325,7 @@ def match_screen(match: Match, user) -> dict:
         "state": state,
         "deals": deals,
         "open_deal": next((d for d in deals if d.state == Deal.State.RECORDING), None),
-        "players": seat_players(match),
+        "players": match.seat_players(),
         "show_results": can_read_results(user, match),
         "levels_chart": match_levels_chart(match) if can_read_results(user, match) else "",
         "show_deals": can_read_deals(user, match),
@@ -363,7 +362,7 @@ def new_deal_screen(match: Match, user) -> dict:
         "needs_declarer": banker is None,
         "banker": banker,
         "level": state.levels[side_of(banker)] if banker else None,
-        "players": seat_players(match),
+        "players": match.seat_players(),
         "ruleset": ruleset_for(match),
     }
 
@@ -451,7 +450,7 @@ def review_screen(deal: Deal, user) -> dict:
     ones block the submit), the penalties with their effect, each failed throw's deduction, a preview, and one
     line on why the penalties changed the result."""
     snap = snapshot(deal, start_levels(deal))  # one read for the verdict and the completeness check
-    players = seat_players(deal.match)
+    players = deal.match.seat_players()
     rs = snap.rs
     judged = snap.judged() if deal.mode == Deal.Mode.TRICKS else None
     verdict = judged.as_dict() if judged is not None else (deal.verdict or {})

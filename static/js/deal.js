@@ -225,6 +225,7 @@
   // A follow's size is the lead's: once the picker holds that many cards the play is sent by itself after a
   // moment (AUTO_SEND_MS, a countdown on the record button); a tap on the button in that moment takes it back.
   var AUTO_SEND_MS = window.refereeAutoSendMs || 1500;
+  app.setAttribute("data-auto-send-ms", String(AUTO_SEND_MS)); // the moment, on the page for whoever waits it out
   var countdown = null; // the timer of a follow about to be sent
   var recordButton = document.getElementById("record-button");
   function followSize() {

@@ -15,7 +15,6 @@ from referee.table.recording import deal_entry
 from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
 from tests.browser.helpers import expect, wait_for_version
-from tournaments.board.state import seat_players
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,6 +127,11 @@ def test_the_trick_the_picker_and_the_record_control_share_one_screen(
     page.context.close()
 
 
+def the_moment(page) -> int:
+    """The moment before a follow is sent by itself, as the page's script has it (``AUTO_SEND_MS``)."""
+    return int(page.locator("#deal-app").get_attribute("data-auto-send-ms"))
+
+
 def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_server, begun):
     record = plain_record()
     plays = [cards for _seat, cards in record["tricks"][0]["plays"]]
@@ -147,7 +151,7 @@ def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_s
     expect(page.locator("#message")).to_contain_text(WORDS["zh-hans"]["cancelled"])
     expect(page.locator("#record-button")).not_to_have_class("counting")
     expect(page.locator("#cards-input")).to_have_value(plays[2])
-    page.wait_for_timeout(1800)  # longer than the moment: nothing was sent
+    page.wait_for_timeout(the_moment(page) + 300)  # longer than the moment: nothing was sent
     expect(page.locator("#deal-app")).to_have_attribute("data-version", "2")
     record_button(page, "zh-hans").click()  # sent by hand after all
     wait_for_version(page, 3)
@@ -170,7 +174,7 @@ def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead(
         wait_for_version(page, n + 1)
     verdict = engine_judge({**record, "tricks": [first], "partial": True})
     won = verdict.tricks[0]
-    player = seat_players(begun.match)[won.winner]
+    player = begun.match.seat_players()[won.winner]
     banner = page.locator("#trick-outcome")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text(player)
@@ -267,7 +271,7 @@ def test_an_undo_in_the_moment_before_a_follow_is_sent_keeps_it_unsent(browser, 
     page.locator("[data-action=undo]").click()  # the lead taken back while the follow counts down
     wait_for_version(page, 2)
     expect(page.locator("#record-button")).not_to_have_class("counting")
-    page.wait_for_timeout(1800)  # longer than the moment: nothing was sent
+    page.wait_for_timeout(the_moment(page) + 300)  # longer than the moment: nothing was sent
     expect(page.locator("#deal-app")).to_have_attribute("data-version", "2")
     assert not begun.tricks.exists()
     page.context.close()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from tests.desk.helpers import play
 from tournaments.competition.finishing import finish_tournament
 from tournaments.models import Pair, Player, Round, Series, Tournament
-from tournaments.people.services import PairEntry, save_pair
+from tournaments.people.pairs import PairEntry, save_pair
 from tournaments.season.services import save_series
 
 # A round robin of four pairs (by index): round by round, the two tables.

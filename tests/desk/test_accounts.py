@@ -9,13 +9,13 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
+from referee.table.recording import deal_entry, records
 from tests.desk.helpers import en
+from tests.table.helpers import JSON, simulated_first
 from tournaments.competition import access
-from tournaments.models import Pair, Round, Tournament
+from tournaments.models import Deal, Pair, Round, Tournament
 from tournaments.pairing.services import pair_round
-from tournaments.people.forms import CaptainForm
-from tournaments.people.services import (
-    PeopleError,
+from tournaments.people.accounts import (
     assign_judge,
     create_director_account,
     create_judge,
@@ -24,6 +24,8 @@ from tournaments.people.services import (
     reset_captain_password,
     reset_password,
 )
+from tournaments.people.errors import PeopleError
+from tournaments.people.forms import CaptainForm
 
 # --- captains' accounts ------------------------------------------------------------------------------------
 
@@ -94,8 +96,17 @@ def test_the_director_gives_the_captain_an_account_whose_password_is_shown_once_
     assert pair.captain == account and pair.history.first().history_user == director
     listed = client.get(reverse("desk-pairs", args=[pair.tournament.slug])).content.decode()
     assert password not in listed and "cap.ew" in listed
-    assert Client().login(username="cap.ew", password=password)
-    assert access.is_official(account, match) and access.can_read_match(account, match)
+    captain = Client()
+    assert captain.login(username="cap.ew", password=password)  # the password shown is the one that works
+    deal = records.record_deal(match, simulated_first(match), director)
+    deal_entry.reopen_deal(deal, director, version=deal.version, reason="a correction")
+    deal.refresh_from_db()
+    deal_entry.submit_deal(deal, match.judge, version=deal.version)  # the judge submits, the captain confirms
+    deal.refresh_from_db()
+    url = reverse("deal_action", args=[deal.pk, "confirm"])
+    response = captain.post(url, {"version": deal.version}, **JSON)
+    deal.refresh_from_db()
+    assert response.status_code == 200 and deal.state == Deal.State.CONFIRMED
 
 
 @pytest.mark.django_db

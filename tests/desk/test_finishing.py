@@ -30,7 +30,7 @@ from tournaments.pairing.services import (
     swap_pairs,
     unpublish_round,
 )
-from tournaments.people.services import PairEntry, delete_pair, save_pair, set_withdrawn, why_not_delete_pair
+from tournaments.people.pairs import PairEntry, delete_pair, save_pair, set_withdrawn, why_not_delete_pair
 from tournaments.setup.services import save_settings
 from tournaments.workbook.export import write_workbook
 from tournaments.workbook.importing import Entry, import_entries

@@ -13,12 +13,12 @@ from referee.table.simulation import simulate_round
 from tests.desk.helpers import en, finish, swiss_stage
 from tournaments.models import Match, Pair, Round, Tournament
 from tournaments.pairing.advance import advance_bracket
+from tournaments.pairing.bracket import final_placings
 from tournaments.pairing.services import pair_round, publish_round
 from tournaments.pairing.ties import decide_tie
 from tournaments.season import ratings
 from tournaments.season.services import save_series
 from tournaments.season.tables import series_tables
-from tournaments.standings.bracket import final_placings
 
 
 def decide_level_matches(client, t: Tournament, number: int) -> None:

@@ -16,6 +16,7 @@ from django.utils import translation
 from referee.table.simulation import simulate_round
 from tests.desk.helpers import finish
 from tournaments.models import Round, Tournament
+from tournaments.pairing.bracket import final_placings
 from tournaments.pairing.services import (
     PairingError,
     pair_round,
@@ -24,8 +25,7 @@ from tournaments.pairing.services import (
     swap_pairs,
     why_not_pair,
 )
-from tournaments.people.services import set_withdrawn
-from tournaments.standings.bracket import final_placings
+from tournaments.people.pairs import set_withdrawn
 from tournaments.standings.compute import compute_standings
 
 SHORT = {"preset": "standard", "target_level": "4"}
@@ -172,7 +172,7 @@ def test_the_command_creates_a_knockout_and_a_swiss_with_a_knockout_stage():
 
 @pytest.mark.django_db
 def test_a_late_entry_is_told_the_knockout_is_settled(make_pair, director):
-    from tournaments.people.services import late_entry_note
+    from tournaments.people.pairs import late_entry_note
 
     t = staged(make_pair, 4, 1, 4)
     play(t, director, 1)

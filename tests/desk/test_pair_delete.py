@@ -11,12 +11,9 @@ from django.utils import translation
 from tests.desk.helpers import en
 from tournaments.models import Bye, Match, Pair, Player, Round, Tournament
 from tournaments.pairing.services import pair_round
-from tournaments.people.services import (
-    PeopleError,
-    delete_pair,
-    give_captain_account,
-    sharing_pairs,
-)
+from tournaments.people.accounts import give_captain_account
+from tournaments.people.errors import PeopleError
+from tournaments.people.pairs import delete_pair, sharing_pairs
 
 # --- deleting a pair entered by mistake ---------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from tournaments.pairing.services import (
     swap_pairs,
     unpublish_round,
 )
-from tournaments.people.services import set_withdrawn
+from tournaments.people.pairs import set_withdrawn
 
 # --- the database services ----------------------------------------------------------------------------------
 

@@ -10,16 +10,10 @@ from django.utils import translation
 from tests.desk.helpers import en, finish
 from tournaments.models import Match, Pair, Player, Tournament
 from tournaments.pairing.services import pair_round, publish_round
+from tournaments.people.accounts import set_active
+from tournaments.people.errors import PeopleError
 from tournaments.people.forms import JudgeForm, PairForm, TableJudgeForm
-from tournaments.people.services import (
-    PairEntry,
-    PeopleError,
-    late_entry_note,
-    late_entry_round,
-    save_pair,
-    set_active,
-    set_withdrawn,
-)
+from tournaments.people.pairs import PairEntry, late_entry_note, late_entry_round, save_pair, set_withdrawn
 
 PAIR = {"name": "新队", "player1": "王一", "player2": "李二", "club": "朝阳", "seed": "9"}
 

@@ -13,10 +13,11 @@ from django.utils import translation
 
 from tests.desk.helpers import en, xlsx_bytes
 from tests.desk.season_scene import build_season
-from tournaments.models import Pair, Player, PlayerMerge, Tournament
-from tournaments.people.services import PairEntry, PeopleError, save_pair
+from tournaments.models import Pair, Player, PlayerMerge, Series, Tournament
+from tournaments.people.errors import PeopleError
+from tournaments.people.pairs import PairEntry, save_pair
+from tournaments.people.registry import MergeError, merge_players
 from tournaments.season import ratings
-from tournaments.season.registry import MergeError, merge_players
 from tournaments.season.tables import series_tables
 from tournaments.workbook.importing import parse
 
@@ -230,6 +231,18 @@ def test_the_director_creates_a_series_with_a_pinyin_address_and_attaches_tourna
     before = autumn.history.count()
     bad = client.post(reverse("desk-series-edit", args=[autumn.slug]), data | {"points": "10 x -1"})
     assert bad.status_code == 200 and autumn.history.count() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", [str(2**63), str(10**30)])
+def test_a_series_given_a_tournament_id_past_64_bits_is_a_form_error(client, director, tournament, bad):
+    """The series' tournaments are a list of ids Django asks the database about at once: one past 64 bits was an
+    OverflowError in SQLite's driver (a 500)."""
+    client.force_login(director)
+    data = {"name": "秋季联赛", "points": "10 6 3", "best_of": "", "tournaments": [str(tournament.pk), bad]}
+    response = en(client).post(reverse("desk-series-new"), data)
+    assert response.status_code == 200 and "is not one of the available choices" in response.content.decode()
+    assert not Series.objects.exists()
 
 
 @pytest.mark.django_db

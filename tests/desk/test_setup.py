@@ -16,9 +16,9 @@ from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
 from tests.desk.helpers import delete_url, en, ruleset_form, settings_data, settings_url, tournament_form
 from tournaments.competition import wording
+from tournaments.competition import words as ruleset_words
 from tournaments.models import Deal, Match, Tournament
 from tournaments.pairing.services import pair_round, publish_round
-from tournaments.setup import words as ruleset_words
 from tournaments.setup.forms import (
     SETTINGS,
     RulesetForm,

@@ -93,7 +93,7 @@ def test_a_judges_home_page_lists_no_draft_table(client, draft, judge, round1, m
 
 @db
 def test_a_captains_home_page_lists_the_pairs_published_open_matches(client, draft, round1, make_pair):
-    from tournaments.people.services import give_captain_account
+    from tournaments.people.accounts import give_captain_account
 
     pair = draft.pair_ew  # its draft table is not listed
     captain, _password = give_captain_account(pair, "cap")

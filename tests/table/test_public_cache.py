@@ -98,12 +98,18 @@ def test_each_language_has_its_own_page(client, match):
 def test_the_director_sees_a_draft_round_a_visitor_was_never_shown(client, tournament, make_pair, director):
     draft = Round.objects.create(tournament=tournament, number=1)
     Match.objects.create(round=draft, table=1, pair_ns=make_pair(), pair_ew=make_pair())
-    url = reverse("tournament", args=[tournament.slug])
-    assert "table" in get(client, url).content.decode()
+    url, draft_url = (
+        reverse("tournament", args=[tournament.slug]),
+        reverse("round", args=[tournament.slug, 1]),
+    )
+    visitor = get(client, url)
+    assert visitor.status_code == 200 and draft_url not in visitor.content.decode()
     td = Client()
     td.force_login(director)
     page = get(td, url)
-    assert "ETag" not in page and reverse("round", args=[tournament.slug, 1]) in page.content.decode()
+    assert "ETag" not in page and draft_url in page.content.decode()
+    again = get(client, url)  # the director's page was not kept for visitors
+    assert again["ETag"] == visitor["ETag"] and draft_url not in again.content.decode()
 
 
 def test_each_visitor_gets_a_csrf_token_of_their_own(match):

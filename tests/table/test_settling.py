@@ -215,7 +215,7 @@ def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(r
     screen = screens.review_screen(deal, judge)
     assert screen["open_violations"] == [] and screen["violations"][0]["status"] == "penalty"
     assert screen["penalties"][0]["consequence"].startswith("the deal is lost")
-    who = screens.seat_label(penalty.seat, screens.seat_players(deal.match))
+    who = screens.seat_label(penalty.seat, deal.match.seat_players())
     assert screen["why"].startswith(f"{who}'s revoke: under this ruleset ")
     with translation.override("zh-hans"):
         why = screens.review_screen(deal, judge)["why"]

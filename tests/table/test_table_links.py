@@ -138,7 +138,7 @@ def test_each_device_that_opened_the_link_is_listed_once(card, match):
 def test_the_device_is_named_by_its_table_never_by_its_account(card, match):
     from django.utils import translation
 
-    from tournaments.people.services import display_name
+    from tournaments.competition.accounts import display_name
 
     account = TableLink.objects.get(match=match).account
     with translation.override("en"):

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from referee.table.recording import deal_entry, records
 from tests.table.helpers import (
@@ -18,6 +19,7 @@ from tests.table.helpers import (
     simulated,
     simulated_first,
 )
+from tournaments.competition.wording import card_faces
 from tournaments.models import Deal
 
 pytestmark = pytest.mark.django_db
@@ -275,7 +277,13 @@ def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make
 def test_the_director_sees_the_history_on_the_match_page(deal, judge, director):
     record_play(deal, judge, cards="SA", version=0)
     page = as_user(director).get(reverse("match", args=[deal.match_id])).content.decode()
-    assert "history" in page and "judge" in page
+    history = page.split('<details class="history">', 1)[1].split("</details>", 1)[0]
+    rows = history.split("<tr>")[2:]  # after the heading's row
+    with translation.override("zh-hans"):
+        played = card_faces("SA")
+    assert any(f"<td>{judge.username}</td>" in row and played in row for row in rows), (
+        history
+    )  # who played what
     assert "history" not in as_user(judge).get(reverse("match", args=[deal.match_id])).content.decode()
 
 

@@ -140,6 +140,22 @@ def test_readers_pass_by_the_gate_while_a_writer_holds_it(file_db):
         assert done == [1]
 
 
+def test_a_read_transaction_begins_deferred_past_the_gate_and_puts_the_configured_mode_back(file_db):
+    """``read_transaction`` is the backend's one change of Django's transaction mode: one ``BEGIN DEFERRED``."""
+    connection.ensure_connection()
+    assert connection.transaction_mode == "IMMEDIATE"
+    with connection.read_transaction():
+        assert connection.in_atomic_block and gate_is_free()  # a reader holds no gate
+        assert Tournament.objects.count() == 0
+    assert connection.transaction_mode == "IMMEDIATE"
+    with pytest.raises(ZeroDivisionError), connection.read_transaction():
+        1 / 0  # noqa: B018 - a read that fails half-way
+    assert connection.transaction_mode == "IMMEDIATE" and gate_is_free()
+    with transaction.atomic():
+        Tournament.objects.create(name="c", slug="c")
+        assert not gate_is_free()  # a write after it takes the gate again
+
+
 def test_the_gate_is_held_for_a_write_transaction_and_given_back_at_commit_and_rollback(file_db):
     with transaction.atomic():
         Tournament.objects.create(name="a", slug="a")

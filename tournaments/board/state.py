@@ -203,12 +203,6 @@ SCORE_SHEET_ROWS = (
 )
 
 
-def seat_players(match: Match) -> dict[str, str]:
-    """Who sits where: a pair's first player North (or East), the second South (or West)."""
-    ns, ew = match.pair_ns, match.pair_ew
-    return {"N": ns.player1.name, "S": ns.player2.name, "E": ew.player1.name, "W": ew.player2.name}
-
-
 def printable_matches(rnd: Round, table: int | None = None):
     """The round's matches for its table cards and score sheets (one table when ``table`` is given)."""
     matches = rnd.matches.select_related(

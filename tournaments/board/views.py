@@ -65,7 +65,7 @@ def desk_queue(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 def table_sheet(match) -> dict:
     """One table's printable: who sits where in words (no seat letters), and the score sheet's deal numbers."""
-    players = board.seat_players(match)
+    players = match.seat_players()
     return {
         "match": match,
         "seats": [(SEAT_NAMES[s], players[s]) for s in board.SEATS_IN_ORDER],

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from tournaments.competition.access import DIRECTOR_GROUP, add_to_group
+from tournaments.competition.access import DIRECTOR_GROUP, TABLE_ACCOUNT_PREFIX, add_to_group
 from tournaments.models import Match, Pair, Player
 
 
 def site_is_new() -> bool:
     """True on an empty database: nobody can log in yet, so the home page offers the director's account."""
     return not get_user_model().objects.exists()
+
+
+def display_name(account) -> str:
+    """How an account is named on the desk's pages: the display name, else the user name; a table device's
+    account by its table (``table:<round>:<table>:<random>``), never by its internal name."""
+    name = account.get_username()
+    if name.startswith(TABLE_ACCOUNT_PREFIX):
+        parts = name.split(":")
+        return _("the device at table %(table)s") % {"table": parts[2] if len(parts) > 2 else "?"}
+    return account.get_full_name() or name
 
 
 @transaction.atomic

@@ -17,9 +17,9 @@ from rules.knockout import rounds_of
 from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import Ruleset, RulesetError
 from rules.standings import TIEBREAKS
+from tournaments.competition.refusals import ruleset_refusal
 from tournaments.competition.stamps import by_user
 from tournaments.competition.wording import TIE_BREAK_NAMES
-from tournaments.setup.refusals import ruleset_refusal
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
@@ -432,6 +432,11 @@ class Match(models.Model):
 
     def pair_of(self, side: str) -> Pair:
         return self.pair_ns if side == "NS" else self.pair_ew
+
+    def seat_players(self) -> dict[str, str]:
+        """Who sits where: a pair's first player North (or East), the second South (or West)."""
+        ns, ew = self.pair_ns, self.pair_ew
+        return {"N": ns.player1.name, "S": ns.player2.name, "E": ew.player1.name, "W": ew.player2.name}
 
     @property
     def goes_through_id(self) -> int | None:

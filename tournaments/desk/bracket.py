@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 
 from tournaments.competition.pages import desk_page
 from tournaments.models import Match, Round, Tournament
+from tournaments.pairing.bracket import bracket_picture
 from tournaments.pairing.knockout import is_bracket_round
 from tournaments.pairing.ties import TieError, decide_tie
-from tournaments.standings.bracket import bracket_picture
 
 
 class TieForm(forms.Form):

@@ -1,19 +1,10 @@
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.competition.ids import IdChoicesField
 from tournaments.models import Pair
-from tournaments.people.services import display_name
-
-
-class DirectorSetupForm(UserCreationForm):
-    """The first-run form: the very first account is the tournament director's."""
-
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username",)
-        labels = {"username": _("user name")}
+from tournaments.people.forms import JudgeChoiceField
 
 
 class ImportForm(forms.Form):
@@ -23,13 +14,6 @@ class ImportForm(forms.Form):
         label=_("file"),
         help_text=_("An .xlsx, .csv or .txt file with the columns pair, player1, player2, club."),
     )
-
-
-class JudgeChoiceField(forms.ModelChoiceField):
-    """Judges offered by their display name (else their user name)."""
-
-    def label_from_instance(self, obj) -> str:
-        return display_name(obj)
 
 
 class MatchRowForm(forms.Form):
@@ -56,7 +40,7 @@ class MatchRowForm(forms.Form):
 
 
 class ByeForm(forms.Form):
-    byes = forms.ModelMultipleChoiceField(
+    byes = IdChoicesField(
         queryset=Pair.objects.none(), required=False, widget=forms.CheckboxSelectMultiple, label=_("byes")
     )
 

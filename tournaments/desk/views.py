@@ -29,6 +29,7 @@ from tournaments.competition.pages import desk_page
 from tournaments.desk.bracket import round_bracket
 from tournaments.desk.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, ReopenForm, SwapForm
 from tournaments.models import Bye, Round, Tournament
+from tournaments.pairing.bracket import bracket_picture
 from tournaments.pairing.services import (
     PairingError,
     delete_draft_round,
@@ -41,7 +42,6 @@ from tournaments.pairing.services import (
     why_not_pair,
     why_not_unpublish,
 )
-from tournaments.standings.bracket import bracket_picture
 from tournaments.standings.tables import PairingTable
 from tournaments.workbook.download import attach
 from tournaments.workbook.export import workbook_filename, workbook_title, write_workbook

@@ -1,21 +1,38 @@
-"""The desk's forms for pairs, captains' accounts and judges: each checks what the TD typed and hands the
-service plain values."""
+"""The forms for pairs, captains' accounts, judges and directors (the first-run director's too), and the judge
+offered by name on every form that picks one: each checks what was typed and hands the service plain values."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.competition import access
-from tournaments.desk.forms import JudgeChoiceField
+from tournaments.competition.accounts import display_name
 from tournaments.models import Pair, Tournament
-from tournaments.people import services as people
-from tournaments.people.services import PairEntry
+from tournaments.people.accounts import account_named, captain_problem
+from tournaments.people.pairs import PairEntry
 
 NAME_LENGTH = Pair._meta.get_field("name").max_length
 SEED_MAX = 32767  # a PositiveSmallIntegerField
+
+
+class JudgeChoiceField(forms.ModelChoiceField):
+    """Judges offered by their display name (else their user name)."""
+
+    def label_from_instance(self, obj) -> str:
+        return display_name(obj)
+
+
+class DirectorSetupForm(UserCreationForm):
+    """The first-run form: the very first account is the tournament director's."""
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+        labels = {"username": _("user name")}
 
 
 class PairForm(forms.Form):
@@ -88,7 +105,7 @@ class JudgeForm(forms.Form):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if people.account_named(username) is not None:
+        if account_named(username) is not None:
             raise forms.ValidationError(_("This user name is taken."))
         return username
 
@@ -120,8 +137,8 @@ class CaptainForm(forms.Form):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        account = people.account_named(username)
-        if account is not None and (problem := people.captain_problem(self.pair, account)):
+        account = account_named(username)
+        if account is not None and (problem := captain_problem(self.pair, account)):
             raise forms.ValidationError(problem)
         return username
 

@@ -1,7 +1,7 @@
 """The desk's pages for people: pairs and players (list, add, edit, withdraw with a prompt to forfeit, reinstate,
 delete one entered by mistake, the captain's account), judges (accounts, passwords shown once, the judge at each table) and directors (another
 director's account, one's own password). Thin: read the request, one service call
-(``tournaments.people.services``), render."""
+(``tournaments.people.pairs``, ``tournaments.people.accounts``), render."""
 
 from __future__ import annotations
 
@@ -18,15 +18,37 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
+from tournaments.competition.accounts import display_name
 from tournaments.competition.pages import desk_page, director_required
 from tournaments.models import Match, Pair, Tournament
-from tournaments.people import services as people
+from tournaments.people.accounts import (
+    assign_judge,
+    create_director_account,
+    create_judge,
+    give_captain_account,
+    remove_captain_account,
+    require_no_captain,
+    reset_captain_password,
+    reset_password,
+    set_active,
+)
+from tournaments.people.errors import PeopleError
 from tournaments.people.forms import CaptainForm, DirectorForm, JudgeForm, PairForm, TableJudgeForm
+from tournaments.people.pairs import (
+    delete_pair,
+    draft_rounds_with,
+    late_entry_note,
+    open_matches,
+    save_pair,
+    set_withdrawn,
+    sharing_pairs,
+    why_not_delete_pair,
+)
 
 MATCH_PAIRS = ("pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge")
 
 
-def _refused(request: HttpRequest, exc: people.PeopleError, target: str) -> HttpResponse:
+def _refused(request: HttpRequest, exc: PeopleError, target: str) -> HttpResponse:
     messages.error(request, exc.message)
     return redirect(target)
 
@@ -56,8 +78,8 @@ def _pair_form(request: HttpRequest, tournament: Tournament, pair=None) -> HttpR
     form = PairForm(request.POST or None, tournament=tournament, pair=pair)
     if request.method == "POST" and form.is_valid():
         try:
-            saved = people.save_pair(tournament, form.entry(), pair)
-        except people.PeopleError as exc:
+            saved = save_pair(tournament, form.entry(), pair)
+        except PeopleError as exc:
             form.add_error(None, exc.message)
         else:
             done = _("%(pair)s is entered.") if pair is None else _("%(pair)s is saved.")
@@ -70,8 +92,8 @@ def _pair_form(request: HttpRequest, tournament: Tournament, pair=None) -> HttpR
             "tournament": tournament,
             "pair": pair,
             "form": form,
-            "late_note": people.late_entry_note(tournament) if pair is None else "",
-            "delete_blocker": people.why_not_delete_pair(pair) if pair is not None else None,
+            "late_note": late_entry_note(tournament) if pair is None else "",
+            "delete_blocker": why_not_delete_pair(pair) if pair is not None else None,
         },
     )
 
@@ -96,8 +118,8 @@ def pair_withdraw(request: HttpRequest, tournament: Tournament, pair_id: int) ->
     tournament, pair = _pair(tournament, pair_id)
     if request.method == "POST":
         try:
-            people.set_withdrawn(pair, True, by=request.user)
-        except people.PeopleError as exc:
+            set_withdrawn(pair, True, by=request.user)
+        except PeopleError as exc:
             return _refused(request, exc, request.path)
         messages.success(request, _("%(pair)s has withdrawn.") % {"pair": pair.name})
         return redirect("desk-pair-withdraw", slug=tournament.slug, pair_id=pair.pk)
@@ -107,10 +129,8 @@ def pair_withdraw(request: HttpRequest, tournament: Tournament, pair_id: int) ->
         {
             "tournament": tournament,
             "pair": pair,
-            "open_matches": [
-                (m, "NS" if m.pair_ns_id == pair.pk else "EW") for m in people.open_matches(pair)
-            ],
-            "drafts": people.draft_rounds_with(pair),
+            "open_matches": [(m, "NS" if m.pair_ns_id == pair.pk else "EW") for m in open_matches(pair)],
+            "drafts": draft_rounds_with(pair),
         },
     )
 
@@ -120,8 +140,8 @@ def pair_withdraw(request: HttpRequest, tournament: Tournament, pair_id: int) ->
 def pair_reinstate(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
     _tournament, pair = _pair(tournament, pair_id)
     try:
-        people.set_withdrawn(pair, False, by=request.user)
-    except people.PeopleError as exc:
+        set_withdrawn(pair, False, by=request.user)
+    except PeopleError as exc:
         return _refused(request, exc, reverse("desk-pairs", args=[tournament.slug]))
     messages.success(request, _("%(pair)s plays again from the next round.") % {"pair": pair.name})
     return redirect("desk-pairs", slug=tournament.slug)
@@ -136,8 +156,8 @@ def pair_delete(request: HttpRequest, tournament: Tournament, pair_id: int) -> H
     refusal, status = None, 200
     if request.method == "POST":
         try:
-            people.delete_pair(pair, by=request.user)
-        except people.PeopleError as exc:
+            delete_pair(pair, by=request.user)
+        except PeopleError as exc:
             refusal, status = exc.message, exc.status
         else:
             messages.success(request, _("%(name)s is deleted.") % {"name": pair.name})
@@ -148,9 +168,9 @@ def pair_delete(request: HttpRequest, tournament: Tournament, pair_id: int) -> H
         {
             "tournament": tournament,
             "pair": pair,
-            "refusal": refusal or people.why_not_delete_pair(pair),
-            "drafts": people.draft_rounds_with(pair),  # to edit or discard
-            "players": people.sharing_pairs(pair),
+            "refusal": refusal or why_not_delete_pair(pair),
+            "drafts": draft_rounds_with(pair),  # to edit or discard
+            "players": sharing_pairs(pair),
         },
         status=status,
     )
@@ -166,15 +186,15 @@ def pair_captain(request: HttpRequest, tournament: Tournament, pair_id: int) -> 
     form = CaptainForm(request.POST or None, pair=pair)
     if request.method == "POST":
         try:
-            people.require_no_captain(pair)  # a stale form's answer, whatever it typed
-        except people.PeopleError as exc:
+            require_no_captain(pair)  # a stale form's answer, whatever it typed
+        except PeopleError as exc:
             return _refused(request, exc, request.path)
     if request.method == "POST" and form.is_valid():
         try:
-            account, password = people.give_captain_account(
+            account, password = give_captain_account(
                 pair, form.cleaned_data["username"], form.cleaned_data["name"], by=request.user
             )
-        except people.PeopleError as exc:
+        except PeopleError as exc:
             return _refused(request, exc, request.path)
         if password is not None:
             return _password_page(request, tournament, account, password, _("A captain's log-in"), pair)
@@ -198,8 +218,8 @@ def pair_captain_password(request: HttpRequest, tournament: Tournament, pair_id:
     """A new password for the captain's account, shown once (the captain's page asked first)."""
     tournament, pair = _pair(tournament, pair_id)
     try:
-        account, password = people.reset_captain_password(pair)
-    except people.PeopleError as exc:
+        account, password = reset_captain_password(pair)
+    except PeopleError as exc:
         return _refused(request, exc, reverse("desk-pair-captain", args=[tournament.slug, pair.pk]))
     return _password_page(request, tournament, account, password, _("A captain's new password"), pair)
 
@@ -210,8 +230,8 @@ def pair_captain_remove(request: HttpRequest, tournament: Tournament, pair_id: i
     _tournament, pair = _pair(tournament, pair_id)
     back = reverse("desk-pair-captain", args=[tournament.slug, pair.pk])
     try:
-        account = people.remove_captain_account(pair, by=request.user)
-    except people.PeopleError as exc:
+        account = remove_captain_account(pair, by=request.user)
+    except PeopleError as exc:
         return _refused(request, exc, back)
     messages.success(
         request,
@@ -260,7 +280,7 @@ def _password_page(
         {
             "tournament": tournament,
             "account": account,
-            "name": people.display_name(account),
+            "name": display_name(account),
             "password": password,
             "heading": heading,
             "pair": pair,
@@ -276,7 +296,7 @@ def _password_page(
 ACCOUNT_KINDS = {
     "judge": (
         JudgeForm,
-        people.create_judge,
+        create_judge,
         gettext_lazy("A new judge's log-in"),
         gettext_lazy(
             "The password is made for you and shown once, on the next page: print it or write it down."
@@ -286,7 +306,7 @@ ACCOUNT_KINDS = {
     ),
     "director": (
         DirectorForm,
-        people.create_director_account,
+        create_director_account,
         gettext_lazy("A new director's log-in"),
         gettext_lazy(
             "The new director has your powers on every tournament of this site. The password is made for you and "
@@ -305,7 +325,7 @@ def _account_add(request: HttpRequest, tournament: Tournament, kind: str) -> Htt
     if request.method == "POST" and form.is_valid():
         try:
             account, password = create(form.cleaned_data["username"], form.cleaned_data["name"])
-        except people.PeopleError as exc:
+        except PeopleError as exc:
             form.add_error("username", exc.message)
         else:
             back = (reverse(back_to, args=[tournament.slug]), back_label)
@@ -337,12 +357,12 @@ def judge_password(request: HttpRequest, tournament: Tournament, user_id: int) -
     """A new password for a judge: the confirmation, then the password shown once."""
     account = _judge(user_id)
     if request.method == "POST":
-        password = people.reset_password(account)
+        password = reset_password(account)
         return _password_page(request, tournament, account, password, _("A judge's new password"))
     return render(
         request,
         "tournaments/people/judge_reset.html",
-        {"tournament": tournament, "account": account, "name": people.display_name(account)},
+        {"tournament": tournament, "account": account, "name": display_name(account)},
     )
 
 
@@ -351,9 +371,9 @@ def judge_password(request: HttpRequest, tournament: Tournament, user_id: int) -
 def judge_active(request: HttpRequest, tournament: Tournament, user_id: int) -> HttpResponse:
     account = _judge(user_id)
     active = request.POST.get("active") == "1"
-    people.set_active(account, active)
+    set_active(account, active)
     done = _("%(name)s may log in again.") if active else _("%(name)s can no longer log in.")
-    messages.success(request, done % {"name": people.display_name(account)})
+    messages.success(request, done % {"name": display_name(account)})
     return redirect("desk-judges", slug=tournament.slug)
 
 
@@ -382,8 +402,8 @@ def table_judge(request: HttpRequest, tournament: Tournament, match_id: int) -> 
         messages.error(request, _("Choose an active judge."))
         return redirect(back)
     try:
-        people.assign_judge(match, form.cleaned_data["judge"], request.user)
-    except people.PeopleError as exc:
+        assign_judge(match, form.cleaned_data["judge"], request.user)
+    except PeopleError as exc:
         return _refused(request, exc, back)
     messages.success(request, _("Table %(table)s is saved.") % {"table": match.table})
     return redirect(back)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournaments.pairing.bracket import bracket_picture
 from tournaments.public.caching import public_cache
 from tournaments.public.views import links_for, public_tournament
-from tournaments.standings.bracket import bracket_picture
 
 
 @public_cache

@@ -2,7 +2,7 @@
 
 Plain data in, escaped SVG out (``format_html``), with a title, a description and text labels, so a screen
 reader and a phone read them as well as a projector; each point carries its figures as ``data-`` attributes.
-The figures come from services (``referee.table.level_trail``, ``tournaments.standings.history``).
+The figures come from services (``referee.table.level_trail``, ``tournaments.public.history``).
 """
 
 from __future__ import annotations

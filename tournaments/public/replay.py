@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from tournaments.board.state import seat_players
 from tournaments.competition import access
 from tournaments.competition.pages import tournament_page
 from tournaments.models import SEAT_CHOICES, Deal, Match, Tournament
@@ -41,7 +40,7 @@ def trick_cards(deal: Deal) -> list[TrickCards]:
 
 def seat_labels(match: Match) -> dict[str, str]:
     """Each seat as the replay names it: the seat, then its player (北 · 甲)."""
-    players = seat_players(match)
+    players = match.seat_players()
     return {seat: f"{SEAT_NAMES[seat]} · {players[seat]}" for seat in "NESW"}
 
 

@@ -21,14 +21,14 @@ from tournaments.competition import access
 from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.pages import tournament_page
 from tournaments.competition.wording import match_status
-from tournaments.desk.forms import DirectorSetupForm
+from tournaments.competition.words import setting_label
 from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.pairing.bracket import final_placings
+from tournaments.people.forms import DirectorSetupForm
 from tournaments.public.caching import public_cache
+from tournaments.public.history import rank_picture
 from tournaments.public.pair_now import pair_now
-from tournaments.setup.words import setting_label
-from tournaments.standings.bracket import final_placings
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
-from tournaments.standings.history import rank_picture
 from tournaments.standings.tables import (
     MatchTable,
     PairingTable,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.competition.ids import IdChoicesField
 from tournaments.models import Player, Series, Tournament
 from tournaments.season.models import MAX_PLACINGS, MAX_POINTS, points_problem
 
@@ -27,7 +28,7 @@ class SeriesForm(forms.Form):
         help_text=_("each player's best results; empty: all count"),
     )
     is_public = forms.BooleanField(label=_("public"), required=False)
-    tournaments = forms.ModelMultipleChoiceField(
+    tournaments = IdChoicesField(
         label=_("tournaments"),
         queryset=Tournament.objects.order_by("start_date", "created_at", "pk"),
         required=False,

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tournaments.models import Pair, Player, Series, Tournament
+from tournaments.pairing.bracket import final_ranks
 from tournaments.season import ratings
-from tournaments.standings.bracket import final_ranks
 from tournaments.standings.compute import compute_standings
 
 

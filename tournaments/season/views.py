@@ -15,7 +15,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments.competition import access
 from tournaments.competition.pages import desk_page, director_required
 from tournaments.models import Player, PlayerMerge, Series, Tournament
-from tournaments.season import ratings, registry, services
+from tournaments.people import registry
+from tournaments.season import ratings, services
 from tournaments.season.chart import rating_chart
 from tournaments.season.forms import MergeForm, SeriesForm
 from tournaments.season.tables import series_tables

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from tournaments.competition.access import DIRECTOR_GROUP, add_to_group
 from tournaments.models import Match, Pair, Round, Tournament
-from tournaments.season.registry import player_named
+from tournaments.people.registry import player_named
 
 DEMO_FILE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
 DATES = ("start_date", "end_date")

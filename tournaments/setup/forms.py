@@ -22,10 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import MAX_NUMBER, PRESETS, Ruleset, RulesetError
 from rules.standings import TIEBREAKS
+from tournaments.competition import words
+from tournaments.competition.refusals import ruleset_problem
 from tournaments.competition.wording import ruleset_presets, tie_break_name
 from tournaments.models import Tournament
-from tournaments.setup import words
-from tournaments.setup.refusals import ruleset_problem
 
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 SETTINGS = tuple(f.name for f in fields(Ruleset) if f.name != "preset")

@@ -24,7 +24,7 @@ from pypinyin import lazy_pinyin
 from rules.ruleset import Ruleset, RulesetError
 from tournaments.competition.finishing import require_open
 from tournaments.models import Deal, Round, Tournament
-from tournaments.people.services import delete_pairs
+from tournaments.people.pairs import delete_pairs
 
 # Sent with ``tournament`` (saved, with its new ruleset) and ``user`` when the ruleset or time limit changed.
 ruleset_changed = Signal()

@@ -6,9 +6,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
+from tournaments.competition.accounts import display_name
 from tournaments.competition.wording import match_status
 from tournaments.models import Match, Pair
-from tournaments.people.services import display_name
 
 NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
 

@@ -5,7 +5,7 @@ since deleted)."""
 from django import template
 
 from tournaments.board.state import waiting_count
-from tournaments.people.services import display_name
+from tournaments.competition.accounts import display_name
 
 register = template.Library()
 register.simple_tag(waiting_count)

@@ -27,7 +27,7 @@ from openpyxl.utils import get_column_letter
 from rules.ranks import RANK_TEXT, rank_text
 from tournaments.competition.wording import deal_outcome, match_result, penalty_note
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
-from tournaments.standings.bracket import bracket_picture
+from tournaments.pairing.bracket import bracket_picture
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
 
 FORMULA_START = ("=", "+", "-", "@")
@@ -156,7 +156,7 @@ def _standings_sheet(wb: Workbook, tournament: Tournament) -> None:
 
 
 def _match_rows(tournament: Tournament) -> dict[int, tuple]:
-    """Each match's row, its judge named as on the desk (``people.display_name``, worked out by the database)."""
+    """Each match's row, its judge named as on the desk (``accounts.display_name``, worked out by the database)."""
     full_name = Trim(Concat("judge__first_name", Value(" "), "judge__last_name"))
     judge = Coalesce(NullIf(full_name, Value("")), "judge__username")
     rows = (

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from tournaments.competition.finishing import lock_open
 from tournaments.competition.text import text_problem
 from tournaments.models import Pair, Tournament
-from tournaments.season.registry import clean_name, player_named, playing
+from tournaments.people.registry import clean_name, player_named, playing
 from tournaments.workbook.limits import workbook_problem
 
 FORMAT = json.loads((Path(__file__).with_name("import_columns.json")).read_text(encoding="utf-8"))

@@ -19,14 +19,8 @@ def consistent_read() -> Iterator[None]:
         yield
         return
     if connection.vendor == "sqlite":
-        connection.ensure_connection()  # connecting reads the configured mode: connect before changing it
-        mode, connection.transaction_mode = connection.transaction_mode, "DEFERRED"
-        try:
-            with transaction.atomic():
-                connection.transaction_mode = mode
-                yield
-        finally:
-            connection.transaction_mode = mode
+        with connection.read_transaction():  # the site's SQLite backend (referee/sqlite/base.py)
+            yield
         return
     with transaction.atomic():
         if connection.vendor == "postgresql":

@@ -34,9 +34,9 @@ from rules.judge import Verdict, Violation
 from rules.scoring import PENALTY_FOR_VIOLATION
 from rules.seats import SEATS
 from tournaments.competition.access import can_reopen
+from tournaments.competition.accounts import display_name
 from tournaments.competition.text import text_problem
 from tournaments.models import Deal, Penalty, Ruling
-from tournaments.people.services import display_name
 
 KEY_PATTERN = re.compile(r"(?:-|\d{1,3}):[NWSE-]:[a-z_]{1,20}")
 OUT_OF_TURN = "wrong_order"  # the engine's code for a play out of turn

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from referee.table.recording import hot_sql
 from referee.table.recording.errors import StaleEdit
 from referee.table.recording.history_rows import record_change
+from tournaments.competition.accounts import display_name
 from tournaments.models import Deal
-from tournaments.people.services import display_name
 
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
@@ -20,11 +20,10 @@ def lock_deal(deal: Deal, version: int | None) -> Deal:
 
 def read_deal(deal: Deal, version: int | None, *, lock: bool = False) -> Deal:
     """The deal as it is now (under a row lock when ``lock``), refused as stale unless at ``version`` (None:
-    any)."""
+    any). It keeps the caller's match: every caller has read it already, to check the user may record there."""
     rows = Deal.objects.select_for_update(of=("self",)) if lock else Deal.objects
     current = rows.get(pk=deal.pk)
-    if Deal.match.is_cached(deal):
-        current.match = deal.match
+    current.match = deal.match
     if version is not None and int(version) != current.version:
         raise stale(current)
     return current

@@ -2,7 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Player
-from tournaments.season.registry import MergeError, merge_players
+from tournaments.people.registry import MergeError, merge_players
 
 
 def _player(pk: int) -> Player:
