@@ -42,15 +42,19 @@ NOT_LAYERED = {"tests"}
 APP = "tournaments"
 ROOMS = (  # top to bottom: each room may import only its own modules and the rooms below it
     ("desk",),  # the desk's pages and its URLs, which gather every room's desk pages
+    ("api",),  # the public's read-only JSON API: what the public pages show
     ("public",),  # the public's pages and the projector screen
+    ("checkin",),  # who is here for the next round; the round paired from them, absent pairs' forfeits
     ("tables",),  # a table's link and PINs; the desk's table links page shows the board's cards
     ("board",),  # the director's board of tables, the confirmation queue, cards and score sheets
+    ("calls",),  # a table's calls for the referee and the rulings
     ("season",),  # a club's series and ratings, its pages and its workbook
     ("workbook",),  # the workbook out and the pairs' import in
     ("setup",),  # a tournament set up and deleted
     ("people",),  # pairs, players (the registry) and accounts
     ("pairing",),  # the draw: pairing, the knockout, its bracket
     ("standings",),  # standings from the database
+    ("adjusted",),  # results the director awards, read by the standings and the match fold
     ("competition", "deals"),  # the data (and every room's models.py): what every room asks of it
 )
 GLUE = {"admin", "admin_reading", "apps", "urls", "management", "migrations", "templatetags"}

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from rules.messages import RULESET_CODES, ruleset_message
 from rules.ruleset import Ruleset, RulesetError
-from tournaments.setup.refusals import REFUSALS, ruleset_problem, ruleset_refusal
+from tournaments.competition.refusals import REFUSALS, ruleset_problem, ruleset_refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u4e00-\u9fff]")

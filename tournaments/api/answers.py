@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tournaments.competition import access
 from tournaments.models import Deal, Match, Pair, Round, Tournament
-from tournaments.standings.bracket import bracket_picture, final_placings
+from tournaments.pairing.bracket import bracket_picture, final_placings
 from tournaments.standings.compute import compute_standings, tie_break_codes
 
 PUBLIC = AnonymousUser()
