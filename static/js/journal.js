@@ -290,7 +290,7 @@
       if (action === "play") {
         var m = model(getState(), retyping >= 0 ? [] : entries);
         // Online, with the trick before it on its way, a lead waits for the server to name who won that trick.
-        var sending = !idle && link === "up" && !slow && entries.every(function (e) { return e.status === "waiting"; });
+        var sending = !idle && link === "up" && entries.every(function (e) { return e.status === "waiting"; });
         if (m.need !== undefined && !sending) return local(fmt(L.tap_winner, { n: m.need + 1 }));
         if (!idle) fields.seat = retyping >= 0 ? getState().next_seat || "" : m.seat || "";
       }

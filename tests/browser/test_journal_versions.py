@@ -7,7 +7,15 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.helpers import expect, wait_for_version
-from tests.browser.journal_steps import BACK_ONLINE_MS, begun_deal, enter, open_deal, phone_page, shot, waiting
+from tests.browser.journal_steps import (
+    BACK_ONLINE_MS,
+    begun_deal,
+    enter,
+    open_deal,
+    phone_page,
+    shot,
+    waiting,
+)
 from tests.table.helpers import record_play
 from tournaments.models import Deal, Play
 
@@ -50,7 +58,9 @@ def test_an_undo_queued_offline_is_refused_when_another_device_has_played_since_
         context.close()
 
 
-def test_a_kitty_queued_offline_is_refused_when_another_device_has_changed_the_deal_since(browser, live_server):
+def test_a_kitty_queued_offline_is_refused_when_another_device_has_changed_the_deal_since(
+    browser, live_server
+):
     deal, record = begun_deal()
     plays = record["tricks"][0]["plays"]
     context, page = phone_page(browser, live_server, "en")
