@@ -90,9 +90,11 @@
     seats.replaceChildren();
     // Between tricks the seats keep the trick just finished, faded, its winner marked, until the next lead.
     var shown = current || (last && last.plays.length === 4 ? last : null);
+    // Seats in the trick's order; a trick whose seats wait for the server's answer (``pending_turn``) shows its
+    // plays in the order entered.
     var order = state.order.length ? state.order : (last ? last.plays.map(function (p) { return p.seat; }) : []);
     order.forEach(function (seat, i) {
-      var play = shown && shown.plays.find(function (p) { return p.seat === seat; });
+      var play = shown && (seat ? shown.plays.find(function (p) { return p.seat === seat; }) : shown.plays[i]);
       var box = el("div", "seat-box" + (seat === state.next_seat ? " due" : "") + (seat === d.banker ? " banker" : "")
         + (shown && !current ? " finished" : "") + (shown && !current && seat === shown.winner ? " won" : "")
         + (play && play.waiting ? " waiting" : ""));
@@ -144,6 +146,8 @@
     renderViolations();
     renderSeatChoices();
     app.querySelector(".done-box").hidden = !state.complete;
+    var fill = document.getElementById("kitty-fill");
+    if (fill) fill.hidden = !(state.complete && !d.kitty.length);
   }
 
   // The trick just finished, said at once near the table: who won it (seat and player), its points, the
@@ -336,7 +340,7 @@
   // waits for the network to go on tapping.
   function journaled(action, fields) {
     return journal.submit(action, fields).then(function (answer) {
-      if (answer.queued) show("warn", answer.message);
+      if (answer.queued && answer.message) show("warn", answer.message);
       return answer;
     });
   }
@@ -436,6 +440,21 @@
 
   // A game without a kitty (four decks) has no kitty form.
   var kittyForm = document.getElementById("kitty-form");
+  // Once every trick is in, the cards no one played are the kitty: one tap fills them in for the judge to check
+  // against the cards turned up, then save.
+  var kittyFill = document.getElementById("kitty-fill");
+  function cardsLeft() {
+    var codes = [];
+    state.picker.forEach(function (row) {
+      row.cards.forEach(function (c) { for (var n = 0; n < c.left; n += 1) codes.push(c.code); });
+    });
+    return codes;
+  }
+  if (kittyFill) kittyFill.addEventListener("click", function () {
+    var field = kittyForm.elements.kitty;
+    field.value = cardsLeft().join(" ");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
   if (kittyForm) kittyForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var field = event.target.elements.kitty;

@@ -8,6 +8,7 @@
 (function () {
   "use strict";
   var STORE = "referee-journal:";
+  var INSECURE_READ = "referee-insecure-read"; // the judge has read that a reload needs the network here
   var DELAYS = [1000, 2000, 4000, 8000, 15000]; // then every 15 s, and at once when the browser says it is online
   var RETRY_STATUS = { 502: true, 503: true, 504: true };
   var JOURNALED = { play: true, undo: true, undo_trick: true, kitty: true, winner: true };
@@ -137,6 +138,9 @@
     }
 
     function unsent() { return load().entries; }
+    function insecureRead() {
+      try { return window.localStorage.getItem(INSECURE_READ) === "1"; } catch (e) { return false; }
+    }
     function settle(answer) { // the judge's taps still waiting are answered: their entries are safe on the device
       Object.keys(waiters).forEach(function (key) { waiters[key](answer); delete waiters[key]; });
     }
@@ -270,8 +274,8 @@
       drain();
     }
 
-    function queued() {
-      return { status: 0, queued: true, message: L.queued, data: { ok: true } };
+    function queued() { // safe on the device; said in words only when the network is down (slow: the count says it)
+      return { status: 0, queued: true, message: link === "down" ? L.queued : "", data: { ok: true } };
     }
     function local(message) {
       return Promise.resolve({ status: 400, local: true, data: { ok: false, message: message } });
@@ -431,6 +435,16 @@
       if (down) fold.appendChild(el("p", "journal-down", L.down));
       if ((down || entries.length) && !window.isSecureContext) fold.appendChild(el("p", "journal-insecure", L.insecure));
       if (recovered) box.appendChild(el("p", "journal-recovered", L.recovered));
+      // Plain http: said once, plainly, when the page opens (before the network goes), until the judge taps OK.
+      var warnInsecure = !window.isSecureContext && !insecureRead();
+      if (warnInsecure) {
+        var note = el("p", "journal-insecure journal-insecure-first", L.insecure + " ");
+        note.appendChild(button(L.dismiss, "", function () {
+          try { window.localStorage.setItem(INSECURE_READ, "1"); } catch (e) { /* full: shown again next time */ }
+          render();
+        }));
+        box.appendChild(note);
+      }
       if (entries.length) {
         var m = model(getState(), entries);
         if (m.need !== undefined && waits) {
@@ -458,7 +472,7 @@
       });
       if (record.notices.length) box.appendChild(notices);
       // One entry on its way is the page online: shown only once it waits (no box flashing at every play).
-      box.hidden = !(waits || entries.length > 1 || recovered || record.notices.length);
+      box.hidden = !(waits || entries.length > 1 || recovered || record.notices.length || warnInsecure);
       changed.forEach(function (cb) { cb(entries.length, down); });
     }
 
