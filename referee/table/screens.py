@@ -377,6 +377,7 @@ def entry_labels() -> dict[str, str]:
         "turn": _("to play: %(seat)s"),
         "won": _("won by %(seat)s, %(points)s points"),
         "done": _("All tricks are played."),
+        "review_settled": _("All tricks recorded: open the review"),
         "saved": _("Saved."),
         "kitty_saved": _("Kitty saved."),
         "undone_play": _("Undone: %(seat)s's %(cards)s."),

@@ -146,6 +146,7 @@
     renderViolations();
     renderSeatChoices();
     app.querySelector(".done-box").hidden = !state.complete;
+    if (d.state !== "recording") bind("review-link", L.review_settled); // submitted or confirmed: nothing to submit
     var fill = document.getElementById("kitty-fill");
     if (fill) fill.hidden = !(state.complete && !d.kitty.length);
   }

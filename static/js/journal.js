@@ -104,7 +104,6 @@
     var link = "up";
     var recovered = false; // the network came back and everything that waited is stored
     var lost = false; // the network failed since the journal was last empty
-    var slow = false; // an answer took longer than the judge waits: the page asks for a winner as if offline
     var tries = 0;
     var timer = null;
     var changed = [];
@@ -222,7 +221,7 @@
         tries = 0;
         if (!unsent().length) {
           recovered = lost;
-          lost = slow = false;
+          lost = false;
         }
         render();
         var waiter = waiters[head.key];
@@ -274,7 +273,7 @@
       drain();
     }
 
-    function queued() { // safe on the device; said in words only when the network is down (slow: the count says it)
+    function queued() { // safe on the device; said in words only when the network is down (slow: the marks on the table say it)
       return { status: 0, queued: true, message: link === "down" ? L.queued : "", data: { ok: true } };
     }
     function local(message) {
@@ -308,7 +307,7 @@
       });
       var answer = new Promise(function (resolve) { waiters[entry.key] = resolve; });
       window.setTimeout(function () { // a slow network: the judge goes on, the entry is safe on the device
-        if (waiters[entry.key]) { waiters[entry.key](queued()); delete waiters[entry.key]; slow = true; render(); }
+        if (waiters[entry.key]) { waiters[entry.key](queued()); delete waiters[entry.key]; }
       }, WAIT_FOR_ANSWER);
       now();
       return answer;
@@ -420,7 +419,10 @@
       var entries = record.entries;
       var halted = entries.length > 0 && entries[0].status !== "waiting";
       var down = link === "down";
-      var waits = down || halted || slow; // the page is on its own: it shows who plays next, asks for winners
+      // The page is on its own (no network, or a refusal holds the rest): it shows who plays next, asks for
+      // winners. Online, however slow, the waiting plays are on the table (marked …) and the box stays shut, so
+      // nothing above the picker moves while the judge taps.
+      var waits = down || halted;
       box.replaceChildren();
       box.classList.toggle("down", down);
       // One line, the count: the entries themselves are on the table and in the picker's counts (overlay.js), so
@@ -438,7 +440,7 @@
       // Plain http: said once, plainly, when the page opens (before the network goes), until the judge taps OK.
       var warnInsecure = !window.isSecureContext && !insecureRead();
       if (warnInsecure) {
-        var note = el("p", "journal-insecure journal-insecure-first", L.insecure + " ");
+        var note = el("p", "journal-plain-http", L.insecure + " ");
         note.appendChild(button(L.dismiss, "", function () {
           try { window.localStorage.setItem(INSECURE_READ, "1"); } catch (e) { /* full: shown again next time */ }
           render();
@@ -472,7 +474,7 @@
       });
       if (record.notices.length) box.appendChild(notices);
       // One entry on its way is the page online: shown only once it waits (no box flashing at every play).
-      box.hidden = !(waits || entries.length > 1 || recovered || record.notices.length || warnInsecure);
+      box.hidden = !(waits || recovered || record.notices.length || warnInsecure);
       changed.forEach(function (cb) { cb(entries.length, down); });
     }
 

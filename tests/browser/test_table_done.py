@@ -86,8 +86,17 @@ def plain_record(deal) -> dict:
     raise AssertionError("no plain simulated deal in 300 seeds")
 
 
+def box_of(page, selector: str) -> dict | None:
+    """The element's box on the screen, read in one step (the picker is redrawn at every answer, and the field
+    is free for the next play before the answer comes)."""
+    return page.eval_on_selector(
+        selector,
+        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }",
+    )
+
+
 def in_view(page, selector: str) -> bool:
-    box = page.locator(selector).first.bounding_box()
+    box = box_of(page, selector)
     return (
         box is not None
         and box["y"] >= 0
@@ -101,8 +110,8 @@ def tap(page, cards: str) -> int:
     """Tap the picker for each card, each button and the record control in view without scrolling."""
     for code in cards.split():
         button = f"button.pick[data-code='{code}']"
-        box = page.locator(button).bounding_box()  # above the record control pinned to the bottom, too
-        clear = box["y"] + box["height"] <= page.locator(".entry-bar").bounding_box()["y"]
+        box = box_of(page, button)  # above the record control pinned to the bottom, too
+        clear = box["y"] + box["height"] <= box_of(page, ".entry-bar")["y"]
         assert clear and in_view(page, button) and in_view(page, "#record-button"), f"{code} needs a scroll"
         page.locator(button).click()
         assert page.evaluate("window.scrollY") == 0
