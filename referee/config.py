@@ -158,6 +158,19 @@ def referrer_policy() -> str:
     return raw
 
 
+def public_url() -> str:
+    """PUBLIC_URL: the address the hall's devices open (``http://192.168.1.20:8000``, a proxy's
+    ``https://club.example``), which the table cards' and the projector's QR codes carry; empty: the address the
+    page was opened on. `make serve` sets it to the hall's address it finds."""
+    raw = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+    if not raw:
+        return ""
+    scheme, _sep, rest = raw.partition("://")
+    if scheme not in ("http", "https") or not rest or "/" in rest or " " in rest:
+        raise ConfigError(f"PUBLIC_URL: expected http://host:port or https://host, got {raw!r}")
+    return raw
+
+
 def log_file() -> str:
     """LOG_FILE, checked here so a missing folder is one line instead of a logging-configuration traceback."""
     raw = os.environ.get("LOG_FILE", "").strip()

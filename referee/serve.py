@@ -2,7 +2,10 @@
 
 Runs without DEBUG: the SECRET_KEY from the environment or from `.secret_key` (generated on the first run),
 migrate and collectstatic, then a multi-threaded WSGI server — gunicorn where it runs (Linux, macOS), waitress
-elsewhere (Windows). It prints the addresses the tablets open; finding them sends nothing on the network.
+elsewhere (Windows). It prints the addresses the tablets open; finding them sends nothing on the network. The
+first is the hall's address the QR codes carry (PUBLIC_URL, unless set: a proxy's public address, say). With
+CERT_FILE and KEY_FILE (a certificate the club's devices trust) gunicorn serves HTTPS, so the judge's page also
+reloads without the network.
 """
 
 from __future__ import annotations
@@ -96,6 +99,28 @@ def ensure_allowed_hosts(addresses: list[str]) -> None:
     print(f"ALLOWED_HOSTS was not set: using {os.environ['ALLOWED_HOSTS']}")
 
 
+def tls_files() -> tuple[str, str] | None:
+    """CERT_FILE and KEY_FILE, both set and readable (HTTPS), or neither (plain HTTP); anything else stops."""
+    cert, key = os.environ.get("CERT_FILE", "").strip(), os.environ.get("KEY_FILE", "").strip()
+    if not cert and not key:
+        return None
+    for name, path in (("CERT_FILE", cert), ("KEY_FILE", key)):
+        if not path or not Path(path).is_file():
+            sys.exit(f"{name}: set CERT_FILE and KEY_FILE to a certificate and its key (files), got {path!r}")
+    if not gunicorn_runs():
+        sys.exit("CERT_FILE/KEY_FILE: HTTPS needs gunicorn (Linux, macOS); elsewhere put a proxy in front.")
+    return cert, key
+
+
+def ensure_public_url(addresses: list[str], port: str, scheme: str) -> None:
+    """PUBLIC_URL, when not set: the hall's first address, so a card printed at the desk on this machine
+    (127.0.0.1) still opens on the phones."""
+    if os.environ.get("PUBLIC_URL", "").strip() or not addresses:
+        return
+    os.environ["PUBLIC_URL"] = f"{scheme}://{addresses[0]}:{port}"
+    print(f"PUBLIC_URL was not set: the QR codes carry {os.environ['PUBLIC_URL']}")
+
+
 def gunicorn_runs() -> bool:
     return os.name != "nt" and importlib.util.find_spec("gunicorn") is not None
 
@@ -107,9 +132,11 @@ def manage(*args: str) -> None:
         sys.exit(done.returncode)
 
 
-def serve(bind: str) -> None:
-    """Replace this process with the server (gunicorn) or run it here (waitress) until Ctrl-C."""
+def serve(bind: str, tls: tuple[str, str] | None = None) -> None:
+    """Replace this process with the server (gunicorn, HTTPS with ``tls``) or run it here (waitress) until
+    Ctrl-C."""
     if gunicorn_runs():
+        https = [f"--certfile={tls[0]}", f"--keyfile={tls[1]}"] if tls else []
         os.execv(
             sys.executable,
             [
@@ -122,6 +149,7 @@ def serve(bind: str) -> None:
                 f"--threads={THREADS}",
                 f"--bind={bind}",
                 "--access-logfile=-",
+                *https,
             ],
         )
     from waitress import serve as waitress_serve
@@ -143,15 +171,22 @@ def main(argv: list[str] | None = None) -> None:
     ensure_secret_key()
     addresses = lan_addresses()
     ensure_allowed_hosts(addresses)
+    tls = tls_files()
+    scheme = "https" if tls else "http"
+    port = args.bind.rsplit(":", 1)[-1]
+    ensure_public_url(addresses, port, scheme)
     manage("migrate", "--no-input", "-v0")
     manage("collectstatic", "--no-input", "-v0")
-    port = args.bind.rsplit(":", 1)[-1]
     print(f"{'gunicorn' if gunicorn_runs() else 'waitress'}: {WORKERS * THREADS} threads on {args.bind}.")
     print("Open on the tablets:" if addresses else "No network address found; on this machine open:")
     for address in addresses or ["127.0.0.1"]:
-        print(f"  http://{address}:{port}/")
+        print(f"  {scheme}://{address}:{port}/")
+    if not tls:
+        print(
+            "Plain HTTP: a judge's page cannot reload while the Wi-Fi is down. CERT_FILE and KEY_FILE serve HTTPS."
+        )
     sys.stdout.flush()
-    serve(args.bind)
+    serve(args.bind, tls)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from referee.config import (
     env_list,
     log_file,
     logging_config,
+    public_url,
     referrer_policy,
     secret_key,
 )
@@ -24,6 +25,7 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = secret_key(DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+PUBLIC_URL = public_url()  # the hall's address, for the QR codes (referee/config.py)
 CSRF_FAILURE_VIEW = "referee.error_pages.csrf_failure"  # the site's styled refusal, not Django's English page
 
 INSTALLED_APPS = [

@@ -18,7 +18,7 @@ from django.core.checks.security import base as deploy_checks
 from django.core.management.utils import get_random_secret_key
 from django.test import override_settings
 
-from referee import serve
+from referee import config, serve
 from referee.config import ConfigError, database, env_bool, secret_key
 from tools.loadtest.server import server_env
 
@@ -329,3 +329,44 @@ def test_waitress_where_gunicorn_cannot_run(monkeypatch):
     serve.serve("0.0.0.0:8000")
     assert served["listen"] == "0.0.0.0:8000" and served["threads"] == serve.WORKERS * serve.THREADS
     assert callable(served["app"])
+
+
+def test_make_serve_gives_the_qr_codes_the_halls_address_unless_one_is_set(monkeypatch):
+    monkeypatch.delenv("PUBLIC_URL", raising=False)
+    serve.ensure_public_url(["192.168.1.20", "10.0.0.7"], "8000", "http")
+    assert os.environ["PUBLIC_URL"] == "http://192.168.1.20:8000"
+    monkeypatch.setenv("PUBLIC_URL", "https://referee.club.example")
+    serve.ensure_public_url(["192.168.1.20"], "8000", "https")
+    assert os.environ["PUBLIC_URL"] == "https://referee.club.example"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("", ""), ("http://192.168.1.20:8000/", "http://192.168.1.20:8000"), ("https://club.example", None)],
+)
+def test_public_url_is_an_origin_or_start_up_names_it(monkeypatch, raw, expected):
+    monkeypatch.setenv("PUBLIC_URL", raw)
+    assert config.public_url() == (expected if expected is not None else raw)
+
+
+@pytest.mark.parametrize("raw", ["192.168.1.20:8000", "ftp://x", "http://", "http://club.example/referee"])
+def test_a_public_url_that_is_not_an_origin_stops_start_up(monkeypatch, raw):
+    monkeypatch.setenv("PUBLIC_URL", raw)
+    with pytest.raises(config.ConfigError, match="PUBLIC_URL"):
+        config.public_url()
+
+
+def test_gunicorn_serves_https_with_the_clubs_certificate(monkeypatch, tmp_path):
+    cert, key = tmp_path / "hall.crt", tmp_path / "hall.key"
+    cert.write_text("cert")
+    key.write_text("key")
+    monkeypatch.setenv("CERT_FILE", str(cert))
+    monkeypatch.setenv("KEY_FILE", str(key))
+    monkeypatch.setattr(serve, "gunicorn_runs", lambda: True)
+    started = []
+    monkeypatch.setattr(serve.os, "execv", lambda exe, argv: started.extend(argv))
+    serve.serve("0.0.0.0:8443", serve.tls_files())
+    assert f"--certfile={cert}" in started and f"--keyfile={key}" in started
+    monkeypatch.setenv("KEY_FILE", str(tmp_path / "missing.key"))
+    with pytest.raises(SystemExit, match="KEY_FILE"):
+        serve.tls_files()

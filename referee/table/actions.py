@@ -40,7 +40,7 @@ from referee.table.recording.deal_entry import (
 )
 from referee.table.recording.errors import RecordingError
 from referee.table.recording.match_fold import call_time, forfeit_match
-from referee.table.recording.pin_confirm import checked_pair, confirm_by_pin, posted_side_and_pin
+from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
 from referee.table.recording.receipts import Outcome
 from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.snapshot import Snapshot
@@ -226,8 +226,8 @@ def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: s
             user,
             key,
             target,
-            lambda pair: confirm_by_pin(deal, user, pair, version=posted_version(fields)),
-            lambda: checked_pair(deal, user, *posted_side_and_pin(fields)),
+            lambda pairs: confirm_by_pin(deal, user, pairs[-1], version=posted_version(fields)),
+            lambda: checked_pairs(deal, user, posted_pins(fields)),
         )
     else:
         outcome = receipts.once(user, key, target, lambda: DEAL_WRITES[action](deal, user, fields))

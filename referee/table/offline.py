@@ -51,6 +51,7 @@ def journal_labels() -> dict[str, str]:
         "next_seat": _("Next to play, as entered on this device: %(seat)s"),
         "who_won": _("Who won trick %(n)s? The page cannot judge while offline: tap the winner."),
         "tap_winner": _("Tap who won trick %(n)s first."),
+        "pending_turn": _("Next: with the server's answer"),
         "winner_claim": _("Trick %(n)s won by %(seat)s"),
         "trick_play": _("Trick %(n)s · %(seat)s: %(cards)s"),
         "refused": _("Refused by the server"),

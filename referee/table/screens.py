@@ -376,6 +376,7 @@ def entry_labels() -> dict[str, str]:
         "turn": _("to play: %(seat)s"),
         "won": _("won by %(seat)s, %(points)s points"),
         "done": _("All tricks are played."),
+        "review_settled": _("All tricks recorded: open the review"),
         "saved": _("Saved."),
         "kitty_saved": _("Kitty saved."),
         "undone_play": _("Undone: %(seat)s's %(cards)s."),
@@ -494,6 +495,7 @@ def review_screen(deal: Deal, user) -> dict:
         "can_dismiss": can_reopen(user),
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
         "can_pin_confirm": can_confirm_by_pin(user, deal),
+        "pin_pairs": (("NS", deal.match.pair_ns), ("EW", deal.match.pair_ew)),
     }
 
 

@@ -189,6 +189,10 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     answer = actions.act_on_deal(deal, request.user, action, request.POST, actions.request_key(request))
     if wants_json(request):
         return json_response(answer.payload(), status=answer.status)
+    if action == "pin_confirm" and not answer.ok:  # the players stay on the form, the sentence on it
+        return pin_form_again(request, deal, answer.outcome.message, answer.status)
+    if action == "submit" and answer.ok and submitted_here(request.user, deal):
+        return redirect(reverse("review", args=[deal.pk]) + "#pin")  # submitted at the table: the PINs next
     if answer.ok:
         messages.success(request, _("Saved."))
     else:
@@ -206,6 +210,23 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     ):
         return redirect("match", deal.match_id)
     return redirect("review" if target == "review" else "deal", deal.pk)
+
+
+def submitted_here(user, deal: Deal) -> bool:
+    """Whether the deal, just submitted, waits for the PINs on this screen (the table's own)."""
+    deal.refresh_from_db()
+    return access.can_confirm_by_pin(user, deal)
+
+
+def pin_form_again(request: HttpRequest, deal: Deal, message: str, status: int) -> HttpResponse:
+    """The review with the PIN form and the refusal on it (a wrong or missing PIN), nothing typed kept."""
+    deal.refresh_from_db()
+    context = {
+        **screens.review_screen(deal, request.user),
+        "penalty_form": PenaltyForm(),
+        "pin_error": message,
+    }
+    return render(request, "referee/review.html", context, status=status)
 
 
 @require_GET

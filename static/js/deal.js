@@ -84,14 +84,17 @@
     bind("trick-title", state.complete ? fmt(L.all_tricks, { n: tricks.length })
       : fmt(L.trick, { n: number + 1 }) + " · " + fmt(L.cards_left, { n: state.hand_size - played }));
     bind("turn", state.next_seat ? fmt(L.turn, { seat: seatLabel(state.next_seat) })
-      : state.need_winner !== undefined ? fmt(JL.tap_winner, { n: state.need_winner + 1 }) : L.done);
+      : state.need_winner !== undefined ? fmt(JL.tap_winner, { n: state.need_winner + 1 })
+      : state.pending_turn ? JL.pending_turn : L.done);
     var seats = app.querySelector(".seats");
     seats.replaceChildren();
     // Between tricks the seats keep the trick just finished, faded, its winner marked, until the next lead.
     var shown = current || (last && last.plays.length === 4 ? last : null);
+    // Seats in the trick's order; a trick whose seats wait for the server's answer (``pending_turn``) shows its
+    // plays in the order entered.
     var order = state.order.length ? state.order : (last ? last.plays.map(function (p) { return p.seat; }) : []);
     order.forEach(function (seat, i) {
-      var play = shown && shown.plays.find(function (p) { return p.seat === seat; });
+      var play = shown && (seat ? shown.plays.find(function (p) { return p.seat === seat; }) : shown.plays[i]);
       var box = el("div", "seat-box" + (seat === state.next_seat ? " due" : "") + (seat === d.banker ? " banker" : "")
         + (shown && !current ? " finished" : "") + (shown && !current && seat === shown.winner ? " won" : "")
         + (play && play.waiting ? " waiting" : ""));
@@ -143,6 +146,9 @@
     renderViolations();
     renderSeatChoices();
     app.querySelector(".done-box").hidden = !state.complete;
+    if (d.state !== "recording") bind("review-link", L.review_settled); // submitted or confirmed: nothing to submit
+    var fill = document.getElementById("kitty-fill");
+    if (fill) fill.hidden = !(state.complete && !d.kitty.length);
   }
 
   // The trick just finished, said at once near the table: who won it (seat and player), its points, the
@@ -332,13 +338,11 @@
     });
   }
 
+  // The journal takes each entry at once, in order, while earlier ones are still on their way: the judge never
+  // waits for the network to go on tapping.
   function journaled(action, fields) {
-    busy = true;
-    app.setAttribute("aria-busy", "true");
     return journal.submit(action, fields).then(function (answer) {
-      busy = false;
-      app.removeAttribute("aria-busy");
-      if (answer.queued) show("warn", answer.message);
+      if (answer.queued && answer.message) show("warn", answer.message);
       return answer;
     });
   }
@@ -367,18 +371,28 @@
       });
     }
     if (force) fields.force = "1";
-    post("play", fields).then(function (answer) {
+    var tapped = selected;
+    var sent = post("play", fields);
+    // The cards are in the journal now (on the table, marked waiting): the field is free for the next play at
+    // once, so a card tapped while this one is on its way starts the next play and is never mixed into this one.
+    input.value = ""; selected = []; renderPicker(); updatePreview();
+    forceBox.hidden = true;
+    throwBox.open = false;
+    ["throw_attempted", "throw_challenger", "throw_shown"].forEach(function (n) { form.elements[n].value = ""; });
+    if (typed) input.focus();
+    sent.then(function (answer) {
       report(answer, "");
       if (answer.data.ok && proven()) show("warn", L.proven);
-      if (answer.data.ok) {
-        input.value = ""; selected = []; renderPicker(); updatePreview();
-        forceBox.hidden = true;
-        throwBox.open = false;
-        ["throw_attempted", "throw_challenger", "throw_shown"].forEach(function (n) { form.elements[n].value = ""; });
-        if (typed) input.focus();
-      } else if (answer.status) {
-        forceBox.hidden = !answer.data.forceable;
+      if (answer.data.ok || (!answer.status && !answer.ignored) || answer.kept) return;
+      // Refused (or not taken) and out of the journal: the cards go back into the field, if it is still free.
+      if (!input.value.trim() && !selected.length) {
+        input.value = cards; selected = tapped; renderPicker(); updatePreview();
+        if (throwBox && fields.throw_attempted) {
+          throwBox.open = true;
+          ["throw_attempted", "throw_challenger", "throw_shown"].forEach(function (n) { form.elements[n].value = fields[n]; });
+        }
       }
+      forceBox.hidden = !answer.data.forceable;
     });
   }
 
@@ -428,6 +442,21 @@
 
   // A game without a kitty (four decks) has no kitty form.
   var kittyForm = document.getElementById("kitty-form");
+  // Once every trick is in, the cards no one played are the kitty: one tap fills them in for the judge to check
+  // against the cards turned up, then save.
+  var kittyFill = document.getElementById("kitty-fill");
+  function cardsLeft() {
+    var codes = [];
+    state.picker.forEach(function (row) {
+      row.cards.forEach(function (c) { for (var n = 0; n < c.left; n += 1) codes.push(c.code); });
+    });
+    return codes;
+  }
+  if (kittyFill) kittyFill.addEventListener("click", function () {
+    var field = kittyForm.elements.kitty;
+    field.value = cardsLeft().join(" ");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
   if (kittyForm) kittyForm.addEventListener("submit", function (event) {
     event.preventDefault();
     var field = event.target.elements.kitty;
@@ -443,7 +472,8 @@
     state = window.RefereeOverlay.view(server, journal.entries(), readCards);
     render();
   }
-  var journal = window.RefereeJournal.open(app, function () { return server; }, function (s) { server = s; overlay(); });
+  var journal = window.RefereeJournal.open(app, function () { return server; }, function (s) { server = s; overlay(); },
+    function () { return !input.value.trim() && !selected.length; });
   journal.onchange(function (waiting, down) { // the line "kept on this device" goes once the network is back
     if (!down && message.textContent === JL.queued) show("", "");
     overlay();

@@ -8,6 +8,7 @@
 (function () {
   "use strict";
   var STORE = "referee-journal:";
+  var INSECURE_READ = "referee-insecure-read"; // the judge has read that a reload needs the network here
   var DELAYS = [1000, 2000, 4000, 8000, 15000]; // then every 15 s, and at once when the browser says it is online
   var RETRY_STATUS = { 502: true, 503: true, 504: true };
   var JOURNALED = { play: true, undo: true, undo_trick: true, kitty: true, winner: true };
@@ -36,6 +37,10 @@
     var at = [];
     entries.forEach(function (e) {
       var last = tricks[tricks.length - 1];
+      if (e.stale) { at.push(Math.max(tricks.length - 1, 0)); return; } // made on a deal no longer there
+      if (e.action === "play" && last && last.seats.length === 4 && !last.winner && !e.fields.seat) {
+        last.winner = "?"; // a lead sent after the trick before it: its seat is the winner the server names
+      }
       if (e.action === "play") {
         if (!last || last.seats.length === 4) tricks.push(last = { seats: [], winner: null });
         last.seats.push(e.fields.seat);
@@ -52,7 +57,11 @@
     });
     var last = tricks[tricks.length - 1];
     var out = { at: at, trick: tricks.length };
-    if (!last) {
+    var unknown = tricks.some(function (t) { return t.winner === "?" || t.seats.indexOf("") >= 0; });
+    if (unknown) { // the server's answer to the entry before names who plays: the page waits for it
+      out.pending = true;
+      if (last && last.seats.length < 4) out.trick = tricks.length - 1;
+    } else if (!last) {
       out.seat = state.deal.banker; // the banker leads the first trick
     } else if (last.seats.length < 4) {
       out.seat = order[(order.indexOf(last.seats[last.seats.length - 1]) + 1) % 4];
@@ -80,7 +89,10 @@
   }
 
   // One deal's journal. ``getState`` gives the page's state, ``answered(state)`` hands it the server's.
-  function open(app, getState, answered) {
+  // ``fieldFree()`` says whether the judge's field is empty: a refusal the judge waited for can then go back into
+  // it; otherwise (cards tapped since, or entries behind it) the refused entry stays in the journal.
+  function open(app, getState, answered, fieldFree) {
+    fieldFree = fieldFree || function () { return true; };
     var deal = JSON.parse(document.getElementById("deal-state").textContent).deal.id;
     var L = JSON.parse(document.getElementById("journal-labels").textContent);
     var url = app.dataset.actionUrl;
@@ -92,7 +104,6 @@
     var link = "up";
     var recovered = false; // the network came back and everything that waited is stored
     var lost = false; // the network failed since the journal was last empty
-    var slow = false; // an answer took longer than the judge waits: the page asks for a winner as if offline
     var tries = 0;
     var timer = null;
     var changed = [];
@@ -126,14 +137,37 @@
     }
 
     function unsent() { return load().entries; }
+    function insecureRead() {
+      try { return window.localStorage.getItem(INSECURE_READ) === "1"; } catch (e) { return false; }
+    }
     function settle(answer) { // the judge's taps still waiting are answered: their entries are safe on the device
       Object.keys(waiters).forEach(function (key) { waiters[key](answer); delete waiters[key]; });
     }
 
+    // The server's state as last known: the page's, or another tab's answer when newer.
+    function latest() {
+      var known = load().state;
+      return known && known.deal.version > getState().deal.version ? known : getState();
+    }
+    // Every entry is sent with the version of the deal it was made against, so a write made on a deal another
+    // device has changed since is refused as stale, never applied to the changed deal. An entry made while
+    // others waited (``version`` null) was made against the deal as the entry before it leaves it: it takes the
+    // version, and for a play whose seat the page could not know (the lead after a trick the server has not yet
+    // judged) the seat, from the server's answer to that entry, just before it goes.
+    function chained(head) {
+      if (head.version != null && head.fields.seat !== "") return head;
+      var known = latest();
+      var record = update(function (r) {
+        var e = r.entries[0];
+        if (e.version == null) e.version = known.deal.version;
+        if (e.action === "play" && e.fields.seat === "") e.fields.seat = known.next_seat || "";
+      });
+      return record.entries[0];
+    }
+
     function post(entry) {
       var body = new URLSearchParams(entry.fields);
-      var known = load().state; // another tab's answers may be newer than this page's
-      body.set("version", Math.max(getState().deal.version, known ? known.deal.version : 0));
+      body.set("version", entry.version);
       body.set("idempotency_key", entry.key);
       var abort = window.AbortController ? new AbortController() : null;
       var clock = abort && window.setTimeout(function () { abort.abort(); }, GIVE_UP);
@@ -187,12 +221,12 @@
         tries = 0;
         if (!unsent().length) {
           recovered = lost;
-          lost = slow = false;
+          lost = false;
         }
         render();
         var waiter = waiters[head.key];
         delete waiters[head.key];
-        if (waiter) waiter({ status: answer.status, data: answer.data, recovered: wasDown });
+        if (waiter) waiter({ status: answer.status, data: answer.data, recovered: wasDown, kept: answer.kept });
         drain();
       });
     }
@@ -205,27 +239,33 @@
     function sendHead(key) {
       var head = unsent()[0];
       if (!head || head.key !== key || head.status !== "waiting") return Promise.resolve(undefined);
+      head = chained(head);
       return post(head).then(function (answer) {
-        if (answer) written(head, answer, !!waiters[head.key]);
+        if (answer) answer.kept = written(head, answer, !!waiters[head.key]);
         return answer;
       });
     }
     // The server's answer to the head: its state is the page's; stored (or refused to the judge still at the
-    // field, told as before), the entry leaves the journal; refused later, it stays for the judge.
+    // field, told as before, when nothing waits behind it and the field is free), the entry leaves the journal;
+    // otherwise it stays for the judge. The answer says whether it stayed (``kept``).
     function written(head, answer, waited) {
       if (answer.data.state) { answered(answer.data.state); keep(answer.data.state); }
+      var kept = false;
       update(function (r) {
         var i = r.entries.findIndex(function (e) { return e.key === head.key; });
         if (i < 0) return;
-        if (answer.data.ok || waited) {
+        if (answer.data.ok || (waited && r.entries.length === 1 && fieldFree())) {
           r.entries.splice(i, 1);
           if (answer.data.notice) r.notices.push({ trick: head.fields.trick, text: answer.data.notice });
         } else {
+          kept = true;
           r.entries[i].status = "refused";
           r.entries[i].message = answer.data.message || "";
           r.entries[i].forceable = !!answer.data.forceable;
+          r.entries[i].stale = answer.data.error === "stale"; // made on a deal changed since: sent again only by the judge
         }
       });
+      return kept;
     }
 
     function now() { // the network may be back: try at once
@@ -233,8 +273,8 @@
       drain();
     }
 
-    function queued() {
-      return { status: 0, queued: true, message: L.queued, data: { ok: true } };
+    function queued() { // safe on the device; said in words only when the network is down (slow: the marks on the table say it)
+      return { status: 0, queued: true, message: link === "down" ? L.queued : "", data: { ok: true } };
     }
     function local(message) {
       return Promise.resolve({ status: 400, local: true, data: { ok: false, message: message } });
@@ -252,10 +292,14 @@
       var retyping = entries.findIndex(function (e) { return e.status === "retyping" && e.action === action; });
       if (action === "play") {
         var m = model(getState(), retyping >= 0 ? [] : entries);
-        if (m.need !== undefined) return local(fmt(L.tap_winner, { n: m.need + 1 }));
-        if (!idle) fields.seat = retyping >= 0 ? getState().next_seat || "" : m.seat;
+        // Online, with the trick before it on its way, a lead waits for the server to name who won that trick.
+        var sending = !idle && link === "up" && entries.every(function (e) { return e.status === "waiting"; });
+        if (m.need !== undefined && !sending) return local(fmt(L.tap_winner, { n: m.need + 1 }));
+        if (!idle) fields.seat = retyping >= 0 ? getState().next_seat || "" : m.seat || "";
       }
-      var entry = { key: newKey(), action: action, fields: fields, status: "waiting" };
+      // Made on the deal as the server last said it, or (others waiting before it) as the entry before leaves it.
+      var first = idle || retyping === 0;
+      var entry = { key: newKey(), action: action, fields: fields, status: "waiting", version: first ? latest().deal.version : null };
       recovered = false;
       update(function (r) {
         var i = r.entries.findIndex(function (e) { return e.status === "retyping" && e.action === action; });
@@ -263,7 +307,7 @@
       });
       var answer = new Promise(function (resolve) { waiters[entry.key] = resolve; });
       window.setTimeout(function () { // a slow network: the judge goes on, the entry is safe on the device
-        if (waiters[entry.key]) { waiters[entry.key](queued()); delete waiters[entry.key]; slow = true; render(); }
+        if (waiters[entry.key]) { waiters[entry.key](queued()); delete waiters[entry.key]; }
       }, WAIT_FOR_ANSWER);
       now();
       return answer;
@@ -291,12 +335,16 @@
         var e = r.entries[i];
         if (how === "discard") {
           r.entries.splice(i, 1);
+          var next = r.entries[i]; // made on top of the one discarded: it keeps the version that one had
+          if (next && next.version == null) next.version = e.version;
         } else if (how === "retype") {
           e.status = "retyping";
           retype(e);
         } else {
           e.key = newKey(); // the old key's answer is the refusal: a decision is a new write
           e.status = "waiting";
+          // Refused as stale, it goes again on the deal as it is now, which the page shows: the judge's decision.
+          if (e.stale) { e.version = latest().deal.version; e.stale = false; }
           if (how === "force") e.fields.force = "1";
         }
       });
@@ -371,7 +419,10 @@
       var entries = record.entries;
       var halted = entries.length > 0 && entries[0].status !== "waiting";
       var down = link === "down";
-      var waits = down || halted || slow; // the page is on its own: it shows who plays next, asks for winners
+      // The page is on its own (no network, or a refusal holds the rest): it shows who plays next, asks for
+      // winners. Online, however slow, the waiting plays are on the table (marked …) and the box stays shut, so
+      // nothing above the picker moves while the judge taps.
+      var waits = down || halted;
       // A keyboard's user who decided an entry is not sent back to the top of the page when the box is drawn
       // anew: the key stays on the same button of the same entry, else goes to the box's first (or the box).
       var hadFocus = box.contains(document.activeElement);
@@ -391,6 +442,16 @@
       if (down) fold.appendChild(el("p", "journal-down", L.down));
       if ((down || entries.length) && !window.isSecureContext) fold.appendChild(el("p", "journal-insecure", L.insecure));
       if (recovered) box.appendChild(el("p", "journal-recovered", L.recovered));
+      // Plain http: said once, plainly, when the page opens (before the network goes), until the judge taps OK.
+      var warnInsecure = !window.isSecureContext && !insecureRead();
+      if (warnInsecure) {
+        var note = el("p", "journal-plain-http", L.insecure + " ");
+        note.appendChild(button(L.dismiss, "", function () {
+          try { window.localStorage.setItem(INSECURE_READ, "1"); } catch (e) { /* full: shown again next time */ }
+          render();
+        }));
+        box.appendChild(note);
+      }
       if (entries.length) {
         var m = model(getState(), entries);
         if (m.need !== undefined && waits) {
@@ -418,7 +479,7 @@
       });
       if (record.notices.length) box.appendChild(notices);
       // One entry on its way is the page online: shown only once it waits (no box flashing at every play).
-      box.hidden = !(waits || entries.length > 1 || recovered || record.notices.length);
+      box.hidden = !(waits || recovered || record.notices.length || warnInsecure);
       if (hadFocus && !box.hidden) {
         var same = Array.prototype.find.call(box.querySelectorAll("[data-entry] button"), function (b) {
           return b.closest("[data-entry]").dataset.entry + "|" + b.textContent === focusedKey;

@@ -19,7 +19,9 @@
 
   // ``read(text)`` gives { codes } for a play's cards as typed (deal.js's reading of the notation).
   function view(state, entries, read) {
-    entries = entries.filter(function (e) { return e.status !== "retyping"; });
+    // An entry being retyped is in the field; one refused as stale was made on a deal that is no longer there (the
+    // page shows the deal as the server has it, with the entry in the journal's list for the judge to settle).
+    entries = entries.filter(function (e) { return e.status !== "retyping" && !e.stale; });
     if (!entries.length) return state;
     var byCode = {};
     state.picker.forEach(function (row) { row.cards.forEach(function (c) { byCode[c.code] = c; }); });
@@ -65,6 +67,7 @@
       next_seat: m.seat || null,
       order: leader ? rotate(cycle, leader) : [],
       need_winner: m.need,
+      pending_turn: !!m.pending,
       challengers: leads && m.seat ? challengers(state, rotate(cycle, m.seat)) : [],
     });
   }

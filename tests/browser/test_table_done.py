@@ -34,7 +34,7 @@ WORDS = {
         "new card": "新桌牌",
         "record": "录入",
         "submit": "提交本局",
-        "pin": "用我们的 PIN 确认",
+        "pin": "用双方 PIN 确认",
         "confirmed": "已确认",
         "unsent": "尚未发送",
     },
@@ -43,7 +43,7 @@ WORDS = {
         "new card": "New card",
         "record": "Record play",
         "submit": "Submit the deal",
-        "pin": "Confirm with our PIN",
+        "pin": "Confirm with both PINs",
         "confirmed": "confirmed",
         "unsent": "not sent yet",
     },
@@ -86,8 +86,17 @@ def plain_record(deal) -> dict:
     raise AssertionError("no plain simulated deal in 300 seeds")
 
 
+def box_of(page, selector: str) -> dict | None:
+    """The element's box on the screen, read in one step (the picker is redrawn at every answer, and the field
+    is free for the next play before the answer comes)."""
+    return page.eval_on_selector(
+        selector,
+        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }",
+    )
+
+
 def in_view(page, selector: str) -> bool:
-    box = page.locator(selector).first.bounding_box()
+    box = box_of(page, selector)
     return (
         box is not None
         and box["y"] >= 0
@@ -101,8 +110,8 @@ def tap(page, cards: str) -> int:
     """Tap the picker for each card, each button and the record control in view without scrolling."""
     for code in cards.split():
         button = f"button.pick[data-code='{code}']"
-        box = page.locator(button).bounding_box()  # above the record control pinned to the bottom, too
-        clear = box["y"] + box["height"] <= page.locator(".entry-bar").bounding_box()["y"]
+        box = box_of(page, button)  # above the record control pinned to the bottom, too
+        clear = box["y"] + box["height"] <= box_of(page, ".entry-bar")["y"]
         assert clear and in_view(page, button) and in_view(page, "#record-button"), f"{code} needs a scroll"
         page.locator(button).click()
         assert page.evaluate("window.scrollY") == 0
@@ -202,11 +211,10 @@ def test_a_table_records_a_whole_deal_by_its_link_through_a_network_cut_and_the_
     wait_for_version(page, version + 1)
     page.locator("#review-link").click()
     page.get_by_role("button", name=words["submit"]).click()
-    page.goto_path(f"/match/{match.pk}/")
-    page.get_by_test_id("pin-link").click()
+    page.wait_for_url(f"**/deal/{deal.pk}/review/#pin")  # submitted at the table: the PIN form next
     form = page.get_by_test_id("pin-confirm")
-    form.locator("input[name=side][value=EW]").check()  # North banks: East–West confirm
-    form.locator("input[name=pin]").fill(pins[1])
+    form.get_by_test_id("pin-NS").fill(pins[0])  # both pairs' PINs: no pair confirms its own result alone
+    form.get_by_test_id("pin-EW").fill(pins[1])
     shot(page, "5-pin-confirm", language)
     form.get_by_role("button", name=words["pin"]).click()
     page.wait_for_url(f"**/match/{match.pk}/")

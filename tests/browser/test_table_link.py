@@ -23,7 +23,7 @@ WORDS = {
         "links": "桌号链接",
         "new card": "新桌牌",
         "other table": "本设备只能记录它所扫描桌牌的那一桌。",
-        "pin": "用我们的 PIN 确认",
+        "pin": "用双方 PIN 确认",
         "confirmed": "已确认",
         "revoke": "作废",
         "dead": "本设备的桌号链接已失效",
@@ -32,7 +32,7 @@ WORDS = {
         "links": "Table links",
         "new card": "New card",
         "other table": "This device records only the table whose card it scanned.",
-        "pin": "Confirm with our PIN",
+        "pin": "Confirm with both PINs",
         "confirmed": "confirmed",
         "revoke": "Revoke",
         "dead": "This device's table link no longer works",
@@ -84,8 +84,8 @@ def test_a_phone_records_its_table_by_the_qr_link_and_confirms_by_pin(browser, l
     phone.get_by_test_id("pin-link").click()
     phone.wait_for_url(f"**/deal/{deal.pk}/review/#pin")
     form = phone.get_by_test_id("pin-confirm")
-    form.locator("input[name=side][value=EW]").check()
-    form.locator("input[name=pin]").fill(pins[1])
+    form.get_by_test_id("pin-NS").fill(pins[0])  # both pairs' PINs: no pair confirms its own result alone
+    form.get_by_test_id("pin-EW").fill(pins[1])
     shot(phone, "pin-confirm", language)
     form.get_by_role("button", name=words["pin"]).click()
     phone.wait_for_url(f"**/match/{matches[1].pk}/")

@@ -1,6 +1,7 @@
-"""Confirmation at the table: after the submit, a player types their pair's PIN on the same device and the deal
-is confirmed as that pair's; wrong PINs are refused and counted per pair; the director, another judge or a
-captain still confirm as before."""
+"""Confirmation at the table: after the submit, a player of each pair types their pair's PIN on the same device
+and the deal is confirmed by both (no pair alone records and confirms its own result); wrong PINs are refused
+and counted per pair; the director or another judge still confirm as before, a captain only what a judge
+submitted."""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ def submitted(card, match, device):
     return submitted_by(match, TableLink.objects.get(match=match).account)
 
 
-def pin_confirm(client, deal, side: str, pin: str):
-    fields = {"side": side, "pin": pin, "version": Deal.objects.get(pk=deal.pk).version, "_key": key()}
-    return client.post(reverse("deal_action", args=[deal.pk, "pin_confirm"]), fields, **JSON)
+def pin_confirm(client, deal, ns: str, ew: str, **headers):
+    fields = {"pin_NS": ns, "pin_EW": ew, "version": Deal.objects.get(pk=deal.pk).version, "_key": key()}
+    return client.post(reverse("deal_action", args=[deal.pk, "pin_confirm"]), fields, **(headers or JSON))
 
 
 def test_a_pin_is_six_digits_kept_only_as_a_slow_hash(card, match):
@@ -40,8 +41,8 @@ def test_a_pin_is_six_digits_kept_only_as_a_slow_hash(card, match):
     assert services.pin_matches(match.pair_ns, pin) and not services.pin_matches(match.pair_ew, pin)
 
 
-def test_the_pin_confirms_the_deal_the_same_device_submitted_as_the_pairs(card, match, device, submitted):
-    answer = pin_confirm(device, submitted, "EW", card.pins[1])
+def test_both_pairs_pins_confirm_the_deal_the_same_device_submitted(card, match, device, submitted):
+    answer = pin_confirm(device, submitted, *card.pins)
     assert answer.status_code == 200, answer.content
     deal = Deal.objects.get(pk=submitted.pk)
     assert deal.state == Deal.State.CONFIRMED and deal.confirmed_at is not None
@@ -50,32 +51,76 @@ def test_the_pin_confirms_the_deal_the_same_device_submitted_as_the_pairs(card, 
     assert deal.history.first().confirmed_by_pair_id == match.pair_ew.pk  # the change history keeps it
 
 
-def test_the_review_says_which_pair_confirmed_with_its_pin(card, match, device, submitted):
-    pin_confirm(device, submitted, "NS", card.pins[0])
+def test_the_review_says_both_pairs_confirmed_with_their_pins(card, match, device, submitted):
+    pin_confirm(device, submitted, *card.pins)
     page = device.get(reverse("review", args=[submitted.pk])).content.decode()
-    assert f"Confirmed by {match.pair_ns.name} with their PIN" in page
+    assert "Confirmed at the table with both pairs' PINs" in page
 
 
 @pytest.mark.parametrize(
-    ("side", "pin_of"),
-    [("NS", "EW"), ("EW", "NS"), ("NS", "wrong"), ("EW", "letters"), ("XX", "NS")],
+    ("ns_pin_of", "ew_pin_of"),
+    [
+        ("NS", "none"),
+        ("none", "EW"),
+        ("EW", "NS"),
+        ("NS", "NS"),
+        ("EW", "EW"),
+        ("wrong", "EW"),
+        ("NS", "letters"),
+    ],
 )
-def test_a_wrong_pin_or_pair_is_refused_and_the_deal_waits(card, device, submitted, side, pin_of):
-    pin = {"NS": card.pins[0], "EW": card.pins[1], "wrong": "000000", "letters": "12a456"}[pin_of]
-    if pin == "000000" and card.pins[0] == pin:
-        pin = "000001"
-    answer = pin_confirm(device, submitted, side, pin)
+def test_one_pairs_pin_alone_or_a_wrong_pin_is_refused_and_the_deal_waits(
+    card, device, submitted, ns_pin_of, ew_pin_of
+):
+    pins = {"NS": card.pins[0], "EW": card.pins[1], "wrong": "000000", "letters": "12a456", "none": ""}
+    if card.pins[0] == "000000":
+        pins["wrong"] = "000001"
+    answer = pin_confirm(device, submitted, pins[ns_pin_of], pins[ew_pin_of])
     assert answer.status_code == 400 and answer.json()["message"]
     assert Deal.objects.get(pk=submitted.pk).state == Deal.State.SUBMITTED
+
+
+def test_a_wrong_pin_typed_on_the_form_stays_on_the_form_with_the_sentence(card, match, device, submitted):
+    device.cookies["django_language"] = "en"
+    wrong = "111111" if card.pins[1] != "111111" else "222222"
+    page = pin_confirm(device, submitted, card.pins[0], wrong, HTTP_ACCEPT="text/html")
+    text = page.content.decode()
+    assert page.status_code == 400 and 'data-testid="pin-confirm"' in text
+    assert f"That is not {match.pair_ew.name}&#x27;s PIN." in text and 'data-testid="pin-error"' in text
+
+
+def test_the_device_that_submits_a_deal_lands_on_the_pin_form(match, device):
+    deal = submitted_by(match, TableLink.objects.get(match=match).account)
+    deal_entry.reopen_deal(deal, match.judge or deal.submitted_by, version=deal.version, reason="x")
+    deal.refresh_from_db()
+    url = reverse("deal_action", args=[deal.pk, "submit"])
+    answer = device.post(url, {"version": deal.version, "_key": key()})
+    assert answer.status_code == 302 and answer["Location"] == reverse("review", args=[deal.pk]) + "#pin"
 
 
 def test_five_wrong_pins_lock_the_pair_out_even_with_its_right_pin(card, device, submitted):
     wrong = "111111" if card.pins[0] != "111111" else "222222"
     for _n in range(5):
-        assert pin_confirm(device, submitted, "NS", wrong).status_code == 400
-    locked = pin_confirm(device, submitted, "NS", card.pins[0])
+        assert pin_confirm(device, submitted, wrong, card.pins[1]).status_code == 400
+    locked = pin_confirm(device, submitted, *card.pins)
     assert locked.status_code == 429 and "Too many wrong PINs" in locked.json()["message"]
-    assert pin_confirm(device, submitted, "EW", card.pins[1]).status_code == 200  # the other pair may still
+    assert Deal.objects.get(pk=submitted.pk).state == Deal.State.SUBMITTED
+
+
+@pytest.mark.parametrize(("submitter", "may_confirm"), [("the table's device", False), ("the judge", True)])
+def test_a_captain_confirms_only_what_a_judge_submitted(
+    card, match, judge, django_user_model, submitter, may_confirm
+):
+    account = TableLink.objects.get(match=match).account if submitter == "the table's device" else judge
+    deal = submitted_by(match, account)
+    captain = django_user_model.objects.create_user("captain-ns", password="x")
+    match.pair_ns.captain = captain
+    match.pair_ns.save()
+    answer = as_user(captain).post(
+        reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
+    )
+    assert (answer.status_code == 200) is may_confirm
+    assert (Deal.objects.get(pk=deal.pk).state == Deal.State.CONFIRMED) is may_confirm
 
 
 def test_the_device_that_submitted_cannot_confirm_without_a_pin(device, submitted):
@@ -96,7 +141,7 @@ def test_the_director_still_confirms_a_deal_a_device_submitted(director, submitt
 
 
 def test_reopening_forgets_the_pair_that_confirmed(card, director, device, submitted):
-    pin_confirm(device, submitted, "NS", card.pins[0])
+    pin_confirm(device, submitted, *card.pins)
     deal = Deal.objects.get(pk=submitted.pk)
     deal_entry.reopen_deal(deal, director, version=deal.version, reason="mistyped")
     assert Deal.objects.get(pk=submitted.pk).confirmed_by_pair is None
@@ -125,7 +170,7 @@ def test_who_is_offered_the_pin_form_and_may_use_it(
     client.cookies["django_language"] = "en"
     page = client.get(reverse("review", args=[submitted.pk]))
     assert ('data-testid="pin-confirm"' in page.content.decode()) is sees_form
-    answer = pin_confirm(client, submitted, "NS", card.pins[0])
+    answer = pin_confirm(client, submitted, *card.pins)
     assert (Deal.objects.get(pk=submitted.pk).state == Deal.State.CONFIRMED) is may_confirm, (
         answer.status_code
     )

@@ -206,15 +206,19 @@ def can_record(user, match) -> bool:
 
 
 def can_confirm(user, deal) -> bool:
-    """A second person: another judge, the TD, or a captain (first player) of either pair — never the submitter."""
+    """A second person: another judge, the TD, or a captain (first player) of either pair — never the submitter.
+    A deal the table's device submitted is not a captain's to confirm: one pair may have recorded it there alone,
+    so both pairs' PINs confirm it on that device (``can_confirm_by_pin``), or an official does."""
     if not getattr(user, "is_authenticated", False) or deal.submitted_by_id == user.pk:
         return False
-    return is_director(user) or is_judge(user) or is_captain(user, deal.match)
+    if is_director(user) or is_judge(user):
+        return True
+    return is_captain(user, deal.match) and not (deal.submitted_by and is_table_account(deal.submitted_by))
 
 
 def can_confirm_by_pin(user, deal) -> bool:
-    """A player of either pair confirms a submitted deal on the table's own screen with their pair's PIN: offered
-    to whoever records the match (the table's device too, though it submitted: the PIN is the second person)."""
+    """The players confirm a submitted deal on the table's own screen with both pairs' PINs: offered to whoever
+    records the match (the table's device too, though it submitted: the two PINs are both sides' word)."""
     return deal.state == Deal.State.SUBMITTED and can_record(user, deal.match)
 
 

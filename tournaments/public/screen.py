@@ -10,6 +10,7 @@ from django.utils import timezone
 from tournaments.public.caching import public_cache
 from tournaments.public.screen_data import current_round, qr_code, screen_panels
 from tournaments.public.views import tournament_for
+from tournaments.tables.addresses import hall_url
 
 
 def screen_context(request: HttpRequest, slug: str) -> dict:
@@ -24,7 +25,7 @@ def screen_context(request: HttpRequest, slug: str) -> dict:
 
 def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
     context = screen_context(request, slug)
-    url = request.build_absolute_uri(context["tournament"].get_absolute_url())
+    url = hall_url(request, context["tournament"].get_absolute_url())
     return render(request, "tournaments/public/screen.html", {**context, "qr": qr_code(url), "site_url": url})
 
 

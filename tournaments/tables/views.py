@@ -20,6 +20,7 @@ from tournaments.board.views import table_sheet
 from tournaments.competition.pages import desk_page
 from tournaments.models import Round, Tournament
 from tournaments.tables import services
+from tournaments.tables.addresses import hall_url, opened_on_loopback
 from tournaments.tables.qr import qr_svg
 
 
@@ -32,13 +33,18 @@ def _round(tournament: Tournament, number: int) -> Round:
 def table_links(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Each table of the round: its live link (issued when, by whom), the devices that opened it, and the buttons."""
     rnd = _round(tournament, number)
-    context = {"tournament": tournament, "round": rnd, "rows": services.round_links(rnd)}
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "rows": services.round_links(rnd),
+        "loopback": opened_on_loopback(request),
+    }
     return render(request, "tournaments/tables/links.html", context)
 
 
 def _card(request: HttpRequest, issued: services.IssuedCard) -> dict:
     """One table's printable, with its link's QR code and its pairs' PINs."""
-    url = request.build_absolute_uri(reverse("table-link", args=[issued.token]))
+    url = hall_url(request, reverse("table-link", args=[issued.token]))
     m = issued.match
     title = _("Table %(n)s") % {"n": m.table}
     pins = [(m.pair_ns.name, issued.pins[0]), (m.pair_ew.name, issued.pins[1])]
@@ -67,6 +73,7 @@ def issue_cards(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         "sheets": [_card(request, card) for card in issued],
         "time_limit": board.time_limit(tournament),
         "with_links": True,
+        "loopback": opened_on_loopback(request),
     }
     return render(request, "tournaments/board/table_cards.html", context)
 

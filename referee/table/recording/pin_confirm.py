@@ -1,6 +1,7 @@
-"""Confirmation at the table: after the submit, a player of either pair types their pair's PIN on the same screen,
-and the deal is confirmed as that pair's (who: the pair, how: its PIN, when) — the second person without a
-second account. The director, another judge or a captain still confirm as before (``deal_entry.confirm_deal``).
+"""Confirmation at the table: after the submit, a player of each pair types their pair's PIN on the same screen,
+and the deal is confirmed by both pairs (how: their PINs, when) — no pair alone records and confirms its own
+result, and no second account is needed. The director or another judge still confirm as before
+(``deal_entry.confirm_deal``). The rule: docs/judging.md, "Confirming at the table".
 
 The PIN is checked before the write's transaction (it is a slow hash); wrong PINs are counted per pair
 (``referee.throttle.PINS``), wherever they are typed.
@@ -76,6 +77,25 @@ def confirm_by_pin(deal: Deal, user, pair: Pair, *, version: int | None) -> Deal
     return deal
 
 
-def posted_side_and_pin(fields: Mapping[str, str]) -> tuple[str, str]:
-    side, pin = fields.get("side", ""), fields.get("pin", "")
-    return (side if isinstance(side, str) else ""), (pin[:20] if isinstance(pin, str) else "")
+SIDES = ("NS", "EW")
+
+
+def checked_pairs(deal: Deal, user, pins: Mapping[str, str]) -> tuple[Pair, ...]:
+    """Both pairs, each by its own PIN (``checked_pair``, which counts the wrong ones): refused unless both are
+    typed and right. The pair checked last (east–west) completes the confirmation."""
+    if deal.state != Deal.State.SUBMITTED:
+        raise RecordingError(_("Only a submitted deal can be confirmed."))
+    if not can_confirm_by_pin(user, deal):
+        raise PermissionRefused(_("A PIN confirms a deal only on its table's own screen."))
+    if not all(pins.get(side, "").strip() for side in SIDES):
+        raise RecordingError(_("Each pair types its own PIN: both are needed to confirm at the table."))
+    return tuple(checked_pair(deal, user, side, pins[side]) for side in SIDES)
+
+
+def posted_pins(fields: Mapping[str, str]) -> dict[str, str]:
+    """Each side's PIN as posted (``pin_NS``, ``pin_EW``), cut short."""
+    pins = {}
+    for side in SIDES:
+        pin = fields.get(f"pin_{side}", "")
+        pins[side] = pin[:20] if isinstance(pin, str) else ""
+    return pins

@@ -1,0 +1,205 @@
+"""Issue 30's "Done when", on small phones (360×640, 390×844), in both languages: the director prints table 1's
+card at the desk opened on this machine's own address (127.0.0.1), and the card's QR link carries the hall's
+address (``PUBLIC_URL``; ``hall.test`` stands for it, mapped to the test server); a fresh phone opens it and
+taps a whole deal while every play takes 1.5 s more to be answered, tapping on while plays are on their way:
+every play is stored once and no tap is lost or mixed into another play. The kitty is filled in by one tap from
+the cards left; after the submit the PIN form is in view at once, a wrong PIN stays on it with the sentence, and
+both pairs' PINs confirm the deal. Screenshots in /work/shots/lastmile/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.table.recording import deal_entry
+from rules.judge import judge
+from tests.browser.conftest import CHROMIUM
+from tests.browser.helpers import expect, login
+from tests.browser.journal_steps import stored_once
+from tests.browser.test_table_done import plain_record
+from tournaments.models import Deal, TableLink
+from tournaments.setup.demo import create_demo
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOTS = Path("/work/shots/lastmile")
+LATENCY_MS = 1500
+SENDING_ALL_MS = 400_000  # a whole deal of plays, one after another, each 1.5 s late
+WORDS = {
+    "zh-hans": {
+        "links": "桌号链接",
+        "new card": "新桌牌",
+        "record": "录入",
+        "submit": "提交本局",
+        "pin": "用双方 PIN 确认",
+        "not pin": "不是",
+        "confirmed": "已确认",
+    },
+    "en": {
+        "links": "Table links",
+        "new card": "New card",
+        "record": "Record play",
+        "submit": "Submit the deal",
+        "pin": "Confirm with both PINs",
+        "not pin": "That is not",
+        "confirmed": "confirmed",
+    },
+}
+PHONES = [({"width": 360, "height": 640}, "zh-hans"), ({"width": 390, "height": 844}, "en")]
+
+
+def shot(page, name: str, language: str, size: dict) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}-{language}.png"))
+
+
+def print_card_on_loopback(browser, port: int, language: str, slug: str) -> tuple[str, list[str]]:
+    """The director prints table 1's card at the desk opened on http://127.0.0.1: its link and both PINs."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    context.add_cookies([{"name": "django_language", "value": language, "url": f"http://127.0.0.1:{port}"}])
+    desk = context.new_page()
+    desk.goto_path = lambda path: desk.goto(f"http://127.0.0.1:{port}{path}")
+    login(desk, "director", "demo-director-2026")
+    desk.goto_path(f"/t/{slug}/desk/rounds/1/")
+    desk.get_by_role("link", name=WORDS[language]["links"]).click()
+    expect(desk.get_by_test_id("loopback-warning")).to_have_count(0)  # the hall's address is set
+    desk.locator("tr[data-table='1']").get_by_role("button", name=WORDS[language]["new card"]).click()
+    expect(desk.get_by_test_id("card-link").locator("svg.qr")).to_be_visible()
+    url = desk.get_by_test_id("card-url").inner_text().strip()
+    pins = desk.get_by_test_id("pin").all_inner_texts()
+    context.close()
+    return url, pins
+
+
+def box_of(page, selector: str) -> dict | None:
+    """The element's box on the screen, read in one step (the picker is redrawn at every answer)."""
+    return page.eval_on_selector(
+        selector,
+        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }",
+    )
+
+
+def in_view(page, selector: str, size: dict) -> bool:
+    box = box_of(page, selector)
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["x"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] + box["width"] <= size["width"]
+    )
+
+
+def tap(page, cards: str, size: dict) -> None:
+    """Tap the picker for each card: each button above the record bar, the turn line and the record control in
+    view, nothing scrolled."""
+    for code in cards.split():
+        button = f"button.pick[data-code='{code}']"
+        box = box_of(page, button)
+        clear = box["y"] + box["height"] <= box_of(page, ".entry-bar")["y"]
+        if not (clear and in_view(page, button, size)):
+            page.screenshot(path=str(SHOTS / "failed-needs-a-scroll.png"))
+        assert clear and in_view(page, button, size), f"{code} needs a scroll at {size}"
+        assert in_view(page, "#record-button", size) and in_view(page, "[data-bind=turn]", size)
+        page.locator(button).click()
+        assert page.evaluate("window.scrollY") == 0
+
+
+def slow_plays(page) -> list[int]:
+    """Every play answered 1.5 s late (the request waits, then goes on); returns the count of plays sent."""
+    sent = []
+
+    def late(route):
+        sent.append(1)
+        page.wait_for_timeout(LATENCY_MS)
+        route.continue_()
+
+    page.route("**/play/", late)
+    return sent
+
+
+@pytest.mark.parametrize(("size", "language"), PHONES)
+def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole_deal_loses_no_tap(
+    browser, live_server, settings, size, language
+):
+    words = WORDS[language]
+    port = int(live_server.url.rsplit(":", 1)[1])
+    hall = f"http://hall.test:{port}"
+    settings.PUBLIC_URL = hall
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "hall.test", "127.0.0.1"]
+    demo = create_demo()
+    match = demo.tournament.rounds.get(number=1).matches.get(table=1)
+    url, pins = print_card_on_loopback(browser, port, language, demo.tournament.slug)
+    assert url.startswith(f"{hall}/"), url
+    account = TableLink.objects.get(match=match, revoked_at__isnull=True).account
+    deal = deal_entry.start_deal(match, account, trump="S", declarer="N")
+    record = plain_record(deal)
+
+    phone = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP hall.test 127.0.0.1"],
+    )
+    try:
+        context = phone.new_context(viewport=size, locale="zh-CN", has_touch=True)
+        context.set_default_timeout(10_000)
+        context.add_cookies([{"name": "django_language", "value": language, "url": hall}])
+        context.add_init_script(
+            "window.refereeAutoSendMs = 30;"
+        )  # the moment before a follow goes, shortened
+        page = context.new_page()
+        page.goto(url)  # the card's QR code: the hall's address, no account
+        page.wait_for_url(f"{hall}/match/{match.pk}/")
+        page.goto(f"{hall}/deal/{deal.pk}/")
+        first = page.locator(".journal-plain-http")  # plain http: said before the network goes
+        expect(first).to_be_visible()
+        shot(page, "1-deal-opened-plain-http", language, size)
+        first.get_by_role("button").click()  # read: it gives the screen back
+        expect(first).to_have_count(0)
+        sent = slow_plays(page)
+        for n, trick in enumerate(record["tricks"]):
+            for j, (_seat, cards) in enumerate(trick["plays"]):
+                tap(page, cards, size)  # while the plays before it are still on their way
+                if j == 0:
+                    page.get_by_role("button", name=words["record"], exact=True).click()
+                expect(page.locator("#cards-input")).to_have_value("")  # taken: the field is free at once
+            if n == 2:
+                shot(page, "2-tapping-on-while-sending", language, size)
+        plays = 4 * len(record["tricks"])
+        expect(page.locator(".journal-count")).to_have_attribute("data-count", "0", timeout=SENDING_ALL_MS)
+        expect(page.locator("#deal-app")).to_have_attribute("data-version", str(plays))
+        assert len(sent) == plays  # each play sent once: no tap dropped, none merged into another play
+        stored_once(deal, plays)
+        shot(page, "3-all-tricks", language, size)
+
+        page.locator("#kitty-fill").click()  # the cards left are the kitty: filled in, checked, saved
+        field = page.locator("#kitty-form input[name=kitty]")
+        assert sorted(field.input_value().split()) == sorted(record["kitty"].split())
+        shot(page, "4-kitty-filled", language, size)
+        page.locator("#kitty-form button[type=submit]").click()
+        expect(page.locator("#deal-app")).to_have_attribute("data-version", str(plays + 1))
+
+        page.locator("#review-link").click()
+        page.get_by_role("button", name=words["submit"]).click()
+        page.wait_for_url(f"{hall}/deal/{deal.pk}/review/#pin")  # one tap from the submitted deal
+        form = page.get_by_test_id("pin-confirm")
+        assert in_view(page, "[data-testid=pin-confirm] button[type=submit]", size)
+        wrong = "111111" if pins[1] != "111111" else "222222"
+        form.get_by_test_id("pin-NS").fill(pins[0])
+        form.get_by_test_id("pin-EW").fill(wrong)
+        form.get_by_role("button", name=words["pin"]).click()
+        expect(page.get_by_test_id("pin-error")).to_contain_text(words["not pin"])  # still on the form
+        assert in_view(page, "[data-testid=pin-error]", size)
+        shot(page, "5-wrong-pin", language, size)
+        form.get_by_test_id("pin-NS").fill(pins[0])
+        form.get_by_test_id("pin-EW").fill(pins[1])
+        form.get_by_role("button", name=words["pin"]).click()
+        page.wait_for_url(f"{hall}/match/{match.pk}/")
+        expect(page.locator(f"tr[data-deal='{deal.number}'] .badge")).to_contain_text(words["confirmed"])
+        shot(page, "6-confirmed", language, size)
+    finally:
+        page.unroute_all(behavior="ignoreErrors")
+        phone.close()
+    deal = Deal.objects.get(pk=deal.pk)
+    assert deal.state == Deal.State.CONFIRMED and deal.confirmed_by_pair == match.pair_ew
+    assert deal.attackers_total == judge(record).attackers_points["total"]
