@@ -15,3 +15,6 @@ class TournamentsConfig(AppConfig):
         from tournaments.public import generation
 
         generation.connect()
+        from tournaments.teams import generation as team_generation
+
+        team_generation.connect()
