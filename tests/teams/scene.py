@@ -10,7 +10,6 @@ from tests.desk.helpers import finish
 from tournaments.models import Tournament
 from tournaments.teams import services
 
-
 FIRST_DAY = dt.date.today() + dt.timedelta(days=30)  # line-ups still due
 
 

@@ -159,7 +159,9 @@ def test_a_postponed_match_takes_its_new_date_and_deadline(director):
     services.postpone(fx, dt.date(2026, 7, 1), director)
     fx.refresh_from_db()
     assert (
-        fx.postponed and fx.date == dt.date(2026, 7, 1) and timezone.localtime(fx.lineup_deadline).date() == dt.date(2026, 7, 1)
+        fx.postponed
+        and fx.date == dt.date(2026, 7, 1)
+        and timezone.localtime(fx.lineup_deadline).date() == dt.date(2026, 7, 1)
     )
 
 

@@ -13,7 +13,7 @@ from tournaments.models import TeamEvent
 class TeamEventForm(forms.ModelForm):
     class Meta:
         model = TeamEvent
-        fields = ["kind", "tables", "scoring", "blitz_per_table", "playoff_size"]
+        fields = ["kind", "tables", "scoring", "blitz_per_table"]
 
 
 class TeamForm(forms.Form):

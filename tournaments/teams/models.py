@@ -44,14 +44,6 @@ class TeamEvent(models.Model):
             "victory points only: the margin that takes all 20 is this times the square root of the tables"
         ),
     )
-    playoff_size = models.PositiveSmallIntegerField(
-        _("playoff of the top"),
-        null=True,
-        blank=True,
-        choices=[(2, 2), (4, 4), (8, 8), (16, 16)],
-        help_text=_("a league only: the zone leaders (then runners-up) play a knockout"),
-    )
-
     history = HistoricalRecords()
 
     class Meta:
@@ -165,17 +157,6 @@ class TeamMatch(models.Model):
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     lineup_deadline = models.DateTimeField(_("line-ups due"), null=True, blank=True)
     postponed = models.BooleanField(_("postponed"), default=False)
-    playoff = models.BooleanField(_("playoff"), default=False, editable=False)
-    decided_for = models.ForeignKey(
-        Team,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("goes through"),
-        help_text=_("a playoff match that ended level: the director's decision"),
-    )
-
     history = HistoricalRecords()
 
     class Meta:

@@ -138,6 +138,7 @@ def _tables(fixture: TeamMatch, event) -> list[dict]:
     return rows
 
 
+@public_cache
 @require_http_methods(["GET", "POST"])
 def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     """A fixture: its tables once seated (each an ordinary match), the line-ups once both are in, and the form
@@ -178,7 +179,8 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
     both = services.lineups_visible(fixture, lineups)
     names = {}
     if both or director or mine:
-        pairs = {p.pk: p for p in tournament.pairs.select_related("player1", "player2")}
+        wanted = [pk for lu in lineups for pk in lu.pairs]
+        pairs = tournament.pairs.filter(pk__in=wanted).select_related("player1", "player2").in_bulk()
         for lu in lineups:
             if both or director or lu.team_id == getattr(mine, "pk", None):
                 names[lu.team] = [pairs.get(pk) for pk in lu.pairs]
