@@ -20,7 +20,19 @@ from rules.simulate import simulate_deal
 from tournaments.calls.services import raise_call
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
-from tournaments.models import Bye, Deal, Match, Pair, Player, Round, Tournament
+from tournaments.models import (
+    Bye,
+    Deal,
+    Match,
+    Pair,
+    Player,
+    Round,
+    Team,
+    TeamEvent,
+    TeamMatch,
+    TeamPair,
+    Tournament,
+)
 from tournaments.season.services import save_series
 
 PASSWORD = "hostile-pass-1"
@@ -67,6 +79,20 @@ def pair(tournament: Tournament, n: int, **kw) -> Pair:
 def confirmed_deal(match: Match, director) -> Deal:
     record = simulate_deal(match.round.tournament.ruleset, banker="N", level="2", seed=1)
     return records.record_deal(match, record, director)
+
+
+def team_rows(t: Tournament, pairs: list[Pair], rnd: Round) -> dict:
+    """The tournament is a team event too: two teams of the world's pairs and a fixture with no line-up yet."""
+    TeamEvent.objects.create(tournament=t, tables=2)
+    home, away = (
+        Team.objects.create(tournament=t, name="甲队"),
+        Team.objects.create(tournament=t, name="乙队"),
+    )
+    for team, (a, b) in ((home, pairs[:2]), (away, pairs[3:5])):
+        TeamPair.objects.create(team=team, pair=a, order=1)
+        TeamPair.objects.create(team=team, pair=b, order=2)
+    fixture = TeamMatch.objects.create(round=rnd, number=1, home=home, away=away)
+    return {"home": home, "away": away, "fixture": fixture}
 
 
 def build_world() -> World:
@@ -123,6 +149,11 @@ def build_world() -> World:
     )
     for row in (confirmed, submitted, recording):
         row.refresh_from_db()
+    teams = team_rows(t, pairs, r1)
+    other_team = Team.objects.create(tournament=other, name="秋队")
+    other_fixture = TeamMatch.objects.create(
+        round=o_round, number=1, home=other_team, away=Team.objects.create(tournament=other, name="秋二队")
+    )
     series = save_series("春季联赛", [25, 18, 15], 2, True, [t, other])
     hidden_series = save_series("内部联赛", [10, 5], None, False, [other])
     return World(
@@ -148,5 +179,8 @@ def build_world() -> World:
             "other_call": other_call,
             "adjustment": withdrawn,
             "other_adjustment": other_adjustment,
+            "teams": teams,
+            "other_team": other_team,
+            "other_fixture": other_fixture,
         },
     )

@@ -152,6 +152,14 @@ BUILDERS = {
         [str(w.pairs[0].player1_id), str(w.other_pair.player1_id)],
         [MISSING, *OVERFLOW],
     ),
+    "team_id": lambda w, r: (
+        [str(w.extra["teams"]["home"].pk)],
+        [str(w.extra["other_team"].pk), MISSING, *OVERFLOW],
+    ),
+    "fixture_id": lambda w, r: (
+        [str(w.extra["teams"]["fixture"].pk)],
+        [str(w.extra["other_fixture"].pk), MISSING, *OVERFLOW],
+    ),
     "action": actions_for,
     "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
     # A table's link: no live one (it would sign the visitor's client in as the table's device).

@@ -43,6 +43,7 @@ APP = "tournaments"
 ROOMS = (  # top to bottom: each room may import only its own modules and the rooms below it
     ("desk",),  # the desk's pages and its URLs, which gather every room's desk pages
     ("api",),  # the public's read-only JSON API: what the public pages show
+    ("teams",),  # team events: teams, line-ups, team matches across tables, zones and their tables
     ("public",),  # the public's pages and the projector screen
     ("checkin",),  # who is here for the next round; the round paired from them, absent pairs' forfeits
     ("tables",),  # a table's link and PINs; the desk's table links page shows the board's cards

@@ -11,3 +11,6 @@ class TournamentsConfig(AppConfig):
         from tournaments.public import generation
 
         generation.connect()
+        from tournaments.teams import generation as team_generation
+
+        team_generation.connect()

@@ -34,10 +34,12 @@ from tournaments.deals.models import (
 )
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.tables.models import PairPin, TableDevice, TableLink
+from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone
 
 __all__ = [
     "Absence", "Adjustment", "CheckIn", "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
     "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play",
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
+    "LineUp", "Team", "TeamEvent", "TeamMatch", "TeamPair", "TeamTable", "Zone",
 ]  # fmt: skip

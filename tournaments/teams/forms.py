@@ -1,0 +1,75 @@
+"""The team pages' forms: the event's team settings, a team and its roster, the fixtures' first day, a
+captain's account, a fixture's new date, a line-up."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules.teams import MAX_ROSTER, MIN_ROSTER
+from tournaments.models import TeamEvent
+
+
+class TeamEventForm(forms.ModelForm):
+    class Meta:
+        model = TeamEvent
+        fields = ["kind", "tables", "scoring", "blitz_per_table"]
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=_("team name"), max_length=100)
+    club = forms.CharField(label=_("club"), max_length=100, required=False)
+    venue = forms.CharField(label=_("home venue"), max_length=200, required=False)
+    zone = forms.CharField(label=_("zone"), max_length=60, required=False)
+    pairs = forms.CharField(
+        label=_("pairs"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("one pair a line: the two players' names separated by a slash"),
+    )
+
+    def clean_pairs(self) -> list[tuple[str, str]]:
+        out = []
+        for line in self.cleaned_data["pairs"].splitlines():
+            if not line.strip():
+                continue
+            names = [n.strip() for n in line.replace("／", "/").split("/")]
+            if len(names) != 2 or not all(names) or any(len(n) > 100 for n in names):
+                raise forms.ValidationError(_("Write each pair as two names separated by a slash."))
+            out.append((names[0], names[1]))
+        if not MIN_ROSTER <= len(out) <= MAX_ROSTER:
+            raise forms.ValidationError(
+                _("A team has %(low)s to %(high)s pairs.") % {"low": MIN_ROSTER, "high": MAX_ROSTER}
+            )
+        return out
+
+
+class ScheduleForm(forms.Form):
+    first_day = forms.DateField(
+        label=_("first match day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    days_apart = forms.IntegerField(label=_("days between match days"), min_value=1, max_value=60, initial=7)
+
+
+class CaptainForm(forms.Form):
+    username = forms.CharField(label=_("captain's user name"), max_length=150, required=False)
+
+
+class PostponeForm(forms.Form):
+    date = forms.DateField(
+        label=_("new date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+class LineUpForm(forms.Form):
+    """One choice of the roster's pairs per table."""
+
+    def __init__(self, *args, pairs, tables: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, f"{p.name} ({p.players})") for p in pairs]
+        for i in range(1, tables + 1):
+            self.fields[f"table_{i}"] = forms.TypedChoiceField(
+                label=_("Table %(n)s") % {"n": i}, choices=choices, coerce=int
+            )
+
+    def pair_ids(self) -> list[int]:
+        return [v for k, v in sorted(self.cleaned_data.items(), key=lambda kv: int(kv[0].split("_")[1]))]

@@ -1,0 +1,209 @@
+"""Team competitions' data: the event's team settings, zones, teams and their rosters of pairs, team matches
+(fixtures on match days), each team's line-up for one, and the ordinary matches that are its tables."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from rules.teams import MAX_ROSTER, TABLE_POINTS, VICTORY_POINTS
+from tournaments.competition.models import Match, Pair, Round, Tournament
+from tournaments.competition.stamps import by_user
+
+
+class TeamEvent(models.Model):
+    """A tournament played by teams: how many tables a team match has and how its result is reckoned."""
+
+    class Kind(models.TextChoices):
+        LEAGUE = "league", _("league (zones, home and away)")
+        SWISS = "swiss", _("team Swiss (one day)")
+
+    class Scoring(models.TextChoices):
+        TABLE_POINTS = TABLE_POINTS, _("sum of the tables' match points")
+        VICTORY_POINTS = VICTORY_POINTS, _("level difference as victory points (0–20)")
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="team_event", verbose_name=_("tournament")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.LEAGUE)
+    tables = models.PositiveSmallIntegerField(
+        _("tables per team match"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROSTER)],
+    )
+    scoring = models.CharField(_("team result"), max_length=20, choices=Scoring.choices, default=TABLE_POINTS)
+    blitz_per_table = models.PositiveSmallIntegerField(
+        _("levels per table for the whole scale"),
+        default=6,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text=_(
+            "victory points only: the margin that takes all 20 is this times the square root of the tables"
+        ),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("team event")
+        verbose_name_plural = _("team events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(tables__gte=1) & Q(tables__lte=MAX_ROSTER), name="team_tables_range"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return str(self.tournament)
+
+
+def team_event(tournament: Tournament) -> TeamEvent | None:
+    """The tournament's team settings; None for a pairs event."""
+    return TeamEvent.objects.filter(tournament=tournament).first()
+
+
+class Zone(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="zones", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("zone"), max_length=60)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        verbose_name = _("zone")
+        verbose_name_plural = _("zones")
+        ordering = ["tournament", "order", "name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="zone_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="teams", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("team name"), max_length=100)
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    venue = models.CharField(_("home venue"), max_length=200, blank=True)
+    zone = models.ForeignKey(
+        Zone, on_delete=models.PROTECT, null=True, blank=True, related_name="teams", verbose_name=_("zone")
+    )
+    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="captained_teams",
+        verbose_name=_("captain's account"),
+        help_text=_("hands in the team's line-ups"),
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["tournament", "seed", "name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamPair(models.Model):
+    """A pair on a team's roster (a pair plays for one team); its players are the registry's."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="roster", verbose_name=_("team"))
+    pair = models.OneToOneField(
+        Pair, on_delete=models.PROTECT, related_name="team_place", verbose_name=_("pair")
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        verbose_name = _("team's pair")
+        verbose_name_plural = _("teams' pairs")
+        ordering = ["team", "order", "pair__name"]
+
+    def __str__(self) -> str:
+        return f"{self.team} {self.pair}"
+
+
+class TeamMatch(models.Model):
+    """A fixture: the home team against the away team in one round (a match day), at a date and venue."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="team_matches", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(_("match"))
+    zone = models.ForeignKey(
+        Zone,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="team_matches",
+        verbose_name=_("zone"),
+    )
+    home = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="home_matches", verbose_name=_("home")
+    )
+    away = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="away_matches", verbose_name=_("away")
+    )
+    date = models.DateField(_("date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    lineup_deadline = models.DateTimeField(_("line-ups due"), null=True, blank=True)
+    postponed = models.BooleanField(_("postponed"), default=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("team match")
+        verbose_name_plural = _("team matches")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="team_match_number_unique"),
+            models.CheckConstraint(condition=~Q(home=F("away")), name="team_match_two_teams"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home} — {self.away}"
+
+
+class LineUp(models.Model):
+    """A team's pairs for one team match, in table order; hidden from the other side until both are in."""
+
+    team_match = models.ForeignKey(TeamMatch, on_delete=models.CASCADE, related_name="lineups")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="lineups", verbose_name=_("team"))
+    pairs = models.JSONField(_("pairs in table order"), default=list)
+    submitted_by = by_user(_("handed in by"))
+    submitted_at = models.DateTimeField(_("handed in at"), auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("line-up")
+        verbose_name_plural = _("line-ups")
+        constraints = [models.UniqueConstraint(fields=["team_match", "team"], name="one_lineup_per_team")]
+
+    def __str__(self) -> str:
+        return f"{self.team_match} {self.team}"
+
+
+class TeamTable(models.Model):
+    """Table i of a team match: an ordinary match (its judges, link, PINs and deals as any other)."""
+
+    team_match = models.ForeignKey(TeamMatch, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="team_table")
+
+    class Meta:
+        verbose_name = _("team match table")
+        verbose_name_plural = _("team match tables")
+        ordering = ["team_match", "number"]
+        constraints = [models.UniqueConstraint(fields=["team_match", "number"], name="team_table_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.team_match} {self.number}"

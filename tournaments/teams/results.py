@@ -1,0 +1,111 @@
+"""Team results from the database: each team match's tables read in one query and combined by the engine
+(``rules.teams``), and a zone's table (or a team Swiss's standings) from them. Nothing is stored: a table's
+match corrected at the desk flows through to its team match and the zone at once."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from rules.ruleset import Ruleset, RulesetError
+from rules.standings import ladder_positions
+from rules.teams import (
+    TABLE_POINTS,
+    TableScore,
+    TeamMatchResult,
+    TeamResult,
+    VictoryScale,
+    team_result,
+    team_standings,
+)
+from tournaments.models import Match, Team, TeamMatch, TeamTable, Tournament, Zone
+from tournaments.teams.models import team_event
+
+TIE_BREAKS = ("table_points", "level_diff", "head_to_head")
+
+
+@dataclass
+class Standing:
+    """One team's line of a zone's table."""
+
+    rank: int
+    team: Team
+    score: int
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    tiebreaks: dict[str, int] = field(default_factory=dict)
+
+
+def shown(score: int | None, scoring: str) -> str:
+    """A score as the pages print it: table points as they are, victory points with two decimals."""
+    if score is None:
+        return ""
+    return str(score) if scoring == TABLE_POINTS else f"{score / 100:.2f}"
+
+
+def _positions(tournament: Tournament) -> dict[str, int]:
+    try:
+        return ladder_positions(Ruleset.from_spec(tournament.ruleset))
+    except RulesetError:
+        return {}
+
+
+def results(tournament: Tournament, team_matches=None) -> dict[int, TeamResult | None]:
+    """Each team match's result (None until every one of its tables is finished), in one query of the tables."""
+    event = team_event(tournament)
+    tables = TeamTable.objects.filter(team_match__round__tournament=tournament)
+    if team_matches is not None:
+        tables = tables.filter(team_match__in=team_matches)
+    rows = tables.values_list(
+        "team_match_id", "number", "match__state", "match__winner_id", "match__pair_ns_id",
+        "match__level_ns", "match__level_ew", "team_match__home_id",
+    )  # fmt: skip
+    pos = _positions(tournament)
+    win, draw, loss = tournament.points_win, tournament.points_draw, tournament.points_loss
+    scores: dict[int, list[TableScore]] = defaultdict(list)
+    open_ = set()
+    for tm, number, state, winner, ns, lv_ns, lv_ew, _home in rows:
+        if state != Match.State.FINISHED:
+            open_.add(tm)
+            continue
+        home_ns = number % 2 == 1
+        home_won = winner is not None and (winner == ns) == home_ns
+        away_won = winner is not None and not home_won
+        hp = win if home_won else loss if away_won else draw
+        ap = win if away_won else loss if home_won else draw
+        lh, la = (pos.get(lv_ns, 0), pos.get(lv_ew, 0)) if home_ns else (pos.get(lv_ew, 0), pos.get(lv_ns, 0))
+        scores[tm].append(TableScore(hp, ap, lh, la))
+    want = event.tables if event else None
+    method = event.scoring if event else TABLE_POINTS
+    scale = VictoryScale(blitz_per_table=event.blitz_per_table) if event else None
+    out: dict[int, TeamResult | None] = {}
+    for tm, ts in scores.items():
+        complete = tm not in open_ and (want is None or len(ts) == want)
+        out[tm] = team_result(ts, method, scale) if complete else None
+    return out
+
+
+def zone_table(tournament: Tournament, zone: Zone | None) -> list[Standing]:
+    """A zone's table (every team of the tournament for ``zone`` None) by score, then table points, level
+    difference and head-to-head."""
+    teams = tournament.teams.all() if zone is None else zone.teams.all()
+    teams = {str(t.pk): t for t in teams.order_by("seed", "name")}
+    fixtures = TeamMatch.objects.filter(round__tournament=tournament)
+    if zone is not None:
+        fixtures = fixtures.filter(zone=zone)
+    pairs = dict(fixtures.values_list("pk", "home_id").order_by())
+    aways = dict(fixtures.values_list("pk", "away_id").order_by())
+    found = results(tournament, fixtures)
+    plain = [
+        TeamMatchResult(str(pairs[tm]), str(aways[tm]), res)
+        for tm, res in found.items()
+        if res is not None and tm in pairs
+    ]
+    rows = team_standings(plain, TIE_BREAKS, teams=list(teams))
+    return [
+        Standing(r.rank, teams[r.team], r.score, r.played, r.wins, r.draws, r.losses, dict(r.tiebreaks))
+        for r in rows
+        if r.team in teams
+    ]

@@ -1,0 +1,272 @@
+"""Team events at the desk and from the captains: the event's settings, teams and their rosters, a league's
+fixtures (a double round robin per zone on match days), a team Swiss round, line-ups, the tables seated from
+them, postponing a fixture.
+
+One function per write, each in one transaction, shared by the pages, the commands and the tests. A refusal is a
+``TeamError`` carrying the user's message and an HTTP status.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules.teams import MAX_ROSTER, MIN_ROSTER, double_round_robin, seat_tables
+from tournaments.competition import access
+from tournaments.competition.finishing import lock_open
+from tournaments.models import (
+    LineUp,
+    Match,
+    Round,
+    Team,
+    TeamEvent,
+    TeamMatch,
+    TeamPair,
+    TeamTable,
+    Tournament,
+    Zone,
+)
+from tournaments.people.errors import PeopleError
+from tournaments.people.pairs import PairEntry, save_pair
+from tournaments.teams.models import team_event
+
+
+class TeamError(Exception):
+    """A write refused; ``message`` is for the person (translated), ``status`` for the page."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@transaction.atomic
+def save_team_event(tournament: Tournament, **settings) -> TeamEvent:
+    """The team settings of a tournament (made a team event by the first save); the tables per match cannot
+    change once a fixture has tables seated."""
+    tournament = lock_open(tournament.pk)
+    event = team_event(tournament) or TeamEvent(tournament=tournament)
+    if "tables" in settings and event.pk and settings["tables"] != event.tables:
+        if TeamTable.objects.filter(team_match__round__tournament=tournament).exists():
+            raise TeamError(_("The tables per team match cannot change once a team match is seated."), 409)
+    for name, value in settings.items():
+        setattr(event, name, value)
+    event.full_clean(exclude=["tournament"])
+    event.save()
+    return event
+
+
+# --- teams -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamEntry:
+    """What the TD types for one team: its name, club, venue, zone and its pairs' two players each."""
+
+    name: str
+    pairs: Sequence[tuple[str, str]]
+    club: str = ""
+    venue: str = ""
+    zone: str = ""
+    seed: int | None = None
+
+
+def zone_named(tournament: Tournament, name: str) -> Zone | None:
+    if not name:
+        return None
+    zone, _created = Zone.objects.get_or_create(
+        tournament=tournament, name=name, defaults={"order": tournament.zones.count() + 1}
+    )
+    return zone
+
+
+@transaction.atomic
+def add_team(tournament: Tournament, entry: TeamEntry) -> Team:
+    """A new team with its roster: each pair entered as any pair (players from the registry), named after the
+    team and its place on the roster."""
+    tournament = lock_open(tournament.pk)
+    if not MIN_ROSTER <= len(entry.pairs) <= MAX_ROSTER:
+        raise TeamError(_("A team has %(low)s to %(high)s pairs.") % {"low": MIN_ROSTER, "high": MAX_ROSTER})
+    if tournament.teams.filter(name=entry.name).exists():
+        raise TeamError(_("Another team of this tournament is called %(name)s.") % {"name": entry.name})
+    team = Team.objects.create(
+        tournament=tournament,
+        name=entry.name,
+        club=entry.club,
+        venue=entry.venue,
+        zone=zone_named(tournament, entry.zone),
+        seed=entry.seed,
+    )
+    for i, (one, two) in enumerate(entry.pairs, 1):
+        try:
+            pair = save_pair(tournament, PairEntry(f"{entry.name} {i}", one, two, entry.club))
+        except PeopleError as exc:
+            raise TeamError(exc.message, exc.status) from exc
+        TeamPair.objects.create(team=team, pair=pair, order=i)
+    return team
+
+
+@transaction.atomic
+def set_captain(team: Team, account) -> Team:
+    """The account that hands in the team's line-ups (None: the director does)."""
+    lock_open(team.tournament_id)
+    if account is not None and not access.is_captain_account(account):
+        raise TeamError(_("That account cannot be a team's captain."))
+    team.captain = account
+    team.save(update_fields=["captain"])
+    return team
+
+
+def roster(team: Team) -> list:
+    """The team's pairs in roster order."""
+    return [tp.pair for tp in team.roster.select_related("pair__player1", "pair__player2")]
+
+
+# --- fixtures ----------------------------------------------------------------------------------------------
+
+
+def _rounds(tournament: Tournament, count: int) -> dict[int, Round]:
+    have = {r.number: r for r in tournament.rounds.all()}
+    for n in range(1, count + 1):
+        if n not in have:
+            have[n] = Round.objects.create(tournament=tournament, number=n, state=Round.State.PUBLISHED)
+    return have
+
+
+def deadline_of(day: dt.date | None) -> dt.datetime | None:
+    """Line-ups are due by the start of the match day (the director may move it)."""
+    if day is None:
+        return None
+    return timezone.make_aware(dt.datetime.combine(day, dt.time(0, 0)))
+
+
+@transaction.atomic
+def schedule_league(tournament: Tournament, first_day: dt.date | None = None, days_apart: int = 7) -> int:
+    """Every zone's double round robin: match day n is round n, a week apart by default, at the home team's
+    venue; returns the fixtures made. Refused once a fixture exists."""
+    tournament = lock_open(tournament.pk)
+    if TeamMatch.objects.filter(round__tournament=tournament).exists():
+        raise TeamError(_("The fixtures are already made."), 409)
+    zones: dict[int | None, list[Team]] = {}
+    for team in tournament.teams.order_by("zone__order", "seed", "name"):
+        zones.setdefault(team.zone_id, []).append(team)
+    schedules = {z: double_round_robin(teams) for z, teams in zones.items() if len(teams) >= 2}
+    if not schedules:
+        raise TeamError(_("A league needs two teams in a zone."))
+    rounds = _rounds(tournament, max(len(s) for s in schedules.values()))
+    made = []
+    numbers: dict[int, int] = {}
+    for zone_id, days in schedules.items():
+        for n, day in enumerate(days, 1):
+            date = first_day + dt.timedelta(days=days_apart * (n - 1)) if first_day else None
+            for home, away in day:
+                if away is None:
+                    continue
+                numbers[n] = numbers.get(n, 0) + 1
+                made.append(
+                    TeamMatch(
+                        round=rounds[n],
+                        number=numbers[n],
+                        zone_id=zone_id,
+                        home=home,
+                        away=away,
+                        date=date,
+                        venue=home.venue,
+                        lineup_deadline=deadline_of(date),
+                    )
+                )
+    TeamMatch.objects.bulk_create(made, batch_size=500)
+    tournament.num_rounds = len(rounds)
+    tournament.save(update_fields=["num_rounds"])
+    return len(made)
+
+
+@transaction.atomic
+def postpone(team_match: TeamMatch, date: dt.date | None, by=None) -> TeamMatch:
+    """A fixture moved to another date (None: postponed, date to follow); its line-ups fall due that day."""
+    lock_open(team_match.round.tournament_id)
+    if team_match.tables.exists():
+        raise TeamError(_("A team match already seated cannot be postponed."), 409)
+    team_match.postponed = True
+    team_match.date = date
+    team_match.lineup_deadline = deadline_of(date)
+    team_match.save(update_fields=["postponed", "date", "lineup_deadline"])
+    return team_match
+
+
+# --- line-ups ----------------------------------------------------------------------------------------------
+
+
+def side_of(team_match: TeamMatch, user) -> Team | None:
+    """The team this user captains in this fixture, if any."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    for team in (team_match.home, team_match.away):
+        if team.captain_id == user.pk:
+            return team
+    return None
+
+
+def may_hand_in(team_match: TeamMatch, team: Team, user) -> bool:
+    """The team's captain before the deadline, or the director at any time, while the tables are not seated."""
+    if access.is_director(user):
+        return True
+    if team.captain_id is None or team.captain_id != getattr(user, "pk", None):
+        return False
+    return team_match.lineup_deadline is None or timezone.now() <= team_match.lineup_deadline
+
+
+def lineups_visible(team_match: TeamMatch, lineups: Sequence[LineUp]) -> bool:
+    """Both line-ups are shown to everybody once both are in."""
+    return len(lineups) == 2
+
+
+@transaction.atomic
+def hand_in_lineup(team_match: TeamMatch, team: Team, pair_ids: Sequence[int], by) -> LineUp:
+    """A team's pairs in table order for one fixture; once both are in, the tables are seated."""
+    team_match = TeamMatch.objects.select_for_update().select_related("home", "away").get(pk=team_match.pk)
+    tournament = lock_open(team_match.round.tournament_id)
+    if team.pk not in (team_match.home_id, team_match.away_id):
+        raise TeamError(_("That team does not play this match."), 404)
+    team = team_match.home if team.pk == team_match.home_id else team_match.away
+    if not may_hand_in(team_match, team, by):
+        if team.captain_id == getattr(by, "pk", None):
+            raise TeamError(_("The line-ups were due before the deadline; ask the director."), 409)
+        raise TeamError(_("Only the team's captain or the director hands in its line-up."), 403)
+    if team_match.tables.exists():
+        raise TeamError(_("Both line-ups are in and the tables are seated."), 409)
+    event = team_event(tournament)
+    wanted = event.tables if event else 3
+    pair_ids = [int(p) for p in pair_ids]
+    own = {tp.pair_id: tp.pair for tp in team.roster.select_related("pair")}
+    if len(pair_ids) != wanted or len(set(pair_ids)) != wanted:
+        raise TeamError(_("Name %(n)s different pairs, one for each table.") % {"n": wanted})
+    if any(p not in own or own[p].withdrawn for p in pair_ids):
+        raise TeamError(_("Name only pairs on the team's roster."))
+    lineup, _created = LineUp.objects.update_or_create(
+        team_match=team_match, team=team, defaults={"pairs": pair_ids, "submitted_by": by}
+    )
+    lineups = list(team_match.lineups.all())
+    if len(lineups) == 2:
+        seat(team_match, event.tables if event else wanted)
+    return lineup
+
+
+def seat(team_match: TeamMatch, tables: int) -> list[Match]:
+    """The team match's tables from both line-ups: home pair i against away pair i, the home pair North–South
+    at the odd tables; table numbers in the round run on from the fixture before."""
+    by_team = {lu.team_id: lu.pairs for lu in team_match.lineups.all()}
+    seated = seat_tables(by_team[team_match.home_id], by_team[team_match.away_id])
+    first = (team_match.number - 1) * tables
+    matches = []
+    for i, (ns, ew) in enumerate(seated, 1):
+        match = Match(round=team_match.round, table=first + i, pair_ns_id=ns, pair_ew_id=ew)
+        match.save()
+        TeamTable.objects.create(team_match=team_match, number=i, match=match)
+        matches.append(match)
+    return matches
