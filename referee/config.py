@@ -228,3 +228,20 @@ def caches(base_dir: Path, database_config: dict) -> dict:
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
+
+
+def throttles(base_dir: Path, database_config: dict) -> dict:
+    """THROTTLES, where failed tries are counted (``referee.throttle``), never beside the pages: Redis from
+    REDIS_URL (every app server shares it, under a prefix naming the database), else a SQLite file
+    ``referee-throttles-<prefix>.sqlite3`` in CACHE_DIR (default: the system's temporary folder), which every process
+    of this machine shares (the file cache culls and clears its ``.djcache`` files only)."""
+    import hashlib
+    import tempfile
+
+    name = f"{database_config.get('HOST', '')}:{database_config.get('PORT', '')}/{database_config.get('NAME', '')}"
+    prefix = hashlib.blake2b(f"{base_dir}|{name}".encode(), digest_size=6).hexdigest()
+    redis_url = os.environ.get("REDIS_URL", "").strip()
+    if redis_url:
+        return {"redis": redis_url, "prefix": prefix}
+    folder = os.environ.get("CACHE_DIR", "").strip() or tempfile.gettempdir()
+    return {"sqlite": str(Path(folder) / f"referee-throttles-{prefix}.sqlite3")}

@@ -2,7 +2,8 @@
 goes to the table's match page; it records that table alone (``access.table_refusal``) while the link is live.
 
 No account or password is typed: the link is the key, so a wrong or dead one is counted against the address
-(``referee.throttle.TABLE_LINKS``) and refused in one sentence.
+(``referee.throttle.TABLE_LINKS``) and refused in one sentence. A live link always opens, even from an address
+that has run out of tries: twenty garbage tokens must not lock every tablet behind one hall's router out.
 """
 
 from __future__ import annotations
@@ -33,14 +34,12 @@ def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
 @never_cache
 @require_GET
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
-    address = client_address(request)
-    if TABLE_LINKS.blocked(address):
-        return _refused(
-            request, 429, _("Too many wrong table links from this network: wait a minute and scan again.")
-        )
     link = links.live_link(token)
     if link is None:
-        TABLE_LINKS.failed(address)
+        if not TABLE_LINKS.take(client_address(request)):
+            return _refused(
+                request, 429, _("Too many wrong table links from this network: wait a minute and scan again.")
+            )
         message = _(
             "This table link does not work: it was withdrawn, or its round or tournament is finished."
         )

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.table.helpers import as_user, open_link
+from tests.table.helpers import Clock, as_user, open_link
 from tournaments.competition import access
 from tournaments.models import Round, TableDevice, TableLink
 from tournaments.tables import services
@@ -118,8 +118,26 @@ def test_the_link_stops_when_its_round_or_tournament_is_finished(card, match, wh
 def test_twenty_wrong_links_a_minute_from_one_address_are_refused_then(card):
     for n in range(20):
         assert open_link(f"wrong-{n}")[0].status_code == 404
-    refused, _client = open_link(card.token)
+    refused, _client = open_link("wrong-21")
     assert refused.status_code == 429 and "Too many wrong table links" in refused.content.decode()
+
+
+def test_a_live_link_opens_from_an_address_that_has_run_out_of_tries(card, match):
+    for n in range(21):
+        open_link(f"garbage-{n}")
+    opened, _client = open_link(card.token)
+    assert opened.status_code == 302 and opened["Location"] == reverse("match", args=[match.pk])
+
+
+def test_the_links_window_is_exactly_its_minute_from_the_first_wrong_link(card, monkeypatch, file_cache):
+    clock = Clock(monkeypatch)
+    for n in range(20):
+        open_link(f"wrong-{n}")
+        clock.advance(2)
+    clock.advance(59 - 40)  # 59 s after the first
+    assert open_link("wrong-again")[0].status_code == 429
+    clock.advance(2)  # 61 s after the first: a new window
+    assert open_link("wrong-again")[0].status_code == 404
 
 
 def test_a_working_link_is_never_counted_against_the_address(card):
