@@ -183,10 +183,17 @@ def logging_config(path: str) -> dict:
             "encoding": "utf-8",
             "formatter": "line",
         }
+    for handler in handlers.values():
+        handler["filters"] = ["hide_table_tokens", "refusals_in_one_line"]
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}},
+        # No table token in a line; a 403 or 404 the site meant in one line, not a traceback (referee/logs.py).
+        "filters": {
+            "hide_table_tokens": {"()": "referee.logs.HideTableTokens"},
+            "refusals_in_one_line": {"()": "referee.logs.RefusalsInOneLine"},
+        },
         "handlers": handlers,
         "root": {"handlers": list(handlers), "level": "INFO"},
         # Replaces Django's own handlers for "django" (console only with DEBUG, mail to ADMINS) with the root's.
