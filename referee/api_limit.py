@@ -21,10 +21,9 @@ class ApiRateLimit:
         if not request.path.startswith(PREFIX):
             return self.get_response(request)
         who = client_address(request)
-        if API.blocked(who):
+        if not API.take(who):
             message = _("Too many requests from this address: wait a minute and ask again.")
             response = JsonResponse({"error": "rate_limited", "message": message}, status=429)
             response["Retry-After"] = str(API.seconds)
             return response
-        API.counted(who)
         return self.get_response(request)

@@ -196,10 +196,17 @@ def logging_config(path: str) -> dict:
             "encoding": "utf-8",
             "formatter": "line",
         }
+    for handler in handlers.values():
+        handler["filters"] = ["hide_table_tokens", "refusals_in_one_line"]
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}},
+        # No table token in a line; a 403 or 404 the site meant in one line, not a traceback (referee/logs.py).
+        "filters": {
+            "hide_table_tokens": {"()": "referee.logs.HideTableTokens"},
+            "refusals_in_one_line": {"()": "referee.logs.RefusalsInOneLine"},
+        },
         "handlers": handlers,
         "root": {"handlers": list(handlers), "level": "INFO"},
         # Replaces Django's own handlers for "django" (console only with DEBUG, mail to ADMINS) with the root's.
@@ -241,3 +248,20 @@ def caches(base_dir: Path, database_config: dict) -> dict:
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
+
+
+def throttles(base_dir: Path, database_config: dict) -> dict:
+    """THROTTLES, where failed tries are counted (``referee.throttle``), never beside the pages: Redis from
+    REDIS_URL (every app server shares it, under a prefix naming the database), else a SQLite file
+    ``referee-throttles-<prefix>.sqlite3`` in CACHE_DIR (default: the system's temporary folder), which every process
+    of this machine shares (the file cache culls and clears its ``.djcache`` files only)."""
+    import hashlib
+    import tempfile
+
+    name = f"{database_config.get('HOST', '')}:{database_config.get('PORT', '')}/{database_config.get('NAME', '')}"
+    prefix = hashlib.blake2b(f"{base_dir}|{name}".encode(), digest_size=6).hexdigest()
+    redis_url = os.environ.get("REDIS_URL", "").strip()
+    if redis_url:
+        return {"redis": redis_url, "prefix": prefix}
+    folder = os.environ.get("CACHE_DIR", "").strip() or tempfile.gettempdir()
+    return {"sqlite": str(Path(folder) / f"referee-throttles-{prefix}.sqlite3")}

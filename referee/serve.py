@@ -30,6 +30,11 @@ KEY_FILE = BASE_DIR / ".secret_key"
 # 148–155 for 3×4 and 150–177 for 6 single-threaded processes, back to back on the same machine.
 WORKERS = 2
 THREADS = 8
+# Seconds an idle kept-alive connection stays open: longer than a spectator's poll (5 s) and a judge's pause
+# between plays, so a phone polling the standings reuses its connection instead of connecting anew each time
+# (gunicorn's default, 2 s, closed every poll's connection; a new one waited up to 2 s beside 64 judges). The
+# gthread worker holds an idle connection in its poller, not in a thread, so 200 of them cost no thread.
+KEEPALIVE = 75
 SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
 
 
@@ -132,31 +137,35 @@ def manage(*args: str) -> None:
         sys.exit(done.returncode)
 
 
+def gunicorn_argv(bind: str, tls: tuple[str, str] | None = None) -> list[str]:
+    """gunicorn's command line for ``make serve`` (HTTPS with ``tls``, the certificate and key files)."""
+    https = [f"--certfile={tls[0]}", f"--keyfile={tls[1]}"] if tls else []
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "referee.wsgi:application",
+        "--worker-class=gthread",
+        f"--workers={WORKERS}",
+        f"--threads={THREADS}",
+        f"--keep-alive={KEEPALIVE}",
+        f"--bind={bind}",
+        "--access-logfile=-",
+        "--logger-class=referee.access_log.TokenHidingLogger",  # no table token in the log
+        *https,
+    ]
+
+
 def serve(bind: str, tls: tuple[str, str] | None = None) -> None:
     """Replace this process with the server (gunicorn, HTTPS with ``tls``) or run it here (waitress) until
     Ctrl-C."""
     if gunicorn_runs():
-        https = [f"--certfile={tls[0]}", f"--keyfile={tls[1]}"] if tls else []
-        os.execv(
-            sys.executable,
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "referee.wsgi:application",
-                "--worker-class=gthread",
-                f"--workers={WORKERS}",
-                f"--threads={THREADS}",
-                f"--bind={bind}",
-                "--access-logfile=-",
-                *https,
-            ],
-        )
+        os.execv(sys.executable, gunicorn_argv(bind, tls))
     from waitress import serve as waitress_serve
 
     from referee.wsgi import application
 
-    waitress_serve(application, listen=bind, threads=WORKERS * THREADS)
+    waitress_serve(application, listen=bind, threads=WORKERS * THREADS, channel_timeout=KEEPALIVE)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -17,6 +17,7 @@ from referee.config import (
     public_url,
     referrer_policy,
     secret_key,
+    throttles,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -87,6 +88,9 @@ TEMPLATES = [
 
 DATABASES = {"default": database(BASE_DIR)}
 CACHES = caches(BASE_DIR, DATABASES["default"])  # the public pages' cache (tournaments/public/caching.py)
+THROTTLES = throttles(
+    BASE_DIR, DATABASES["default"]
+)  # failed tries' counts, apart from the pages (throttle.py)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes counts failed log-ins first, then Django checks the password.

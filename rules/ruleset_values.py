@@ -144,7 +144,13 @@ def _choice(kind: type[StrEnum], value: Any) -> Any:
 
 
 def _is_tractor_key(kind: Any) -> bool:
-    return isinstance(kind, str) and kind.startswith("tractor:") and kind[8:].isdigit() and int(kind[8:]) >= 2
+    return (
+        isinstance(kind, str)
+        and kind.startswith("tractor:")
+        and kind[8:].isascii()
+        and kind[8:].isdigit()
+        and int(kind[8:]) >= 2
+    )
 
 
 def _band(value: Any) -> Band:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import polib
@@ -23,6 +24,10 @@ PinHasher.iterations = 1_000  # the tables' PINs likewise (a round's cards hash 
 
 # Each test process its own cache of the public pages (a shared file cache would mix the workers' databases).
 settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# And its own store of failed tries (referee/throttle.py), a SQLite file of the process's own.
+settings.THROTTLES = {
+    "sqlite": os.path.join(tempfile.gettempdir(), f"referee-test-throttles-{os.getpid()}.sqlite3")
+}
 
 # Timing is for the benchmarks, never the tests: a loaded CI machine must not fail a property test on time.
 hypothesis_settings.register_profile("project", deadline=None)
@@ -61,7 +66,10 @@ def _empty_cache():
     """No page cached by an earlier test (whose rows' ids a later test's rows may take again)."""
     from django.core.cache import cache
 
+    from referee.throttle import store
+
     cache.clear()
+    store().clear()
 
 
 @pytest.fixture

@@ -116,7 +116,8 @@ def forms_of(page: str, content: str) -> list[tuple[str, Form]]:
 # ------------------------------------------------------------------ hostile values, bodies, queries and headers
 
 HUGE = "x" * 100_000
-NUMBERS = ["9223372036854775808", "-9223372036854775809", "-1", "nan", "1e999", "-0x1", "١٢", "0"]
+# "²" is a digit to str.isdigit() that int() refuses: ?table=² and match=² were 500s.
+NUMBERS = ["9223372036854775808", "-9223372036854775809", "-1", "nan", "1e999", "-0x1", "١٢", "0", "²"]
 UNREADABLE = "%FF%FE%80"  # bytes that are not UTF-8, as a browser would percent-encode them
 FALLBACK_NAMES = ["version", "name", "next", "seat", "side"]  # for an address no page shows a form for
 
@@ -210,7 +211,7 @@ def bodies(form: Form | None) -> Iterator[tuple[str, dict]]:
 
 
 QUERY_NAMES = [
-    "round", "state", "table", "sort", "p-sort", "m-sort", "r-sort", "page", "next", "q", "o", "p", "e",
+    "round", "state", "table", "match", "sort", "p-sort", "m-sort", "r-sort", "page", "next", "q", "o", "p", "e",
     "all", "language", "_changelist_filters", "_popup", "_to_field", "term", "app_label", "model_name",
     "field_name",
 ]  # fmt: skip
@@ -219,7 +220,7 @@ QUERY_NAMES = [
 def hostile_queries(few: bool = False) -> list[str]:
     """Query strings naming every parameter a page reads (and the admin's), each set to one hostile value; the
     ``few`` that found the admin's faults, for its hundred pages."""
-    values = [""] if few else ["", "%00", UNREADABLE, "x" * 20_000, NUMBERS[0], "nan", "//x.example/"]
+    values = [""] if few else ["", "%00", UNREADABLE, "x" * 20_000, NUMBERS[0], "nan", "//x.example/", "²"]
     queries = ["&".join(f"{name}={value}" for name in QUERY_NAMES) for value in values]
     return [*queries, "&".join(f"{name}=1&{name}=__nope__" for name in QUERY_NAMES)]
 

@@ -430,3 +430,45 @@ def test_the_first_run_page_refuses_every_hostile_body_in_chinese_and_makes_no_a
     for label, kwargs in bodies(form):
         check.request(c, "anonymous", "post", path, label, **kwargs)
     check.check()
+
+
+# --- issue 29's 500s: a digit int() refuses, and two requests that create one thing at once -----------------
+
+
+@pytest.mark.parametrize("page", ["desk-table-cards", "desk-score-sheets"])
+def test_a_table_number_that_is_a_superscript_digit_is_the_whole_round(match, director, page):
+    c = Client()
+    c.force_login(director)
+    url = reverse(page, args=[match.round.tournament.slug, match.round.number])
+    assert c.get(url + "?table=²").status_code == 200
+
+
+def test_a_posted_match_that_is_a_superscript_digit_is_no_table(match, director):
+    c = Client()
+    c.force_login(director)
+    url = reverse("desk-issue-cards", args=[match.round.tournament.slug, match.round.number])
+    assert c.post(url, {"match": "²"}).status_code == 404
+
+
+@pytest.mark.parametrize("create", ["create_judge", "create_director_account"])
+def test_a_double_tapped_new_account_is_refused_as_taken_not_a_500(db, monkeypatch, create):
+    """Both taps pass the check before either commits; PostgreSQL's unique index then refused the second."""
+    from tournaments.people import services as people
+
+    getattr(people, create)("twice")
+    monkeypatch.setattr(people, "require_free", lambda username: None)  # as the second tap found it
+    with pytest.raises(people.PeopleError) as refused:
+        getattr(people, create)("twice")
+    assert refused.value.status == 409 and "twice" in refused.value.message
+
+
+def test_two_series_of_one_name_saved_at_once_get_two_addresses(db, monkeypatch):
+    """The second found the address free before the first committed: a unique violation, a 500."""
+    from tournaments.season import services as season
+
+    first = season.save_series("春季联赛", [10, 8], None, True, [])
+    real = season.unique_slug
+    answers = iter([first.slug])
+    monkeypatch.setattr(season, "unique_slug", lambda name, model: next(answers, None) or real(name, model))
+    second = season.save_series("春季联赛", [10, 8], None, True, [])
+    assert second.slug != first.slug and second.pk != first.pk

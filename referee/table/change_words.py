@@ -32,7 +32,7 @@ def penalty_words(entry: tuple[str, str, int | None], players: Mapping[str, str]
 def violation_words(key: str, players: Mapping[str, str]) -> str:
     """A violation's key (``3:W:revoke_suit``) as the page names it: trick, seat and player, the fault."""
     trick, seat, code = key.split(":", 2)
-    parts = [_("trick %(n)s") % {"n": int(trick) + 1}] if trick.isdigit() else []
+    parts = [_("trick %(n)s") % {"n": int(trick) + 1}] if trick.isascii() and trick.isdigit() else []
     if seat in players:
         parts.append(seat_label(seat, players))
     return " · ".join([*parts, violation_name(code)])

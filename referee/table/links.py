@@ -2,7 +2,11 @@
 goes to the table's match page; it records that table alone (``access.table_refusal``) while the link is live.
 
 No account or password is typed: the link is the key, so a wrong or dead one is counted against the address
-(``referee.throttle.TABLE_LINKS``) and refused in one sentence.
+(``referee.throttle.TABLE_LINKS``) and refused in one sentence. A live link always opens, even from an address
+that has run out of tries: twenty garbage tokens must not lock every tablet behind one hall's router out.
+
+A browser signed in to another account (the director's) is asked first: the switch is a POST from that page
+(CSRF-checked), so a page elsewhere that links or embeds ``/k/<token>/`` cannot sign the director out.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_http_methods
 
 from referee.security import client_address
 from referee.throttle import TABLE_LINKS
+from tournaments.competition.access import is_table_account
 from tournaments.tables import services as links
 
 DEVICE_KEY = links.DEVICE_KEY
@@ -30,21 +35,28 @@ def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
     )
 
 
+def _ask_first(request: HttpRequest, link) -> HttpResponse:
+    user = request.user
+    signed_in_as = "" if is_table_account(user) else user.get_username()
+    context = {"signed_in_as": signed_in_as, "table": link.match.table}
+    return render(request, "referee/table_link_switch.html", context)
+
+
 @never_cache
-@require_GET
+@require_http_methods(["GET", "POST"])
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
-    address = client_address(request)
-    if TABLE_LINKS.blocked(address):
-        return _refused(
-            request, 429, _("Too many wrong table links from this network: wait a minute and scan again.")
-        )
     link = links.live_link(token)
     if link is None:
-        TABLE_LINKS.failed(address)
+        if not TABLE_LINKS.take(client_address(request)):
+            return _refused(
+                request, 429, _("Too many wrong table links from this network: wait a minute and scan again.")
+            )
         message = _(
             "This table link does not work: it was withdrawn, or its round or tournament is finished."
         )
         return _refused(request, 404, message)
+    if request.user.is_authenticated and request.user.pk != link.account_id and request.method != "POST":
+        return _ask_first(request, link)
     if request.user.pk != link.account_id or DEVICE_KEY not in request.session:
         login(request, link.account, backend=BACKEND)
         request.session[DEVICE_KEY] = secrets.token_hex(8)

@@ -130,3 +130,15 @@ def test_the_setup_form_offers_a_knockout_stage_and_refuses_one_that_cannot_be(d
     desk_client.post(new, settings_data(name="League", format="swiss", num_rounds="5", knockout_size="8"))
     t = Tournament.objects.get(name="League")
     assert (t.knockout_size, t.bracket_start, t.rounds_planned) == (8, 6, 8)
+
+
+@pytest.mark.django_db
+def test_the_workbooks_first_sheet_is_the_final_placings_once_the_final_is_played(cup, desk_client):
+    play_semis(cup)
+    final = pair_round(cup)
+    publish_round(final)
+    match = final.matches.get()
+    finish(match, match.pair_ew, "3", "A")
+    wb = openpyxl.load_workbook(io.BytesIO(desk_client.get(reverse("desk-export", args=[cup.slug])).content))
+    assert wb.sheetnames[0] == "Final placings"
+    assert list(wb.worksheets[0].values)[1][:2] == ("1", match.pair_ew.name)

@@ -125,3 +125,22 @@ def test_the_desk_seeds_from_the_pairs_page(client, director, make_pair):
     assert 'data-testid="seed-by-rating"' in page
     response = client.post(reverse("desk-seed-by-rating", args=["summer"]), follow=True)
     assert "The pairs are seeded by rating." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_hidden_tournaments_matches_rate_no_one(two_matches):
+    one, *_ = two_matches
+    Tournament.objects.filter(slug="spring").update(is_public=False)
+    assert one.player1_id not in ratings.current().now
+
+
+@pytest.mark.django_db
+def test_a_public_series_neither_names_nor_counts_a_hidden_tournament(client, director):
+    from tests.desk.season_scene import build_season
+
+    season = build_season(director)
+    hidden = season.tournaments[1]
+    Tournament.objects.filter(pk=hidden.pk).update(is_public=False)
+    page = client.get(reverse("series", args=[season.series.slug])).content.decode()
+    assert hidden.name not in page and season.tournaments[0].name in page
+    assert "新甲队" not in page  # the hidden tournament's pair only

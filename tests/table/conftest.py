@@ -95,3 +95,18 @@ def other_match(round1, make_pair):
     from tournaments.models import Match
 
     return Match.objects.create(round=round1, table=2, pair_ns=make_pair(), pair_ew=make_pair())
+
+
+@pytest.fixture
+def file_cache(tmp_path, settings):
+    """The production default without Redis: the pages in a file cache (a small one, to cull soon) and the failed
+    tries in a SQLite file of their own."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 30},
+        }
+    }
+    settings.THROTTLES = {"sqlite": str(tmp_path / "throttles.sqlite3")}
+    yield settings.CACHES

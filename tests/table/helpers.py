@@ -186,3 +186,16 @@ def submitted_by(match, account) -> Deal:
         attackers_won_last=True,
         declarer="N",
     )
+
+
+class Clock:
+    """``time.time`` made to stand still and moved on by the test (the throttles' windows, the file cache's expiry)."""
+
+    def __init__(self, monkeypatch) -> None:
+        import time
+
+        self.at = time.time()
+        monkeypatch.setattr(time, "time", lambda: self.at)
+
+    def advance(self, seconds: float) -> None:
+        self.at += seconds

@@ -151,3 +151,37 @@ def test_a_round_no_one_can_read_from_the_address_shows_the_latest(client, match
         reverse("tournament", args=[slug]) + "?m-round=",
     ):
         assert client.get(url + asked).status_code == 200
+
+
+def test_a_public_pages_key_ignores_query_parameters_the_page_does_not_read(client, match):
+    url = reverse("tournament", args=[match.round.tournament.slug])
+    plain = get(client, url)["ETag"]
+    assert get(client, url + "?p=2")["ETag"] == plain
+    assert get(client, url + "?utm_source=wechat&x=" + "y" * 500)["ETag"] == plain
+    assert get(client, url + "?p-sort=name")["ETag"] != plain  # the pairs' table reads its order
+
+
+def test_a_read_parameter_with_a_value_the_page_cannot_use_is_the_page_without_it(client, match):
+    url = reverse("results", args=[match.round.tournament.slug])
+    plain = get(client, url)["ETag"]
+    assert get(client, url + "?round=abc")["ETag"] == plain
+    assert get(client, url + "?round=" + "9" * 40)["ETag"] == plain
+    assert get(client, url + "?round=01")["ETag"] == get(client, url + "?round=1")["ETag"]
+
+
+def test_invented_queries_keep_a_bounded_number_of_copies_of_a_page(client, match, monkeypatch):
+    from django.core.cache import cache
+
+    kept = []
+    real_set = cache.set
+
+    def counting_set(key, *args, **kwargs):
+        if key.startswith("public-page:"):
+            kept.append(key)
+        return real_set(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "set", counting_set)
+    url = reverse("standings", args=[match.round.tournament.slug])
+    for n in range(100):
+        assert get(client, url + f"?sort=column{n}").status_code == 200
+    assert 1 <= len(kept) <= 32

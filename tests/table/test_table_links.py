@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.table.helpers import as_user, open_link
+from tests.table.helpers import Clock, as_user, open_link
 from tournaments.competition import access
 from tournaments.models import Round, TableDevice, TableLink
 from tournaments.tables import services
@@ -118,8 +118,26 @@ def test_the_link_stops_when_its_round_or_tournament_is_finished(card, match, wh
 def test_twenty_wrong_links_a_minute_from_one_address_are_refused_then(card):
     for n in range(20):
         assert open_link(f"wrong-{n}")[0].status_code == 404
-    refused, _client = open_link(card.token)
+    refused, _client = open_link("wrong-21")
     assert refused.status_code == 429 and "Too many wrong table links" in refused.content.decode()
+
+
+def test_a_live_link_opens_from_an_address_that_has_run_out_of_tries(card, match):
+    for n in range(21):
+        open_link(f"garbage-{n}")
+    opened, _client = open_link(card.token)
+    assert opened.status_code == 302 and opened["Location"] == reverse("match", args=[match.pk])
+
+
+def test_the_links_window_is_exactly_its_minute_from_the_first_wrong_link(card, monkeypatch, file_cache):
+    clock = Clock(monkeypatch)
+    for n in range(20):
+        open_link(f"wrong-{n}")
+        clock.advance(2)
+    clock.advance(59 - 40)  # 59 s after the first
+    assert open_link("wrong-again")[0].status_code == 429
+    clock.advance(2)  # 61 s after the first: a new window
+    assert open_link("wrong-again")[0].status_code == 404
 
 
 def test_a_working_link_is_never_counted_against_the_address(card):
@@ -153,3 +171,35 @@ def test_the_devices_visits_to_its_match_page_keep_its_last_visit(card, match):
     TableDevice.objects.filter(pk=row.pk).update(last_seen=row.last_seen - timezone.timedelta(minutes=5))
     device.get(reverse("match", args=[match.pk]))
     assert TableDevice.objects.get(pk=row.pk).last_seen > row.last_seen - timezone.timedelta(minutes=1)
+
+
+def test_a_signed_in_director_is_asked_before_a_link_signs_them_out(card, match, director):
+    browser = as_user(director)
+    url = reverse("table-link", args=[card.token])
+    asked = browser.get(url)
+    assert asked.status_code == 200 and b'method="post"' in asked.content
+    assert browser.session["_auth_user_id"] == str(director.pk)  # a GET from anywhere changes nothing
+    switched = browser.post(url)
+    assert switched.status_code == 302 and switched["Location"] == reverse("match", args=[match.pk])
+    assert browser.session["_auth_user_id"] == str(TableLink.objects.get(match=match).account_id)
+
+
+def test_a_cross_site_post_cannot_switch_a_signed_in_browser(card, director):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(director)
+    assert browser.post(reverse("table-link", args=[card.token])).status_code == 403
+    assert browser.session["_auth_user_id"] == str(director.pk)
+
+
+def test_a_link_scanned_by_many_cookieless_browsers_lists_a_bounded_number_of_devices(card, match):
+    for _n in range(30):
+        assert open_link(card.token)[0].status_code == 302
+    assert TableDevice.objects.filter(link__match=match).count() == services.MAX_DEVICES
+
+
+def test_a_round_taken_back_to_draft_and_published_again_revives_none_of_its_links(card, match):
+    from tournaments.pairing.services import publish_round, unpublish_round
+
+    unpublish_round(match.round)
+    publish_round(match.round)
+    assert open_link(card.token)[0].status_code == 404

@@ -5,12 +5,16 @@ submitted."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from referee.table.recording import deal_entry
-from tests.table.helpers import JSON, as_user, key, open_link, submitted_by
+from referee.table.recording import pin_confirm as pins
+from tests.table.helpers import JSON, Clock, as_user, key, open_link, submitted_by
+from tests.threads import in_thread
 from tournaments.models import Deal, PairPin, TableLink
 from tournaments.tables import services
 
@@ -179,3 +183,51 @@ def test_who_is_offered_the_pin_form_and_may_use_it(
 def test_the_match_page_leads_the_device_to_the_pin_form(match, device, submitted):
     page = device.get(reverse("match", args=[match.pk])).content.decode()
     assert f'href="{reverse("review", args=[submitted.pk])}#pin"' in page
+
+
+def wrong_pin(card) -> str:
+    return "111111" if card.pins[0] != "111111" else "222222"
+
+
+def test_the_pin_lock_lasts_exactly_its_ten_minutes_on_the_file_cache(
+    card, device, submitted, monkeypatch, file_cache
+):
+    clock = Clock(monkeypatch)
+    for _n in range(5):
+        assert pin_confirm(device, submitted, "NS", wrong_pin(card)).status_code == 400
+        clock.advance(1)
+    clock.advance(400)
+    assert pin_confirm(device, submitted, "NS", card.pins[0]).status_code == 429  # 405 s after the first
+    clock.advance(196)  # 601 s after the first: the window is over
+    assert pin_confirm(device, submitted, "NS", card.pins[0]).status_code == 200
+
+
+def test_a_pin_lock_outlasts_two_thousand_public_page_addresses(card, match, device, submitted, file_cache):
+    for _n in range(5):
+        pin_confirm(device, submitted, "NS", wrong_pin(card))
+    visitor = Client()
+    for n in range(200):
+        assert (
+            visitor.get(reverse("tournament", args=[match.round.tournament.slug]) + f"?p={n}").status_code
+            == 200
+        )
+    assert pin_confirm(device, submitted, "NS", card.pins[0]).status_code == 429
+
+
+def test_sixty_four_wrong_pins_at_once_check_only_five(card, submitted, monkeypatch):
+    checked = []
+
+    def slow_wrong(pair, pin):
+        checked.append(pin)
+        time.sleep(0.02)  # the slow hash: every try is in flight at once
+        return False
+
+    monkeypatch.setattr(pins, "pin_matches", slow_wrong)
+    monkeypatch.setattr(pins, "can_confirm_by_pin", lambda user, deal: True)
+    deal = Deal.objects.select_related("match__pair_ns", "match__pair_ew").get(pk=submitted.pk)
+    threads = [in_thread(lambda: pins.checked_pair(deal, None, "NS", "123456")) for _n in range(64)]
+    for thread, _outcome in threads:
+        thread.join()
+    outcomes = [outcome[0] for _thread, outcome in threads]
+    assert len(checked) == 5
+    assert sum(isinstance(o, pins.TooManyPins) for o in outcomes) == 59

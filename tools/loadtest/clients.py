@@ -30,7 +30,11 @@ from tools.loadtest.figures import increasing
 
 CONNECTION_ERRORS = (OSError, http.client.HTTPException)
 TRUMPS = ("S", "H", "C", "D", "NT")
-IDLE_REUSE = 1.0  # seconds: an older kept-alive connection may be closed by the server (gunicorn keeps 2 s)
+# Seconds a kept-alive connection is reused after its last answer: past a spectator's poll (5 s), within the
+# server's keep-alive (referee/serve.py's KEEPALIVE, 75 s), as a browser does; a reused connection the server
+# closed meanwhile is opened anew and the request sent once more (nothing was answered on it).
+IDLE_REUSE = 30.0
+STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
 
 
 # ---------------------------------------------------------------- plays of a simulated deal
@@ -242,13 +246,9 @@ class Browser:
             headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
         if self.conn is not None and time.monotonic() - self.used_at > IDLE_REUSE:
             self.close()
-        if self.conn is None:
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         start = time.perf_counter()
         try:
-            self.conn.request(method, path, body, headers)
-            response = self.conn.getresponse()
-            data = response.read()
+            response, data = self._exchange(method, path, body, headers)
         except CONNECTION_ERRORS:
             self.close()
             raise
@@ -260,6 +260,24 @@ class Browser:
         if response.will_close:
             self.close()
         return Reply(response.status, response.headers, data, elapsed)
+
+    def _exchange(self, method: str, path: str, body, headers: dict):
+        """The request on the kept connection (once more on a new one when the server had closed it idle)."""
+        reused = self.conn is not None
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            self.conn.request(method, path, body, headers)
+            response = self.conn.getresponse()
+            return response, response.read()
+        except STALE:
+            if not reused:
+                raise
+            self.close()
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            self.conn.request(method, path, body, headers)
+            response = self.conn.getresponse()
+            return response, response.read()
 
     def close(self) -> None:
         if self.conn is not None:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from referee.serve import KEEPALIVE
 from tools.loadtest.clients import CONNECTION_ERRORS, Browser, Budget
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -48,7 +49,7 @@ class Server:
         if has_gunicorn():
             return [
                 sys.executable, "-m", "gunicorn", "referee.wsgi:application", "-b", bind,
-                "-w", str(self.workers), "--threads", str(self.threads),
+                "-w", str(self.workers), "--threads", str(self.threads), "--keep-alive", str(KEEPALIVE),
             ]  # fmt: skip
         return [sys.executable, "manage.py", "runserver", "--noreload", bind]
 

@@ -78,7 +78,9 @@ def table_sheet(match) -> dict:
 def _printable(request: HttpRequest, tournament: Tournament, number: int, template: str) -> HttpResponse:
     rnd = get_object_or_404(tournament.rounds.exclude(state=Round.State.DRAFT), number=number)
     table = request.GET.get("table", "")
-    matches = board.printable_matches(rnd, int(table) if table.isdigit() and len(table) < 5 else None)
+    matches = board.printable_matches(
+        rnd, int(table) if table.isascii() and table.isdigit() and len(table) < 5 else None
+    )
     sheets = [table_sheet(m) for m in matches]
     return render(
         request,

@@ -32,6 +32,7 @@ from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Round, Seating, Tournament, by_seed
 from tournaments.pairing import knockout
 from tournaments.standings.compute import compute_standings
+from tournaments.tables.services import revoke_round
 
 # A round published (inside its transaction): the table side records the forfeits the director chose for the
 # pairs absent at check-in (``referee.table.checkin_forfeits``; the desk may not import the table side).
@@ -289,8 +290,8 @@ def why_not_unpublish(rnd: Round) -> str | None:
 
 @transaction.atomic
 def unpublish_round(rnd: Round) -> None:
-    """A round published by mistake goes back to draft: the judges and the public no longer see it, and the TD
-    edits it and publishes it again."""
+    """A round published by mistake goes back to draft: the judges and the public no longer see it, its table
+    links stop for good, and the TD edits it and publishes it again (with new cards)."""
     lock_open(rnd.tournament_id)
     rnd = get_object_or_404(Round.objects.select_for_update().select_related("tournament"), pk=rnd.pk)
     list(rnd.matches.select_for_update())  # a table beginning now waits, and is then seen (or finds a draft)
@@ -299,6 +300,7 @@ def unpublish_round(rnd: Round) -> None:
         raise PairingError(reason)
     rnd.state = Round.State.DRAFT
     rnd.save(update_fields=["state"])
+    revoke_round(rnd)  # its cards are void: publishing it again takes new ones
 
 
 @transaction.atomic

@@ -9,11 +9,12 @@ once, and never kept.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.crypto import get_random_string
@@ -173,11 +174,24 @@ def require_free(username: str) -> None:
         raise PeopleError(_("The user name %(name)s is taken.") % {"name": username}, status=409)
 
 
+@contextmanager
+def free_name(username: str):
+    """The account made inside is refused as taken when another request made it first: a double-tapped "add"
+    passes both checks before either commits, and PostgreSQL's unique index refuses the second (a savepoint,
+    so the transaction goes on to answer)."""
+    require_free(username)
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise PeopleError(_("The user name %(name)s is taken.") % {"name": username}, status=409) from None
+
+
 @transaction.atomic
 def create_judge(username: str, name: str = "") -> tuple[object, str]:
     """A new judge account; returns it and its password (shown once, never stored in clear)."""
-    require_free(username)
-    account, password = new_account(username, name)
+    with free_name(username):
+        account, password = new_account(username, name)
     access.add_to_group(account, access.JUDGE_GROUP)
     return account, password
 
@@ -228,9 +242,9 @@ def assign_judge(match: Match, judge, by) -> Match:
 def create_director_account(username: str, name: str = "") -> tuple[object, str]:
     """Another director's account (a second desk on the day), with the first director's powers; returns it and
     its password, shown once as a judge's is. Each director then changes their own password."""
-    require_free(username)
     password = new_password()
-    account = create_director(username, password)
+    with free_name(username):
+        account = create_director(username, password)
     account.first_name = name
     account.save(update_fields=["first_name"])
     return account, password

@@ -7,6 +7,12 @@ page's ``ETag``: a poll sending it back in ``If-None-Match`` gets a 304 before a
 read, no database. Signed-in users, and visitors with a message waiting, get the page
 built for them as before. The page's CSRF token (the language switch's form) is the visitor's own: the cached
 copy's is replaced on the way out.
+
+The address in the key is the path and only the query parameters the page reads (``reads``), each in its one
+spelling (a round's number as a number, a table's order as a column name), and the view is given just those: any
+other parameter (``?p=1`` … ``?p=2000``, a tracker's tag) is the same page, one key, built once. A page keeps at
+most ``VARIANTS`` spellings of its query per generation; the others are built but not kept, so no visitor can
+grow the shared cache (Redis culls nothing) by inventing addresses.
 """
 
 from __future__ import annotations
@@ -18,10 +24,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.middleware.csrf import get_token
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -30,7 +37,10 @@ from tournaments.public.generation import tokens
 
 View = Callable[..., HttpResponse]
 CSRF_FIELD = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
-PAGE_TIMEOUT = 24 * 3600  # a page no one asks for again leaves the cache within a day
+PAGE_TIMEOUT = 3600  # a page no one asks for again (an old generation's) leaves the cache within the hour
+VARIANTS = 32  # queries kept per page and generation: rounds and table orders, not invented ones
+ROUND = re.compile(r"[0-9]{1,3}")
+SORT = re.compile(r"-?[A-Za-z_][A-Za-z0-9_]{0,39}")
 INDENT = re.compile(rb"\n\s+")  # the tables' template indents every cell: half a large page's bytes
 VARY = ("Cookie", "Accept-Language", "X-Live")
 
@@ -82,10 +92,26 @@ def cacheable(request: HttpRequest) -> bool:
     )
 
 
+def canonical(name: str, value: str) -> str | None:
+    """A read parameter's one spelling, or None when the page could not use the value (it shows the default)."""
+    if name.endswith("round"):
+        return str(int(value)) if ROUND.fullmatch(value) and int(value) > 0 else None
+    if name.endswith("sort"):
+        return value if SORT.fullmatch(value) else None
+    return value[:40]
+
+
+def read_query(request: HttpRequest, reads: tuple[str, ...]) -> QueryDict:
+    """The query as the page reads it: its own parameters, each once, in their one spelling, in order."""
+    kept = {name: canonical(name, request.GET.get(name, "")) for name in reads}
+    return QueryDict(urlencode({name: value for name, value in kept.items() if value is not None}))
+
+
 def page_key(request: HttpRequest, generation: str) -> str:
     """The page's identity while nothing it shows changes: address, language, live fragment, generation."""
     parts = [
-        request.get_full_path(),
+        request.path,
+        request.GET.urlencode(),
         get_language() or "",
         request.headers.get("X-Live", ""),
         generation,
@@ -114,13 +140,33 @@ def served(request: HttpRequest, stored: tuple[bytes, str]) -> HttpResponse:
     )
 
 
-def public_cache(view: View) -> View:
-    """Cache a public page of one tournament (its view takes ``slug`` first) for visitors not signed in."""
+def keeps_variant(request: HttpRequest, generation: str) -> bool:
+    """Whether one more spelling of this page's query may be kept in this generation (the plain page always)."""
+    if not request.GET:
+        return True
+    counter = (
+        "public-variants:"
+        + hashlib.blake2b(f"{request.path}|{generation}".encode(), digest_size=12).hexdigest()
+    )
+    cache.add(counter, 0, PAGE_TIMEOUT)
+    try:
+        return cache.incr(counter) <= VARIANTS
+    except ValueError:  # gone between the two calls (culled): count afresh
+        return cache.add(counter, 1, PAGE_TIMEOUT)
+
+
+def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> View:
+    """Cache a public page of one tournament (its view takes ``slug`` first) for visitors not signed in; the page
+    reads the query parameters ``reads`` and no other."""
+    if view is None:
+        return lambda view: public_cache(view, reads=reads)
 
     @wraps(view)
     def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
         if not cacheable(request):
             return view(request, slug, *args, **kwargs)
+        request.GET = read_query(request, reads)
+        request.META["QUERY_STRING"] = request.GET.urlencode()  # the page's own links (the language switch's)
         generation = tokens(slug)
         if generation is None:
             return view(request, slug, *args, **kwargs)  # its own 404
@@ -137,7 +183,8 @@ def public_cache(view: View) -> View:
             return response
         response.content = INDENT.sub(b"\n", response.content)  # no <pre> on these pages: the same page
         stored = (response.content, response["Content-Type"])
-        cache.set(f"public-page:{key}", stored, PAGE_TIMEOUT)
+        if keeps_variant(request, generation):
+            cache.set(f"public-page:{key}", stored, PAGE_TIMEOUT)
         RECENT.put(key, stored)
         return finish(response, etag)
 

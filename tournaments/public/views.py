@@ -81,7 +81,7 @@ def tournament_for(request: HttpRequest, tournament: Tournament) -> Tournament:
     return tournament
 
 
-@public_cache
+@public_cache(reads=("p-sort", "m-sort", "m-round"))
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The overview: the pairs; the matches when pairings are public, with their levels when results are."""
     tournament = tournament_for(request, slug)
@@ -184,7 +184,7 @@ def _deal_log_url(tournament: Tournament):
 # --- public pages -------------------------------------------------------------------------------------------
 
 
-@public_cache
+@public_cache(reads=("round", "sort"))
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``.
     Once the tournament is finished they are the final standings, and no longer refresh."""
@@ -223,7 +223,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-@public_cache
+@public_cache(reads=("p-sort", "r-sort"))
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairing list (printable); the results once the matches are over."""
     tournament = public_tournament(request, slug, "public_pairings")
@@ -254,7 +254,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@public_cache
+@public_cache(reads=("round", "sort"))
 def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The finished matches of one round (``?round=N``, the latest by default), with a picker for the others."""
     tournament = public_tournament(request, slug, "public_results")
@@ -269,7 +269,7 @@ def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/public/results.html", context)
 
 
-@public_cache
+@public_cache(reads=("sort",))
 def pair_page(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
     """One pair: its players, its line in the standings and its matches."""
     tournament = public_tournament(request, slug, "public_results")

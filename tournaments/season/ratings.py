@@ -70,7 +70,7 @@ class Ratings:
 def games() -> tuple[Game, ...]:
     """Every finished match played (not a forfeit, not a bye) in the order they are rated."""
     rows = (
-        Match.objects.filter(state=Match.State.FINISHED)
+        Match.objects.filter(state=Match.State.FINISHED, round__tournament__is_public=True)
         .exclude(ended_by__in=[Match.EndedBy.FORFEIT, Match.EndedBy.BYE])
         .annotate(
             day=Coalesce(F("round__tournament__start_date"), TruncDate("round__tournament__created_at"))

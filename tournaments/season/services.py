@@ -3,7 +3,7 @@ rating: one function each, shared by the director's pages, commands and tests.""
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.competition.finishing import lock_open
@@ -33,14 +33,31 @@ def save_series(
 ) -> Series:
     """Create a series (its address from its name: pinyin for Chinese) or change one; the history keeps who
     and when."""
-    if series is None:
-        series = Series(slug=unique_slug(name, Series))
+    new = series is None
+    series = series or Series()
     series.name, series.points, series.best_of, series.is_public = name, points, best_of, is_public
     if by is not None:
         series._history_user = by
-    series.save()
+    if new:
+        _save_new(series)
+    else:
+        series.save()
     series.tournaments.set(tournaments)
     return series
+
+
+def _save_new(series: Series, tries: int = 5) -> None:
+    """A new series under the first free address from its name: when another series took that address between
+    the look and the write (two saved at once), the next one (a savepoint each, so PostgreSQL goes on)."""
+    for _try in range(tries):
+        series.slug = unique_slug(series.name, Series)
+        try:
+            with transaction.atomic():
+                series.save()
+            return
+        except IntegrityError:
+            series.pk = None
+    raise SeasonError(_("Another series was saved at the same moment: save it again."))
 
 
 def why_not_seed(tournament: Tournament) -> str | None:

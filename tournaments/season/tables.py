@@ -47,7 +47,7 @@ class SeriesTables:
 
 
 def series_tournaments(series: Series) -> list[Tournament]:
-    return list(series.tournaments.order_by("start_date", "created_at", "pk"))
+    return list(series.tournaments.filter(is_public=True).order_by("start_date", "created_at", "pk"))
 
 
 def placings(series: Series, tournament: Tournament) -> list[tuple[Pair, int, int]]:

@@ -27,6 +27,9 @@ PIN_DIGITS = 6
 DEVICE_KEY = "table_device"  # the device's id in its session, as the desk lists it
 # How long a device's last visit may be old before it is written again (one write a minute, not one a page).
 SEEN_EVERY_SECONDS = 60
+# Devices listed per link: a browser that keeps no cookie (a scanner app) is a new device at every scan, so past
+# this many the one seen longest ago gives its row to the newcomer.
+MAX_DEVICES = 8
 
 
 class TableLinkError(Exception):
@@ -113,6 +116,14 @@ def issue_round(rnd: Round, by) -> list[IssuedCard]:
     return [issue_card(match, by) for match in matches]
 
 
+def revoke_round(rnd: Round) -> int:
+    """Every live link of the round stops for good (the round went back to draft: publishing it again issues
+    new cards, never revives the old ones); how many were live."""
+    return TableLink.objects.filter(match__round=rnd, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
 @transaction.atomic
 def revoke(match: Match) -> int:
     """The table's live link stops working on every device that holds it; how many links were live."""
@@ -142,13 +153,22 @@ def user_agent_summary(user_agent: str) -> str:
 
 
 def device_opened(link: TableLink, device: str, user_agent: str) -> TableDevice:
-    """The device that opened the link, listed for the director (its first and last visit)."""
+    """The device that opened the link, listed for the director (its first and last visit); at most
+    ``MAX_DEVICES`` a link."""
     now = timezone.now()
-    row, created = TableDevice.objects.get_or_create(
+    known = TableDevice.objects.filter(link=link, device=device).first()
+    if known is not None:
+        TableDevice.objects.filter(pk=known.pk).update(last_seen=now)
+        return known
+    if TableDevice.objects.filter(link=link).count() >= MAX_DEVICES:
+        oldest = TableDevice.objects.filter(link=link).order_by("last_seen", "pk").first()
+        TableDevice.objects.filter(pk=oldest.pk).update(
+            device=device, user_agent=user_agent_summary(user_agent), first_seen=now, last_seen=now
+        )
+        return TableDevice.objects.get(pk=oldest.pk)
+    row, _created = TableDevice.objects.get_or_create(
         link=link, device=device, defaults={"user_agent": user_agent_summary(user_agent), "last_seen": now}
     )
-    if not created:
-        TableDevice.objects.filter(pk=row.pk).update(last_seen=now)
     return row
 
 

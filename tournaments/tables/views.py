@@ -94,4 +94,4 @@ def revoke_link(request: HttpRequest, tournament: Tournament, number: int, match
 
 def _int(text: str) -> int:
     """A posted row id, or 0 (no row) for anything else."""
-    return int(text) if text.isdigit() and len(text) < 19 else 0
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else 0

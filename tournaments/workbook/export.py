@@ -27,7 +27,7 @@ from openpyxl.utils import get_column_letter
 from rules.ranks import RANK_TEXT, rank_text
 from tournaments.competition.wording import deal_outcome, match_result, penalty_note
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
-from tournaments.pairing.bracket import bracket_picture
+from tournaments.pairing.bracket import bracket_picture, final_placings
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
 
 FORMULA_START = ("=", "+", "-", "@")
@@ -386,8 +386,16 @@ def _bracket_sheets(wb: Workbook, tournament: Tournament) -> None:
     if picture["third"] is not None:
         sheet.append(_bracket_rows(_("Third-place match"), picture["columns"][-1].number, picture["third"]))
     sheet.close()
+
+
+def _placings_sheet(wb: Workbook, tournament: Tournament) -> None:
+    """A knockout's final placings, the workbook's first sheet: they, not the stage's match points, say who
+    won what (after a Swiss, the bracket's 2nd need not be the standings' 2nd)."""
+    placings = final_placings(tournament)
+    if not placings:
+        return
     places = Sheet(wb, _("Final placings"), [(_("place"), 8), (_("pair name"), 22), (_("players"), 28)])
-    for place, pair in picture["placings"]:
+    for place, pair in placings:
         places.append([place, pair.name, pair.players])
     places.close()
 
@@ -401,6 +409,7 @@ def write_workbook(tournament: Tournament, out: str | IO[bytes]) -> None:
         .order_by("number", "byes__pair__name")
         .values_list("number", "byes__pair__name", "byes__points")
     )
+    _placings_sheet(wb, tournament)
     _standings_sheet(wb, tournament)
     _rounds_sheet(wb, matches, byes)
     _deals_sheet(wb, tournament, matches)

@@ -4,7 +4,8 @@ result, and no second account is needed. The director or another judge still con
 (``deal_entry.confirm_deal``). The rule: docs/judging.md, "Confirming at the table".
 
 The PIN is checked before the write's transaction (it is a slow hash); wrong PINs are counted per pair
-(``referee.throttle.PINS``), wherever they are typed.
+(``referee.throttle.PINS``), wherever they are typed: a try is taken before the hash is checked (atomically, so
+many at once check no more than the limit) and given back when the PIN is right.
 """
 
 from __future__ import annotations
@@ -51,13 +52,13 @@ def checked_pair(deal: Deal, user, side: str, pin: str) -> Pair:
     if not pin:
         raise RecordingError(_("Type your pair's PIN."))
     who = str(pair.pk)
-    if PINS.blocked(who):
+    if not PINS.take(who):
         raise TooManyPins(
             _("Too many wrong PINs for this pair: wait ten minutes, or ask the director to confirm.")
         )
     if len(pin) != PIN_DIGITS or not pin.isdigit() or not pin_matches(pair, pin):
-        PINS.failed(who)
         raise RecordingError(_("That is not %(pair)s's PIN.") % {"pair": pair.name})
+    PINS.give_back(who)
     return pair
 
 

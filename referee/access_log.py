@@ -1,0 +1,14 @@
+"""gunicorn's access log (``make serve`` names it with ``--logger-class``) with no live table token in it: the
+request line, the path and the referrer of ``/k/<token>/`` are written as ``/k/…``."""
+
+from __future__ import annotations
+
+from gunicorn.glogging import Logger
+
+from referee.logs import redact
+
+
+class TokenHidingLogger(Logger):
+    def atoms(self, resp, req, environ, request_time) -> dict:
+        atoms = super().atoms(resp, req, environ, request_time)
+        return {name: redact(value) if isinstance(value, str) else value for name, value in atoms.items()}
