@@ -453,11 +453,12 @@ def test_a_posted_match_that_is_a_superscript_digit_is_no_table(match, director)
 @pytest.mark.parametrize("create", ["create_judge", "create_director_account"])
 def test_a_double_tapped_new_account_is_refused_as_taken_not_a_500(db, monkeypatch, create):
     """Both taps pass the check before either commits; PostgreSQL's unique index then refused the second."""
-    from tournaments.people import services as people
+    from tournaments.people import accounts as people
+    from tournaments.people.errors import PeopleError
 
     getattr(people, create)("twice")
     monkeypatch.setattr(people, "require_free", lambda username: None)  # as the second tap found it
-    with pytest.raises(people.PeopleError) as refused:
+    with pytest.raises(PeopleError) as refused:
         getattr(people, create)("twice")
     assert refused.value.status == 409 and "twice" in refused.value.message
 
