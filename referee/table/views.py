@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee.table import actions, offline, screens
+from referee.table import actions, offline, play, screens
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.table.recording import hot_sql
 from referee.table.recording.errors import Finished, PermissionRefused
@@ -187,6 +187,22 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     if action not in actions.DEAL_ACTIONS:
         raise Http404
     answer = actions.act_on_deal(deal, request.user, action, request.POST, actions.request_key(request))
+    return answered(request, deal, action, answer)
+
+
+@login_required
+@require_POST
+def deal_play(request: HttpRequest, deal_id: int) -> HttpResponse:
+    """A play (``/deal/<id>/play/``): one call of the play service (``play.play``), answered as every action is."""
+    deal = load_deal(request, deal_id)
+    return answered(
+        request, deal, "play", play.play(deal, request.user, request.POST, actions.request_key(request))
+    )
+
+
+def answered(request: HttpRequest, deal: Deal, action: str, answer: actions.DealAnswer) -> HttpResponse:
+    """An action's answer: JSON for the page's script (the new state, or the refusal with the state), else the
+    message and the page to go on to."""
     if wants_json(request):
         return json_response(answer.payload(), status=answer.status)
     if answer.ok:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from referee.table import screens
-from referee.table.recording import deal_entry, records, settling
+from referee.table.recording import deal_entry, plays, records, settling
 from referee.table.recording.errors import PermissionRefused, RecordingError
 from rules.judge import judge as engine_judge
 from tests.table.helpers import flipping_revoke, play_through_service, record_play
@@ -152,7 +152,7 @@ def test_a_card_count_that_cannot_add_up_is_shown_when_it_is_proven(match, judge
 def test_a_forced_fault_is_recorded_as_played(match, judge):
     """A wrong forced unit refused, then recorded on the judge's word: confirmed at once, still open."""
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
-    throw = deal_entry.Throw("S98844", "W", "SQQ")
+    throw = plays.Throw("S98844", "W", "SQQ")
     with pytest.raises(RecordingError):
         record_play(deal, judge, cards="S9", version=deal.version, throw=throw)
     snap = record_play(deal, judge, cards="S9", version=deal.version, throw=throw, force=True)
@@ -260,7 +260,7 @@ def test_correcting_the_entry_settles_it_and_drops_its_penalty(match, judge):
     settling.apply_penalty(deal, judge, REVOKE_KEY)
     settling.confirm_played(deal, judge, REVOKE_KEY)
     deal.refresh_from_db()
-    deal_entry.undo_last_play(deal, judge, version=deal.version)
+    deal_entry.undo(deal, judge, version=deal.version)
     assert not Penalty.objects.filter(deal=deal).exists() and not Ruling.objects.filter(deal=deal).exists()
     assert Penalty.history.filter(violation=REVOKE_KEY, history_type="-").exists()  # the history keeps it
 
