@@ -38,7 +38,7 @@ from referee.table.recording.pin_confirm import checked_pair, confirm_by_pin, po
 from referee.table.recording.receipts import Outcome, Receipt, attempt
 from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.snapshot import Snapshot
-from referee.table.screens import current_deal_state, deal_state
+from referee.table.screens.deal_state import current_deal_state, deal_state
 from tournaments.models import Deal, Match, Penalty, Ruling
 
 
