@@ -1,18 +1,40 @@
 """The card counts of a whole deal (RULES §8, §13.6): each seat's cards, the kitty and every card's copies against
 the decks — exact for a complete deal, only what is certain for one in progress.
 
-``CardCounts`` is a part of the judge (``rules.judge``): it reads the record and adds violations the same way.
+``CardCounts`` is a part of the judge (``rules.judge``): it reads the record and adds violations the same way;
+``used_up`` is the same count asked of one play before it is judged (the recording service's entry check).
 """
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from .cards import CARD_SYMBOL
 from .messages import message
 from .seats import SEATS
 from .verdict import Violation
+
+if TYPE_CHECKING:
+    from .cards import Card
+    from .record import Record
+
+
+def used_up(rec: Record, cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards of a new play of which ``rec`` already holds every copy the decks have, played or in the kitty
+    (§8, §13.6): no hand can still hold them. Each card once, in card order."""
+    cards = tuple(cards)
+    seen = [0] * 54
+    for c in chain(rec.kitty, cards):
+        seen[c] += 1
+    for trick in rec.tricks:
+        for _seat, played in trick.plays:
+            for c in played:
+                seen[c] += 1
+    decks = rec.ruleset.decks
+    return tuple(sorted({c for c in cards if seen[c] > decks}))
 
 
 class CardCounts:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
-from referee.table.recording import deal_entry
+from referee.table.recording import deal_entry, plays
 from referee.table.recording.match_fold import start_levels
 from referee.table.recording.snapshot import snapshot
 from rules.simulate import simulate_deal
@@ -113,7 +113,7 @@ def build_scene() -> Scene:
     snap = snapshot(open_deal, start_levels(open_deal))
     due = snap.due(snap.judged())
     challenger = next(s for s in "NWSE" if s != due)
-    throw = deal_entry.Throw(f"D{r[8]} D{r[2]} D{r[2]}", challenger, f"D{r[4]} D{r[4]}")
+    throw = plays.Throw(f"D{r[8]} D{r[2]} D{r[2]}", challenger, f"D{r[4]} D{r[4]}")
     play(open_deal, judge, f"D{r[2]} D{r[2]}", throw=throw)
     open_deal.refresh_from_db()
     revoker = open_deal.tricks.get(number=0).plays.get(order=1).seat

@@ -1,14 +1,13 @@
-"""The judges' actions as the pages post them: one call per action, which answers with the new screen state.
+"""The judges' actions as the pages post them (a play apart: ``referee.table.play``): one call per action, which
+answers with the new screen state.
 
 The views pass the posted fields through unchanged; here they become the recording service's arguments, and
 the answer carries the outcome (ok, or the refusal with its HTTP status) and the deal's screen after the write.
-Each action takes the deal (or match), the user and the posted fields, and returns what it wrote; a play is
-checked first, outside the write's transaction (``plan_posted_play``), then saved (``deal_entry.save_play``),
-and its screen is drawn from the play's own read of the deal (``save_play`` returns it), so a play reads the
-deal once.
+Each action takes the deal (or match), the user and the posted fields, and returns what it wrote.
 
-Every write runs through ``receipts.once`` under the key the page sent with it, so a retry of a write (the
-reply was lost, the judge tapped twice) gets the first outcome back and nothing is recorded twice.
+Every write runs under the receipt of the key the page sent with it (``receipts.once``, or ``receipts.Receipt``
+held around a PIN's check and write), so a retry of a write (the reply was lost, the judge tapped twice) gets the
+first outcome back and nothing is recorded twice.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -25,26 +25,20 @@ from referee.table.forms import PenaltyForm
 from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
 from referee.table.recording import deal_entry, quick, receipts, settling, winner_check
 from referee.table.recording.deal_entry import (
-    PlannedPlay,
-    Throw,
     add_penalty,
     confirm_deal,
-    plan_play,
     remove_penalty,
     reopen_deal,
-    save_play,
     set_kitty,
     submit_deal,
-    undo_last_play,
-    undo_last_trick,
 )
 from referee.table.recording.errors import RecordingError
 from referee.table.recording.match_fold import call_time, forfeit_match
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
-from referee.table.recording.receipts import Outcome
+from referee.table.recording.receipts import Outcome, Receipt, attempt
 from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.snapshot import Snapshot
-from referee.table.screens import current_deal_state, deal_state
+from referee.table.screens.deal_state import current_deal_state, deal_state
 from tournaments.models import Deal, Match, Penalty, Ruling
 
 
@@ -94,36 +88,12 @@ def posted_version(fields: Mapping[str, str]) -> int:
         raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None
 
 
-def posted_throw(fields: Mapping[str, str]) -> Throw | None:
-    """A challenged throw as posted with a lead (the challenger named), or None."""
-    attempted = posted_cards(fields, "throw_attempted", _("throw attempted"))
-    if not attempted.strip():
-        return None
-    challenger = posted_seat(fields, "throw_challenger")
-    if challenger is None:
-        raise RecordingError(_("Choose who challenged the throw."))
-    return Throw(attempted, challenger, posted_cards(fields, "throw_shown", _("cards shown")))
-
-
-def plan_posted_play(deal: Deal, user, fields: Mapping[str, str]) -> PlannedPlay:
-    """The posted play checked by the engine, outside the write's transaction (``deal_entry.plan_play``)."""
-    return plan_play(
-        deal,
-        user,
-        cards=posted_cards(fields, "cards", _("cards")),
-        seat=posted_seat(fields, "seat"),
-        version=posted_version(fields),
-        throw=posted_throw(fields),
-        force=fields.get("force") == "1",
-    )
-
-
 def undo(deal: Deal, user, fields: Mapping[str, str]) -> None:
-    undo_last_play(deal, user, version=posted_version(fields))
+    deal_entry.undo(deal, user, version=posted_version(fields))
 
 
 def undo_trick(deal: Deal, user, fields: Mapping[str, str]) -> None:
-    undo_last_trick(deal, user, version=posted_version(fields))
+    deal_entry.undo(deal, user, version=posted_version(fields), whole_trick=True)
 
 
 def kitty(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
@@ -195,7 +165,7 @@ def reopen(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
 
 
 # Writes run whole inside the write's transaction. A play is not among them: its check runs before the
-# transaction (reads and the engine only), so the write lock is held for its writes alone (``act_on_deal``).
+# transaction (reads and the engine only), so the write lock is held for its writes alone (``play.play``).
 DEAL_WRITES: dict[str, Callable[[Deal, Any, Mapping[str, str]], object]] = {
     "undo": undo,
     "undo_trick": undo_trick,
@@ -212,26 +182,39 @@ DEAL_WRITES: dict[str, Callable[[Deal, Any, Mapping[str, str]], object]] = {
     "confirm": confirm,
     "reopen": reopen,
 }
+# The actions a deal's address takes: a play is posted to its own view (``views.deal_play``, ``play.play``).
 DEAL_ACTIONS = frozenset({"play", "pin_confirm", *DEAL_WRITES})
 
 
 def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: str = "") -> DealAnswer:
-    """Run one of ``DEAL_ACTIONS`` with the posted fields, once per ``key``; a refusal is the outcome. A play
-    is planned outside the transaction and saved in it, if the deal is still at the version it was checked on."""
+    """Run one of ``DEAL_ACTIONS`` but a play with the posted fields, once per ``key``; a refusal is the outcome."""
     target = f"deal {deal.pk} {action}"
-    if action == "play":
-        outcome = receipts.once(user, key, target, save_play, lambda: plan_posted_play(deal, user, fields))
-    elif action == "pin_confirm":  # the PIN's slow hash is checked before the write's transaction
-        outcome = receipts.once(
-            user,
-            key,
-            target,
-            lambda pairs: confirm_by_pin(deal, user, pairs[-1], version=posted_version(fields)),
-            lambda: checked_pairs(deal, user, posted_pins(fields)),
-        )
-    else:
-        outcome = receipts.once(user, key, target, lambda: DEAL_WRITES[action](deal, user, fields))
-    return DealAnswer(deal, user, outcome)
+    if action == "pin_confirm":
+        return DealAnswer(deal, user, pin_confirmed(deal, user, fields, Receipt.open(user, key, target)))
+    return DealAnswer(
+        deal, user, receipts.once(user, key, target, lambda: DEAL_WRITES[action](deal, user, fields))
+    )
+
+
+def pin_confirmed(deal: Deal, user, fields: Mapping[str, str], receipt: Receipt) -> Outcome:
+    """Both pairs' PINs confirm the deal (no pair confirms its own result alone): the PINs' slow hashes are
+    checked before the write's transaction, so the write lock is not held for them."""
+    if receipt.answer is not None:
+        return receipt.answer
+    pairs = attempt(lambda: checked_pairs(deal, user, posted_pins(fields)))
+    try:
+        with transaction.atomic():
+            outcome = pairs
+            if pairs.ok:
+                outcome = attempt(
+                    lambda: confirm_by_pin(deal, user, pairs.result[-1], version=posted_version(fields))
+                )
+            receipt.keep(outcome)
+    except IntegrityError:  # a twin of this request committed first: its answer stands
+        if (outcome := receipt.twin()) is None:
+            raise
+        return outcome
+    return receipt.kept(outcome)
 
 
 MATCH_ACTIONS: dict[str, Callable[[Match, Any, Mapping[str, str]], object]] = {

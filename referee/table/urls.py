@@ -15,5 +15,8 @@ urlpatterns = [
     path("deal/<int:deal_id>/", views.deal_page, name="deal"),
     path("deal/<int:deal_id>/state/", views.deal_state_json, name="deal_state"),
     path("deal/<int:deal_id>/review/", views.review, name="review"),
+    path(
+        "deal/<int:deal_id>/play/", views.deal_play, name="deal_play"
+    ),  # before the other actions: the play's own
     path("deal/<int:deal_id>/<slug:action>/", views.deal_action, name="deal_action"),
 ]

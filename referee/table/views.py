@@ -1,6 +1,6 @@
 """The judges' pages: the match, a new deal, trick entry (JSON actions, no reload), review and submit, quick entry.
 
-Views stay thin: they read the request, make one call (a screen of ``referee.table.screens``, or a posted write of
+Views stay thin: they read the request, make one call (a screen of ``referee.table.screens``, a play of ``referee.table.play``, or a posted write of
 ``referee.table.actions``, which answers a retried write once) and render. Every refusal of the service comes back to
 the judge as a message in the active language; what the judge typed stays on the page.
 """
@@ -21,10 +21,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee.table import actions, offline, screens
+from referee.table import actions, offline, play
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.table.recording import hot_sql
 from referee.table.recording.errors import Finished, PermissionRefused
+from referee.table.screens import pages
+from referee.table.screens.deal_state import current_deal_state
+from referee.table.screens.review import review_screen
 from tournaments.competition import access
 from tournaments.models import Deal, Match
 from tournaments.tables import services as table_links
@@ -126,7 +129,7 @@ def json_response(data: dict, status: int = 200) -> HttpResponse:
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
     table_links.note_visit(request.user, getattr(request, "session", None))
-    return render(request, "referee/match.html", screens.match_screen(match, request.user))
+    return render(request, "referee/match.html", pages.match_screen(match, request.user))
 
 
 @login_required
@@ -150,7 +153,7 @@ def match_action(request: HttpRequest, match_id: int, action: str) -> HttpRespon
 def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
     try:
-        screen = screens.new_deal_screen(match, request.user)
+        screen = pages.new_deal_screen(match, request.user)
     except (PermissionRefused, Finished) as exc:
         return refused_page(request, exc)
     form = NewDealForm(
@@ -168,7 +171,7 @@ def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def deal_page(request: HttpRequest, deal_id: int) -> HttpResponse:
     deal = load_deal(request, deal_id)
-    context = {**screens.deal_screen(deal, request.user), "journal_labels": offline.journal_labels()}
+    context = {**pages.deal_screen(deal, request.user), "journal_labels": offline.journal_labels()}
     return render(request, "referee/deal.html", context)
 
 
@@ -176,7 +179,7 @@ def deal_page(request: HttpRequest, deal_id: int) -> HttpResponse:
 @require_GET
 def deal_state_json(request: HttpRequest, deal_id: int) -> HttpResponse:
     deal = load_deal(request, deal_id)
-    return json_response(screens.current_deal_state(deal, request.user))
+    return json_response(current_deal_state(deal, request.user))
 
 
 @login_required
@@ -187,6 +190,22 @@ def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse
     if action not in actions.DEAL_ACTIONS:
         raise Http404
     answer = actions.act_on_deal(deal, request.user, action, request.POST, actions.request_key(request))
+    return answered(request, deal, action, answer)
+
+
+@login_required
+@require_POST
+def deal_play(request: HttpRequest, deal_id: int) -> HttpResponse:
+    """A play (``/deal/<id>/play/``): one call of the play service (``play.play``), answered as every action is."""
+    deal = load_deal(request, deal_id)
+    return answered(
+        request, deal, "play", play.play(deal, request.user, request.POST, actions.request_key(request))
+    )
+
+
+def answered(request: HttpRequest, deal: Deal, action: str, answer: actions.DealAnswer) -> HttpResponse:
+    """An action's answer: JSON for the page's script (the new state, or the refusal with the state), else the
+    message and the page to go on to."""
     if wants_json(request):
         return json_response(answer.payload(), status=answer.status)
     if action == "pin_confirm" and not answer.ok:  # the players stay on the form, the sentence on it
@@ -222,7 +241,7 @@ def pin_form_again(request: HttpRequest, deal: Deal, message: str, status: int) 
     """The review with the PIN form and the refusal on it (a wrong or missing PIN), nothing typed kept."""
     deal.refresh_from_db()
     context = {
-        **screens.review_screen(deal, request.user),
+        **review_screen(deal, request.user),
         "penalty_form": PenaltyForm(),
         "pin_error": message,
     }
@@ -241,7 +260,7 @@ def review(request: HttpRequest, deal_id: int) -> HttpResponse:
         if request.user.is_authenticated:
             raise
         return redirect_to_login(request.get_full_path())
-    context = {**screens.review_screen(deal, request.user), "penalty_form": PenaltyForm()}
+    context = {**review_screen(deal, request.user), "penalty_form": PenaltyForm()}
     return render(request, "referee/review.html", context)
 
 
@@ -262,7 +281,7 @@ def judge_guide(request: HttpRequest) -> HttpResponse:
 def quick_entry(request: HttpRequest, match_id: int) -> HttpResponse:
     match = load_match(request, match_id)
     try:
-        screen = screens.quick_screen(match, request.user)
+        screen = pages.quick_screen(match, request.user)
     except (PermissionRefused, Finished) as exc:
         return refused_page(request, exc)
     form = QuickEntryForm(

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from referee.table.recording import deal_entry, records
+from referee.table.recording import plays, records
 from referee.table.recording.snapshot import Snapshot
 from rules.simulate import simulate_deal
 from tournaments.models import Deal, Match
@@ -17,9 +17,9 @@ from tournaments.models import Deal, Match
 def record_play(deal, user, *, cards: str, version: int | None, **kwargs) -> Snapshot:
     """One play checked and saved as the trick-entry page's action does (``plan_play``, then ``save_play`` in a
     transaction): the deal as saved, with the play added and the engine's verdict on it."""
-    planned = deal_entry.plan_play(deal, user, cards=cards, version=version, **kwargs)
+    planned = plays.check(deal, user, cards=cards, version=version, **kwargs)
     with transaction.atomic():
-        return deal_entry.save_play(planned)
+        return plays.save(planned)
 
 
 def play_through_service(deal, user, record, *, upto: int | None = None) -> None:
@@ -29,7 +29,7 @@ def play_through_service(deal, user, record, *, upto: int | None = None) -> None
             throw = None
             if j == 0 and trick.get("throw"):
                 t = trick["throw"]
-                throw = deal_entry.Throw(t["attempted"], t["challenger"], t["shown"])
+                throw = plays.Throw(t["attempted"], t["challenger"], t["shown"])
             deal.refresh_from_db()
             record_play(deal, user, cards=cards, seat=seat, version=deal.version, throw=throw)
 

@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from referee.table import actions
-from referee.table.recording import deal_entry, errors, receipts, turns
+from referee.table import play
+from referee.table.recording import deal_entry, errors, plays, receipts, turns
 from referee.table.recording import snapshot as snapshot_module
 from referee.table.recording.history_rows import insert_with_history, record_change
 from referee.table.recording.versions import claim_version
@@ -70,31 +70,30 @@ def test_a_keyed_play_costs_a_bounded_number_of_queries(deal, judge, django_asse
 
 
 def test_a_play_checked_on_a_version_changed_before_it_is_saved_is_refused_as_stale(deal, judge):
-    planned = deal_entry.plan_play(deal, judge, cards="SA", version=0)
+    planned = plays.check(deal, judge, cards="SA", version=0)
     record_play(Deal.objects.get(pk=deal.pk), judge, cards="SK", version=0)  # another phone, first
     with pytest.raises(errors.StaleEdit):
-        deal_entry.save_play(planned)
+        plays.save(planned)
     assert list(Play.objects.values_list("cards", flat=True)) == ["SK"]
     assert Deal.objects.get(pk=deal.pk).version == 1
 
 
-def test_a_retry_whose_first_try_saved_meanwhile_gets_the_first_answer(deal, judge):
+def test_a_retry_whose_first_try_saved_meanwhile_gets_the_first_answer(deal, judge, monkeypatch):
     """The retry passes the receipt look-up and the engine's check while its first try is still being saved; the
     first commits, and the retry is answered with the first's outcome, never a conflict nor a second play."""
     first: list = []
     key, fields = "retried-key", {"cards": "SA", "version": "0"}
-    planned = actions.plan_posted_play(
-        deal, judge, fields
-    )  # the retry's check passed before the first was saved
+    real_check = plays.check
 
-    def check_while_the_first_try_commits():
-        first.append(actions.act_on_deal(Deal.objects.get(pk=deal.pk), judge, "play", fields, key))
-        return planned
+    def check_while_the_first_try_commits(*args, **kwargs):
+        checked = real_check(*args, **kwargs)  # the retry's check passed before the first was saved
+        monkeypatch.setattr(plays, "check", real_check)
+        first.append(play.play(Deal.objects.get(pk=deal.pk), judge, fields, key))
+        return checked
 
-    outcome = receipts.once(
-        judge, key, f"deal {deal.pk} play", deal_entry.save_play, check_while_the_first_try_commits
-    )
-    assert first[0].ok and outcome.ok and outcome.body == first[0].outcome.body
+    monkeypatch.setattr(plays, "check", check_while_the_first_try_commits)
+    retry = play.play(Deal.objects.get(pk=deal.pk), judge, fields, key)
+    assert first[0].ok and retry.ok and retry.outcome.body == first[0].outcome.body
     assert Play.objects.count() == 1 and WriteReceipt.objects.filter(key=key).count() == 1
 
 
@@ -158,7 +157,7 @@ def judge_calls(monkeypatch):
         return real(record, **kwargs)
 
     monkeypatch.setattr(snapshot_module, "judge", counted)
-    turns.TURNS.clear()
+    turns.KEPT.clear()
     return calls
 
 
@@ -182,7 +181,7 @@ def test_a_play_that_is_rolled_back_leaves_no_turn_behind(
         with transaction.atomic():
             record_play(deal, judge, cards=cards, seat=seat, version=0)
             1 / 0  # noqa: B018 - the write fails after the play was saved in its transaction
-    assert turns.TURNS == {} and not Play.objects.exists()
+    assert turns.KEPT == {} and not Play.objects.exists()
 
 
 def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(
@@ -194,7 +193,7 @@ def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(
     with django_capture_on_commit_callbacks(execute=True):
         record_play(deal, judge, cards=c1, seat=s1, version=0)
     deal.refresh_from_db()
-    deal_entry.undo_last_play(deal, judge, version=1)
+    deal_entry.undo(deal, judge, version=1)
     deal.refresh_from_db()
     before = len(judge_calls)
     with django_capture_on_commit_callbacks(execute=True):

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
 from referee.table.recording import deal_entry, errors, match_fold, records
-from referee.table.screens import current_deal_state
+from referee.table.screens.deal_state import current_deal_state
 from referee.table.views import json_response
 from tests.table.helpers import JSON, as_user, posted_plays, simulated, simulated_first
 from tournaments.models import Deal, Match

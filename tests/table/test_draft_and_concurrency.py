@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from referee.table.recording import deal_entry, quick
 from referee.table.recording.errors import DraftRound
-from referee.table.screens import deal_state
+from referee.table.screens.deal_state import deal_state
 from tests.table.helpers import (
     act,
     allow_quick,

@@ -20,7 +20,7 @@ from referee.table.recording import deal_entry, errors, records
 from referee.table.recording.card_text import parse_card_text
 from referee.table.recording.quick_totals import most_kitty_points
 from referee.table.recording.rulesets import ruleset_for
-from referee.table.screens import current_deal_state
+from referee.table.screens.deal_state import current_deal_state
 from rules.cards import parse_cards
 from rules.judge import judge as engine_judge
 from rules.ruleset import PRESETS, Ruleset

@@ -168,12 +168,12 @@ TABLE_WRITES = [
     ),
     (
         "undo a play",
-        lambda d: deal_entry.undo_last_play(current(d.open), judge_of(d), version=v(d.open)),
+        lambda d: deal_entry.undo(current(d.open), judge_of(d), version=v(d.open)),
         None,
     ),
     (
         "undo a trick",
-        lambda d: deal_entry.undo_last_trick(current(d.open), judge_of(d), version=v(d.open)),
+        lambda d: deal_entry.undo(current(d.open), judge_of(d), version=v(d.open), whole_trick=True),
         None,
     ),
     (

@@ -85,7 +85,7 @@ def test_every_change_to_a_submitted_deal_without_a_reopen_is_refused_with_409_a
     [
         lambda d, u: deal_entry.add_penalty(d, u, seat="E", code="revoke", version=d.version),
         lambda d, u: deal_entry.set_kitty(d, u, "", version=d.version),
-        lambda d, u: deal_entry.undo_last_play(d, u, version=d.version),
+        lambda d, u: deal_entry.undo(d, u, version=d.version),
         lambda d, u: settling.apply_penalty(d, u, "0:E:revoke_suit"),
     ],
     ids=["penalty", "kitty", "undo", "ruling"],
@@ -145,7 +145,7 @@ def test_a_reopened_and_resubmitted_deal_shows_the_confirmer_what_changed_and_th
     deal_entry.add_penalty(
         fresh(submitted), judge, seat="E", code="revoke", trick=2, version=submitted.version
     )
-    deal_entry.undo_last_trick(fresh(submitted), judge, version=submitted.version)
+    deal_entry.undo(fresh(submitted), judge, version=submitted.version, whole_trick=True)
     deal = fresh(submitted)
     changes = deal_changes(deal)
     last = deal.tricks.count()  # the last trick (counted from 0) is gone: its four plays are changes

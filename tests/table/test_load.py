@@ -52,6 +52,7 @@ def short_run(tmp_path_factory) -> dict:
         tmp_path_factory.mktemp("load"),
         *("--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"),
         *("--spectators", "6", "--spectator-interval", "0.3", "--event", "8x3", "--standings-burst", "1"),
+        *("--bare-seconds", "1"),
     )
 
 
@@ -69,6 +70,13 @@ def test_spectators_beside_the_judges_see_every_public_page_without_an_error(sho
     assert spectators["requests"] > 0 and spectators["errors"] == 0
     assert set(spectators["statuses"]) <= {"200", "304"}
     assert short_run["standings_closed_loop_rps"] > 0 and short_run["standings_closed_loop"]["errors"] == 0
+
+
+def test_the_run_measures_a_bare_pages_server_cpu_beside_a_plays_and_their_ratio(short_run):
+    bare = short_run["bare_page"]
+    assert bare["requests"] > 0 and bare["other"] == 0 and bare["server_cpu"] > 0
+    per_play = short_run["cpu_seconds"]["server"] / short_run["accepted"]
+    assert short_run["cpu_ratio"] == pytest.approx(per_play / (bare["server_cpu"] / bare["requests"]))
 
 
 RECORD = simulate_deal("standard", banker="N", level="2", trump="S", seed=3)

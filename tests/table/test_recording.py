@@ -142,10 +142,10 @@ def test_undo_last_play_and_trick(match, judge):
         deal.refresh_from_db()
         record_play(deal, judge, cards=cards, version=deal.version)
     deal.refresh_from_db()
-    deal_entry.undo_last_play(deal, judge, version=deal.version)
+    deal_entry.undo(deal, judge, version=deal.version)
     assert deal.tricks.count() == 1
     deal.refresh_from_db()
-    deal_entry.undo_last_trick(deal, judge, version=deal.version)
+    deal_entry.undo(deal, judge, version=deal.version, whole_trick=True)
     assert deal.tricks.count() == 0
 
 

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from referee.table import screens
 from referee.table.recording import deal_entry
+from referee.table.screens.review import review_screen
 from tests.table.helpers import as_user, play_through_service, quick_fields
 from tournaments.models import Deal, Match, Round, Tournament
 
@@ -53,7 +53,7 @@ def with_two_revokes(deal: Deal, judge) -> Deal:
 
 def test_a_must_play_level_that_holds_the_attackers_back_is_said_in_one_line(played, judge):
     with translation.override("en"):
-        screen = screens.review_screen(played, judge)
+        screen = review_screen(played, judge)
     assert screen["verdict"]["result"]["outcome"] == "takeover" and screen["verdict"]["result"]["levels"] == 3
     assert screen["verdict"]["result"]["levels_after"] == {"NS": "2", "EW": "2"}
     assert screen["level_stops"] == [
@@ -61,7 +61,7 @@ def test_a_must_play_level_that_holds_the_attackers_back_is_said_in_one_line(pla
         "banker side."
     ]
     with translation.override("zh-hans"):
-        lines = screens.review_screen(played, judge)["level_stops"]
+        lines = review_screen(played, judge)["level_stops"]
     assert lines == ["级数 2 为必打级：东西方本局得 3 级，但须坐庄打过此级，仍停在 2。"]
 
 
@@ -75,7 +75,7 @@ def test_the_review_page_says_the_must_play_level_in_chinese_and_in_english(play
 
 def test_failed_throws_are_named_with_their_effect_without_penalties(played, judge):
     with translation.override("en"):
-        causes = screens.review_screen(played, judge)["causes"]
+        causes = review_screen(played, judge)["causes"]
     throws = [line for line in causes if "failed throw" in line]
     assert len(throws) == 2 and all("1 card taken back: " in line for line in throws)
     assert any(line.startswith("West") for line in throws) and any(
@@ -86,7 +86,7 @@ def test_failed_throws_are_named_with_their_effect_without_penalties(played, jud
 def test_two_revokes_and_the_failed_throws_are_each_named_with_their_effect(played, judge):
     deal = with_two_revokes(played, judge)
     with translation.override("en"):
-        screen = screens.review_screen(deal, judge)
+        screen = review_screen(deal, judge)
     causes = screen["causes"]
     revokes = [line for line in causes if "revoke" in line]
     assert len(revokes) == 2
@@ -123,6 +123,6 @@ def test_a_quick_deal_says_its_must_play_level_too(club_match, judge):
         next_deal=quick_fields(club_match)["next_deal"],
     )
     with translation.override("en"):
-        screen = screens.review_screen(deal, judge)
+        screen = review_screen(deal, judge)
     assert screen["verdict"]["result"]["levels_after"] == {"NS": "2", "EW": "2"}
     assert screen["level_stops"][0].startswith("Level 2 must be played: East–West gained")

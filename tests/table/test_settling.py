@@ -11,9 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from referee.table import screens
-from referee.table.recording import deal_entry, records, settling
+from referee.table.consequences import seat_label
+from referee.table.recording import deal_entry, plays, records, settling
 from referee.table.recording.errors import PermissionRefused, RecordingError
+from referee.table.screens.deal_state import current_deal_state, deal_state
+from referee.table.screens.review import review_screen
 from rules.judge import judge as engine_judge
 from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick
@@ -61,7 +63,7 @@ def test_a_revoke_proven_two_tricks_later_is_named_at_once_with_its_consequence(
     snap = record_play(deal, judge, cards="S9", version=deal.version)  # accepted: it was played
     assert snap.proven == (REVOKE_KEY,)
     with translation.override("zh-hans"):
-        row = screens.deal_state(snap.deal, judge, snap)["violations"][0]
+        row = deal_state(snap.deal, judge, snap)["violations"][0]
     assert (row["key"], row["status"], row["new"], row["confirmed"]) == (REVOKE_KEY, "open", True, False)
     assert (
         row["trick_label"] == "第 1 墩" and row["seat_label"] == "西 乙2"
@@ -108,9 +110,7 @@ def test_a_throw_that_should_have_failed_is_proven_when_the_beater_is_played(mat
     snap = record_play(deal, judge, cards="SA", version=deal.version)
     assert "0:N:throw_should_fail" in snap.proven
     row = next(
-        r
-        for r in screens.deal_state(snap.deal, judge, snap)["violations"]
-        if r["code"] == "throw_should_fail"
+        r for r in deal_state(snap.deal, judge, snap)["violations"] if r["code"] == "throw_should_fail"
     )
     assert row["penalty"] == "misplay" and row["consequence"] == "10 points to the attackers"
 
@@ -138,7 +138,7 @@ def test_a_card_count_that_cannot_add_up_is_shown_when_it_is_proven(match, judge
     ]
     deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
     play_through_service(deal, judge, longer)
-    rows = screens.current_deal_state(deal, judge)["violations"]
+    rows = current_deal_state(deal, judge)["violations"]
     counts = [r for r in rows if r["code"] == "card_count"]
     assert sorted(r["seat"] for r in counts) == ["E", "N", "S", "W"]
     assert all(r["trick"] is None and r["trick_label"] == "whole deal" for r in counts)
@@ -152,13 +152,13 @@ def test_a_card_count_that_cannot_add_up_is_shown_when_it_is_proven(match, judge
 def test_a_forced_fault_is_recorded_as_played(match, judge):
     """A wrong forced unit refused, then recorded on the judge's word: confirmed at once, still open."""
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
-    throw = deal_entry.Throw("S98844", "W", "SQQ")
+    throw = plays.Throw("S98844", "W", "SQQ")
     with pytest.raises(RecordingError):
         record_play(deal, judge, cards="S9", version=deal.version, throw=throw)
     snap = record_play(deal, judge, cards="S9", version=deal.version, throw=throw, force=True)
     ruling = Ruling.objects.get(deal=deal)
     assert (ruling.violation, ruling.kind, ruling.made_by) == ("0:N:wrong_forced_unit", "played", judge)
-    row = screens.deal_state(snap.deal, judge, snap)["violations"][0]
+    row = deal_state(snap.deal, judge, snap)["violations"][0]
     assert row["confirmed"] and row["status"] == "open" and row["penalty"] == "misplay"
 
 
@@ -212,13 +212,13 @@ def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(r
         assert post(c, deal, "apply", violation=key).json()["ok"]
     penalty = Penalty.objects.get(deal=deal)
     assert (penalty.code, penalty.violation, penalty.seat) == ("revoke", key, key.split(":")[1])
-    screen = screens.review_screen(deal, judge)
+    screen = review_screen(deal, judge)
     assert screen["open_violations"] == [] and screen["violations"][0]["status"] == "penalty"
     assert screen["penalties"][0]["consequence"].startswith("the deal is lost")
-    who = screens.seat_label(penalty.seat, deal.match.seat_players())
+    who = seat_label(penalty.seat, deal.match.seat_players())
     assert screen["why"].startswith(f"{who}'s revoke: under this ruleset ")
     with translation.override("zh-hans"):
-        why = screens.review_screen(deal, judge)["why"]
+        why = review_screen(deal, judge)["why"]
     assert "跟错：按本规则" in why
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, judge, version=deal.version)
@@ -234,7 +234,7 @@ def test_the_same_penalty_called_with_the_form_settles_the_violation_once(revoke
         deal, judge, seat=seat, code="revoke", trick=int(trick), note="", version=deal.version
     )
     deal.refresh_from_db()
-    screen = screens.review_screen(deal, judge)
+    screen = review_screen(deal, judge)
     assert screen["open_violations"] == [] and screen["violations"][0]["status"] == "penalty"
     assert post(as_user(judge), deal, "apply", violation=key).json()["ok"]  # nothing more to record
     assert Penalty.objects.filter(deal=deal).count() == 1
@@ -260,7 +260,7 @@ def test_correcting_the_entry_settles_it_and_drops_its_penalty(match, judge):
     settling.apply_penalty(deal, judge, REVOKE_KEY)
     settling.confirm_played(deal, judge, REVOKE_KEY)
     deal.refresh_from_db()
-    deal_entry.undo_last_play(deal, judge, version=deal.version)
+    deal_entry.undo(deal, judge, version=deal.version)
     assert not Penalty.objects.filter(deal=deal).exists() and not Ruling.objects.filter(deal=deal).exists()
     assert Penalty.history.filter(violation=REVOKE_KEY, history_type="-").exists()  # the history keeps it
 
@@ -298,7 +298,7 @@ def test_only_the_director_dismisses_and_the_note_is_kept_with_history(revoked, 
         director,
         "revoke_suit",
     )
-    row = screens.review_screen(deal, director)["violations"][0]
+    row = review_screen(deal, director)["violations"][0]
     assert (row["status"], row["settled_by"], row["dismissal_note"]) == ("dismissed", "td", "misdealt card")
     assert post(as_user(director), deal, "undismiss", violation=key).json()["ok"]
     assert not Ruling.objects.filter(deal=deal).exists()
@@ -346,7 +346,7 @@ def test_a_play_out_of_turn_counts_in_the_score(match, judge):
     record = simulated(deal, 3)
     play_through_service(deal, judge, record, upto=2)
     deal.refresh_from_db()
-    seat = "N" if screens.current_deal_state(deal, judge)["next_seat"] == "S" else "S"  # banker side, not due
+    seat = "N" if current_deal_state(deal, judge)["next_seat"] == "S" else "S"  # banker side, not due
     settling.record_out_of_turn(deal, judge, seat=seat, cards="", version=deal.version)
     play_through_service(deal, judge, {"tricks": record["tricks"][2:]})
     deal.refresh_from_db()
@@ -363,7 +363,7 @@ def test_a_play_out_of_turn_counts_in_the_score(match, judge):
 
 def test_any_other_player_may_challenge_a_throw_the_partner_too(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
-    state = screens.current_deal_state(deal, judge)
+    state = current_deal_state(deal, judge)
     assert state["challengers"] == [
         "W",
         "E",
@@ -377,7 +377,7 @@ def test_any_other_player_may_challenge_a_throw_the_partner_too(match, judge):
     assert post(as_user(judge), deal, "play", throw_challenger="S", **throw).json()["ok"]  # the partner (§5)
     trick = deal.tricks.get()
     assert (trick.throw_challenger, trick.throw_shown) == ("S", "SQ SQ")
-    state = screens.current_deal_state(deal, judge)
+    state = current_deal_state(deal, judge)
     assert state["challengers"] == []  # a follower cannot throw
     assert not [v for v in state["violations"] if v["code"] == "bad_challenge"]
 

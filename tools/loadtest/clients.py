@@ -173,6 +173,7 @@ class Log:
         default_factory=dict
     )  # CPU seconds of the run: "server" (if known), "clients"
     public: dict = field(default_factory=dict)  # the spectators' figures (tools.loadtest.spectators.gather)
+    bare: dict = field(default_factory=dict)  # the bare page's phase (``bare_pages``): requests, seconds, CPU
 
     def merge(self, other: Log) -> None:
         """Add another client's log (its versions are checked here: only one client's order means anything)."""
@@ -384,6 +385,34 @@ class Judge:
     def state(self, deal_id: int) -> dict | None:
         reply = self.send("GET", f"/deal/{deal_id}/state/")
         return reply.json() if reply is not None and reply.status == 200 else None
+
+
+# ---------------------------------------------------------------- a bare page, for comparison
+
+
+BARE_PAGE = "/login/"  # the log-in page: a session-less GET, a template, no query to speak of
+
+
+def bare_pages(address: tuple[str, int], budget: Budget, threads: int) -> tuple[int, int]:
+    """GETs of the log-in page from ``threads`` visitors without a session, in a closed loop until ``budget``
+    ends: the yardstick a play's server CPU is compared with. Returns (answered 200, any other answer)."""
+
+    def visitor() -> tuple[int, int]:
+        browser, ok, other = Browser(*address), 0, 0
+        while not budget.over and budget.take():
+            try:
+                reply = browser.request("GET", BARE_PAGE)
+            except CONNECTION_ERRORS:
+                other += 1
+                continue
+            ok, other = ok + (reply.status == 200), other + (reply.status != 200)
+            browser.cookies.clear()  # every request a first visit, as a bare page is
+        browser.close()
+        return ok, other
+
+    with ThreadPoolExecutor(threads) as pool:
+        counts = list(pool.map(lambda _i: visitor(), range(threads)))
+    return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
 
 # ---------------------------------------------------------------- tables

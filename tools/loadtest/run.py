@@ -45,6 +45,7 @@ from tools.loadtest.clients import (
     Log,
     Pace,
     TableJob,
+    bare_pages,
     card_key,
     plays_of,
     run_pair,
@@ -113,6 +114,12 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--servers", help="running servers to spread the clients over: URL,URL (as --url)"
+        )
+        parser.add_argument(
+            "--bare-seconds",
+            type=float,
+            default=10.0,
+            help="seconds of log-in page GETs after the run, the bare page a play's server CPU is compared with",
         )
         parser.add_argument("--json", dest="json_path", help="also write the figures to this file")
 
@@ -309,11 +316,29 @@ def drive(
         if server_cpu is not None and not restarts and (now := server.cpu_seconds()) is not None:
             log.cpu["server"] = now - server_cpu
         log.public = gather(watching, logs, addresses, pages, options["standings_burst"])
+        if server is not None and not restarts and options["bare_seconds"] > 0:
+            log.bare = measure_bare_page(server, addresses[0], options)
     finally:
         run.stopped.set()  # also on Ctrl-C: clients and the killer stop at their next step
         if killer is not None:
             killer.join()
     return log, elapsed, restarts
+
+
+BARE_THREADS = (
+    8  # visitors at once in the bare page's phase: enough to keep both of the server's processes busy
+)
+
+
+def measure_bare_page(server: Server, address, options) -> dict:
+    """A short closed loop of log-in page GETs on the same server, after the plays: its server CPU per request,
+    the yardstick of a play's (``cpu_ratio``)."""
+    budget = Budget(options["bare_seconds"], options["max_requests"])
+    before = server.cpu_seconds()
+    ok, other = bare_pages(address, budget, BARE_THREADS)
+    after = server.cpu_seconds()
+    cpu = after - before if before is not None and after is not None else None
+    return {"requests": ok, "other": other, "seconds": time.monotonic() - budget.start, "server_cpu": cpu}
 
 
 def run_clients(jobs: list[TableJob], judges: list[list[Judge]], run: Budget, options) -> Log:
@@ -413,6 +438,8 @@ def figures(log: Log, tally: Tally, faults: list[str], checked: int, elapsed: fl
         "late": log.late,
         "stopped_by": dict(log.stopped_by),
         "cpu_seconds": dict(log.cpu),
+        "bare_page": dict(log.bare),
+        "cpu_ratio": cpu_ratio(log),
     }
 
 
@@ -425,6 +452,33 @@ def cpu_text(log: Log) -> str:
         f"{name} {1000 * seconds / plays:.1f} ms" for name, seconds in sorted(log.cpu.items(), reverse=True)
     ]
     return ", ".join(parts)
+
+
+def bare_cpu_ms(log: Log) -> float | None:
+    """Milliseconds of server CPU per bare page (the log-in page), when the run measured it."""
+    bare = log.bare
+    if not bare or not bare.get("requests") or bare.get("server_cpu") is None:
+        return None
+    return 1000 * bare["server_cpu"] / bare["requests"]
+
+
+def cpu_ratio(log: Log) -> float | None:
+    """A play's server CPU over a bare page's, on the same server in the same run (the target: at most 3)."""
+    bare, plays = bare_cpu_ms(log), len(log.latencies)
+    if not bare or not plays or "server" not in log.cpu:
+        return None
+    return 1000 * log.cpu["server"] / plays / bare
+
+
+def bare_text(log: Log) -> str:
+    bare = bare_cpu_ms(log)
+    if bare is None:
+        return "-"
+    b = log.bare
+    return (
+        f"server {bare:.2f} ms per request ({b['requests']} in {b['seconds']:.1f} s, "
+        f"{b['requests'] / b['seconds']:.0f}/s; {b['other']} other answers)"
+    )
 
 
 def report(log, tally, faults, checked, elapsed, restarts, server, options) -> tuple[list, list[str]]:
@@ -446,6 +500,11 @@ def report(log, tally, faults, checked, elapsed, restarts, server, options) -> t
             " / ".join(f"{1000 * percentile(lat, q):.0f}" for q in (50, 95, 99)) + " ms" if lat else "-",
         ),
         ("CPU per accepted play", cpu_text(log)),
+        ("bare page (GET /login/)", bare_text(log)),
+        (
+            "play / bare page, server CPU",
+            f"{ratio:.1f}×" if (ratio := cpu_ratio(log)) is not None else "-",
+        ),
         ("requests by status", statuses or "-"),
         (
             "retried after an error",
@@ -477,6 +536,8 @@ def report(log, tally, faults, checked, elapsed, restarts, server, options) -> t
         failures.append(f"{server_errors(log)} server errors (5xx)")
     if log.conflicts.get("both accepted"):
         failures.append("a race accepted the same play twice")
+    if log.bare.get("other"):
+        failures.append(f"bare page: {log.bare['other']} answers other than 200")
     if options["kill"] and len(restarts) != 1:
         failures.append("the server was not killed and restarted")
     return rows, failures

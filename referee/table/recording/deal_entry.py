@@ -1,15 +1,10 @@
-"""A deal's writes at the table: start it, enter plays, undo, the kitty, penalties, submit, confirm, reopen.
+"""A deal's writes at the table: start it, undo, the kitty, penalties, submit, confirm, reopen (a play: ``plays``).
 
-Every play is checked by the rules engine before it is saved, and every write names the deal's version the writer
-saw (``versions.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
+Every write names the deal's version the writer saw (``versions.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
 TD reopens it; both then recompute the match (``match_fold.recompute_match``).
 """
 
 from __future__ import annotations
-
-from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -18,15 +13,12 @@ from django.utils.translation import gettext as _
 
 from referee.table.recording import settling
 from referee.table.recording.access import lock_for_entry, may_reopen, require_open, require_record
-from referee.table.recording.card_text import parse_card_text, seat_name
+from referee.table.recording.card_text import parse_card_text
 from referee.table.recording.errors import (
-    IllegalPlay,
     PermissionRefused,
     RecordingError,
     StaleEdit,
-    verdict_message,
 )
-from referee.table.recording.history_rows import insert_with_history
 from referee.table.recording.match_fold import (
     has_open_deal,
     recompute_match,
@@ -36,22 +28,16 @@ from referee.table.recording.match_fold import (
 )
 from referee.table.recording.quick_totals import quick_verdict
 from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.snapshot import Snapshot, judge_probe, snapshot
-from referee.table.recording.turns import remember_turn, turn_before
-from referee.table.recording.versions import claim, lock_deal, read_deal, touch
-from rules.judge import Verdict
+from referee.table.recording.snapshot import snapshot
+from referee.table.recording.versions import lock_deal, touch
 from rules.match import can_start_deal
 from rules.ruleset import Ruleset
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.competition.access import can_confirm
 from tournaments.competition.text import text_problem
-from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty, Play, Trick
+from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty
 
-# Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
-ENTRY_FAULTS = frozenset(
-    {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
-)
 TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)
 
 
@@ -142,172 +128,7 @@ def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
     return deal
 
 
-# ---------------------------------------------------------------- plays
-
-
-@dataclass(frozen=True)
-class Throw:
-    """A challenged throw as the judge saw it: cards attempted, challenger, cards shown."""
-
-    attempted: str
-    challenger: str
-    shown: str
-
-
-def cards_used_up(record: dict, text: str, decks: int) -> str:
-    """Cards of ``text`` of which every copy is already played or buried (canonical text, or '')."""
-    seen = Counter((record.get("kitty") or "").split())
-    for trick in record["tricks"]:
-        for _seat, cards in trick["plays"]:
-            seen.update(cards.split())
-    seen.update(text.split())
-    return " ".join(sorted(card for card, n in seen.items() if n > decks and card in text.split()))
-
-
-def require_a_hand(rs: Ruleset, *entries: str) -> None:
-    """No play, throw or cards shown holds more cards than a hand (typed twice over, say): refused in words."""
-    for entry in entries:
-        if len(parse_card_text(entry, _("cards")).split()) > rs.hand_size:
-            raise RecordingError(
-                _("A hand holds %(n)s cards: no play or throw can hold more.") % {"n": rs.hand_size}
-            )
-
-
-@dataclass
-class PlannedPlay:
-    """A play the engine accepted on the deal as read (``plan_play``), waiting to be saved (``save_play``)."""
-
-    snap: Snapshot
-    user: Any
-    version: int  # the deal's version it was checked against: saved only if the deal is still at it
-    seat: str
-    cards: str
-    throw: dict | None  # a challenged throw, canonical, with the lead
-    verdict: Verdict  # the engine's on the deal with the play
-    fresh: list  # violations the play brings to light (``Snapshot.proven``)
-    ruled_played: list[dict]  # faults of this play the judge said happened (``force``): recorded as played
-
-
-def plan_play(
-    deal: Deal,
-    user,
-    *,
-    cards: str,
-    version: int | None,
-    seat: str | None = None,
-    throw: Throw | None = None,
-    force: bool = False,
-) -> PlannedPlay:
-    """Check one play with the engine on the deal as read, without a lock (``save_play`` saves it if the deal is
-    still at that version); refuse it with the reason when it is wrong.
-
-    Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault of this
-    play (a revoke, a throw that should have failed) is refused too unless the judge confirms it happened
-    (``force``): then it is saved, recorded as played (``settling.mark_played``), and stays in the verdict until
-    it is settled. A fault the play proves elsewhere (a void shown in an earlier trick, now broken) does not
-    refuse it: the cards were played; the snapshot names it (``proven``) so the page asks the judge at once to
-    confirm the entry or undo it. A refusal is checked against the deal as it is now: when someone changed it
-    since it was read, the refusal is that (stale), not a fault of a state that is gone.
-    """
-    require_record(user, deal.match)
-    if version is None or deal.version != version:  # the caller's copy is not the version named: read it
-        deal = read_deal(deal, version)
-    require_open(deal)
-    snap = snapshot(deal, start_levels(deal))
-    try:
-        return judge_play(snap, user, cards=cards, seat=seat, throw=throw, force=force)
-    except RecordingError:
-        read_deal(deal, deal.version)  # changed since it was read: refused as stale instead
-        raise
-
-
-def judge_play(
-    snap: Snapshot, user, *, cards: str, seat: str | None, throw: Throw | None, force: bool
-) -> PlannedPlay:
-    """The engine's checks of one play on ``snap`` (``plan_play``)."""
-    probe = snap.record()
-    before = turn_before(snap, probe)
-    due = before.due
-    if due is None:
-        raise RecordingError(_("All tricks are played: submit the deal."))
-    if seat and seat != due:
-        raise RecordingError(
-            _("It is %(due)s's turn, not %(seat)s's.") % {"due": seat_name(due), "seat": seat_name(seat)}
-        )
-    text = parse_card_text(cards, _("cards"))
-    if not text:
-        raise RecordingError(_("Enter the cards played."))
-    require_a_hand(snap.rs, text, *((throw.attempted, throw.shown) if throw is not None else ()))
-    last, last_plays = snap.last
-    new_trick = last is None or len(last_plays) == 4
-    if throw is not None and not new_trick:
-        raise RecordingError(_("Only the lead can be a challenged throw."))
-    if throw is not None:
-        require_another_player(throw.challenger, due)
-    used_up = cards_used_up(probe, text, snap.rs.decks)
-    if used_up:
-        raise IllegalPlay(
-            _("%(cards)s: every copy is already played or in the kitty.") % {"cards": used_up},
-            [],
-            forceable=False,
-        )
-    if new_trick:
-        probe["tricks"].append({"plays": []})
-    probe["tricks"][-1]["plays"].append([due, text])
-    thrown = None
-    if throw is not None:
-        thrown = probe["tricks"][-1]["throw"] = {
-            "attempted": parse_card_text(throw.attempted, _("throw attempted")),
-            "challenger": throw.challenger,
-            "shown": parse_card_text(throw.shown, _("cards shown")),
-        }
-    verdict = judge_probe(probe, snap.rs)
-    index = len(probe["tricks"]) - 1
-    known = before.known
-    fresh = [v for v in verdict.violations if (v.trick, v.seat, v.code) not in known]
-    refused = [
-        v.as_dict() for v in fresh if (v.trick == index and v.seat in (due, None)) or v.code in ENTRY_FAULTS
-    ]
-    if refused:
-        entry = any(v["code"] in ENTRY_FAULTS for v in refused)
-        if entry or not force:
-            raise IllegalPlay(verdict_message(refused), refused, forceable=not entry)
-    return PlannedPlay(snap, user, snap.deal.version, due, text, thrown, verdict, fresh, refused)
-
-
-def save_play(plan: PlannedPlay) -> Snapshot:
-    """Save a play ``plan_play`` accepted, inside the caller's transaction: the deal's version is claimed first
-    (``versions.claim``: refused as stale, nothing written, when someone changed the deal since it was read),
-    then the trick (for a lead) and the play, each with its history row (who and when)."""
-    snap, user = plan.snap, plan.user
-    deal = snap.deal
-    claim(deal, user, plan.version)
-    if plan.ruled_played:
-        settling.mark_played(deal, user, plan.ruled_played)
-    last, last_plays = snap.last
-    if last is None or len(last_plays) == 4:  # a throw comes only with a lead, so a new trick is the only one
-        trick = Trick(deal=deal, number=0 if last is None else last.number + 1)
-        if plan.throw is not None:
-            trick.throw_attempted = plan.throw["attempted"]
-            trick.throw_challenger = plan.throw["challenger"]
-            trick.throw_shown = plan.throw["shown"]
-        insert_with_history(trick, user)
-        order = 0
-    else:
-        trick, order = last, len(last_plays)
-    play = Play(trick=trick, order=order, seat=plan.seat, cards=plan.cards, recorded_by=user)
-    insert_with_history(play, user)
-    snap.add(trick, play, plan.verdict)
-    snap.proven = tuple(settling.key_of(v) for v in plan.fresh)
-    remember_turn(snap)
-    return snap
-
-
-def require_another_player(challenger: str, thrower: str) -> None:
-    """Any other player may challenge a throw, the thrower's partner too (RULES §5: "no other player (partner
-    included)" may hold a beating unit); only the thrower cannot."""
-    if challenger == thrower:
-        raise RecordingError(_("The thrower cannot challenge their own throw: choose another player."))
+# ---------------------------------------------------------------- undo (the plays: ``plays``)
 
 
 @transaction.atomic
@@ -331,14 +152,6 @@ def undo(deal: Deal, user, *, version: int | None, whole_trick: bool = False) ->
     touch(deal, user)
     if deal.rulings.exists() or deal.penalties.exclude(violation="").exists():
         settling.drop_stale(deal, user, settling.current_verdict(deal))
-
-
-def undo_last_play(deal: Deal, user, *, version: int | None) -> None:
-    undo(deal, user, version=version)
-
-
-def undo_last_trick(deal: Deal, user, *, version: int | None) -> None:
-    undo(deal, user, version=version, whole_trick=True)
 
 
 # ---------------------------------------------------------------- penalties

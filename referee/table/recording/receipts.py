@@ -72,49 +72,74 @@ def check_key(key: str) -> str:
 RECEIPT = hot_sql.ModelRead(WriteReceipt, (), "user_id", "key")
 
 
-def once(
-    user,
-    key: str,
-    target: str,
-    write: Callable[..., Any],
-    check: Callable[[], Any] | None = None,
-) -> Outcome:
-    """Run ``write`` unless ``user`` already sent ``key``: then answer as the first time, writing nothing.
+@dataclass
+class Receipt:
+    """The receipt of one keyed write, which the write's service holds around the whole action: ``open`` looks
+    the key up before anything runs (``answer``: the first outcome, or the refusal of a bad or reused key), the
+    service checks and writes, ``keep`` stores its outcome with the key inside the write's transaction, and after
+    that transaction ``twin`` answers a request whose twin (same key) committed first (an ``IntegrityError`` on
+    the receipt's unique key); ``kept`` prunes the old receipts now and then."""
 
-    ``target`` names the write (``deal 12 play``); a key sent again for another write is refused. A refusal
-    (``RecordingError``) is the outcome, kept with the key like a success; a write that raises anything else is
-    rolled back with its receipt, so its retry runs again. ``check`` (a play's engine check) runs first, outside
-    the transaction, so the write lock is held for the writes alone; ``write`` is then called with what it
-    returned. The key is looked up before either: two requests with one key that both pass are settled by the
-    receipt's unique key, which rolls the second back and answers it with the first's outcome.
-    """
-    try:
-        key = check_key(key)
-        stored = RECEIPT.first(user.pk, key) if key else None
-        if stored is not None:
-            return replay(stored, target)
-    except RecordingError as exc:
-        return Outcome.refused(exc)
-    checked = attempt(check) if check is not None else None
+    user: Any
+    key: str
+    target: str
+    answer: Outcome | None = None
+    row: WriteReceipt | None = None
+
+    @classmethod
+    def open(cls, user, key: str, target: str) -> Receipt:
+        """The receipt of ``key`` for the write ``target`` names (``deal 12 play``): answered already when the key
+        was sent before (a key sent again for another write is refused)."""
+        try:
+            key = check_key(key)
+            stored = RECEIPT.first(user.pk, key) if key else None
+            answer = replay(stored, target) if stored is not None else None
+        except RecordingError as exc:
+            return cls(user, "", target, Outcome.refused(exc))
+        return cls(user, key, target, answer)
+
+    def keep(self, outcome: Outcome) -> Outcome:
+        """Store ``outcome`` under the key, in the caller's transaction (no key: nothing to keep)."""
+        if self.key:
+            self.row = hot_sql.insert(
+                WriteReceipt(
+                    user=self.user,
+                    key=self.key,
+                    target=self.target,
+                    status=outcome.status,
+                    answer=outcome.body,
+                )
+            )
+        return outcome
+
+    def twin(self) -> Outcome | None:
+        """The outcome a twin of this request committed under the same key, when one did (else None: the
+        caller's error was another)."""
+        stored = WriteReceipt.objects.filter(user=self.user, key=self.key).first() if self.key else None
+        return None if stored is None else attempt(replay, stored, self.target)
+
+    def kept(self, outcome: Outcome) -> Outcome:
+        """After the write's transaction committed: one receipt in ``PRUNE_EVERY`` prunes the old ones."""
+        if self.row is not None and self.row.pk % PRUNE_EVERY == 0:
+            prune()
+        return outcome
+
+
+def once(user, key: str, target: str, write: Callable[[], Any]) -> Outcome:
+    """Run ``write`` in a transaction unless ``user`` already sent ``key``: then answer as the first time, writing
+    nothing (``Receipt``). A refusal (``RecordingError``) is the outcome, kept with the key like a success; a
+    write that raises anything else is rolled back with its receipt, so its retry runs again."""
+    receipt = Receipt.open(user, key, target)
+    if receipt.answer is not None:
+        return receipt.answer
     try:
         with transaction.atomic():
-            if checked is None:
-                outcome = attempt(write)
-            else:
-                outcome = attempt(write, checked.result) if checked.ok else checked
-            if not key:
-                return outcome
-            receipt = hot_sql.insert(
-                WriteReceipt(user=user, key=key, target=target, status=outcome.status, answer=outcome.body)
-            )
+            outcome = receipt.keep(attempt(write))
     except IntegrityError:  # a twin of this request committed first: its answer stands
-        stored = WriteReceipt.objects.filter(user=user, key=key).first() if key else None
-        if stored is None:
+        if (outcome := receipt.twin()) is None:
             raise
-        return attempt(replay, stored, target)
-    if receipt.pk % PRUNE_EVERY == 0:
-        prune()
-    return outcome
+        return outcome
+    return receipt.kept(outcome)
 
 
 def replay(stored: WriteReceipt, target: str) -> Outcome:

@@ -1,5 +1,6 @@
-"""One read of a deal: its tricks, plays and penalties read once per request (the snapshot), and the DEAL-RECORD
-document the engine judges, shared by a play's checks and the screen drawn after it."""
+"""One read of a deal: its tricks, plays and penalties read once per request (the snapshot), and the typed record
+the engine judges (``rules.record.Record``, built from the rows once, not through a DEAL-RECORD document), shared
+by a play's checks and the screen drawn after it; the document itself for the exports."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from referee.table.recording import hot_sql
 from referee.table.recording.errors import RecordingError
 from referee.table.recording.hot_sql import TRICK_COLUMNS
 from referee.table.recording.rulesets import ruleset_for
+from rules.cards import Card, CardError, parse_cards
+from rules.facts import PenaltyCall
 from rules.judge import Verdict, judge
-from rules.record import FORMAT, RecordError
+from rules.ranks import parse_rank
+from rules.record import FORMAT, Record, RecordError, ThrowRecord, TrickRecord
 from rules.ruleset import Ruleset, RulesetError
-from rules.seats import next_seat, side_of
+from rules.seats import SIDES, next_seat, side_of
 from tournaments.models import Deal, Play, Trick
 
 
@@ -61,20 +65,29 @@ class Snapshot:
     proven: tuple[
         str, ...
     ] = ()  # violations the last play saved brought to light (``settling.violation_key``)
+    typed: Record | None = None  # the engine's record of the snapshot (``rec``), built once
 
     def judged(self) -> Verdict:
         """The engine's verdict on the snapshot's record (judged once)."""
         if self.verdict is None:
-            self.verdict = judge_probe(self.record(), self.rs)
+            self.verdict = judge_record(self.rec)
         return self.verdict
 
-    def add(self, trick: Trick, play: Play, verdict: Verdict) -> None:
-        """The play just saved (and its trick, when it leads one), with the engine's verdict on the deal now."""
+    @property
+    def rec(self) -> Record:
+        """The deal as the engine reads it, built from the rows once (``typed_record``)."""
+        if self.typed is None:
+            self.typed = typed_record(self)
+        return self.typed
+
+    def add(self, trick: Trick, play: Play, rec: Record, verdict: Verdict) -> None:
+        """The play just saved (and its trick, when it leads one), with the engine's record and verdict of the
+        deal now."""
         if not self.tricks or self.tricks[-1] is not trick:
             self.tricks.append(trick)
             self.plays.append([])
         self.plays[-1].append(PlayedCards(play.seat, play.cards))
-        self.verdict = verdict
+        self.typed, self.verdict = rec, verdict
 
     @property
     def cards_played(self) -> int:
@@ -139,6 +152,57 @@ class Snapshot:
         return None if plays else self.deal.banker
 
 
+def throw_of(trick: Trick) -> ThrowRecord | None:
+    """A trick's challenged throw as the engine reads it (None: no challenge)."""
+    if not trick.throw_attempted:
+        return None
+    return ThrowRecord(
+        parse_cards(trick.throw_attempted), trick.throw_challenger, parse_cards(trick.throw_shown)
+    )
+
+
+def typed_record(snap: Snapshot) -> Record:
+    """The snapshot as the engine's ``Record``: what ``parse_record`` makes of ``snap.record()``, built from the
+    rows directly (canonical text, checked when it was saved); a row the engine cannot read is refused."""
+    deal, rs = snap.deal, snap.rs
+    try:
+        level = parse_rank(deal.level)
+        levels = None
+        if snap.levels.get(side_of(deal.banker)) == deal.level:
+            levels = {side: parse_rank(snap.levels[side]) for side in SIDES}
+        tricks = tuple(
+            TrickRecord(tuple((p.seat, parse_cards(p.cards)) for p in plays), throw_of(trick))
+            for trick, plays in zip(snap.tricks, snap.plays, strict=True)
+        )
+        penalties = tuple(
+            PenaltyCall(p["seat"], p["code"], p.get("trick"), p["note"]) for p in snap.penalties
+        )
+        return Record(
+            rs,
+            deal.banker,
+            level,
+            rs.trump(level, deal.trump),
+            tricks,
+            parse_cards(deal.kitty),
+            levels=levels,
+            penalties=penalties,
+        )
+    except (CardError, KeyError, ValueError) as exc:
+        raise RecordingError(str(exc)) from exc
+
+
+def with_play(rec: Record, seat: str, cards: tuple[Card, ...], throw: ThrowRecord | None) -> Record:
+    """``rec`` with one play more: the lead of a new trick (with its challenged throw), or the next play of the
+    last one. A trick saved without plays takes the play as its lead, as the snapshot does."""
+    tricks = rec.tricks
+    if not tricks or len(tricks[-1].plays) == 4:
+        tricks += (TrickRecord(((seat, cards),), throw),)
+    else:
+        last = tricks[-1]
+        tricks = (*tricks[:-1], TrickRecord((*last.plays, (seat, cards)), last.throw))
+    return dataclasses.replace(rec, tricks=tricks)
+
+
 def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
     """The deal's tricks, each with its plays in order, in one query (so one consistent read)."""
     db, split = DEFAULT_DB_ALIAS, len(TRICK_COLUMNS)
@@ -160,6 +224,14 @@ def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
     tricks, plays = read_tricks(deal)
     penalties, keys = read_penalties(deal)
     return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalties, penalty_keys=keys)
+
+
+def judge_record(rec: Record) -> Verdict:
+    """The engine's verdict on a typed record (live: a deal in progress is faulted only for what is certain)."""
+    try:
+        return judge(rec, live=True)
+    except (RecordError, RulesetError) as exc:
+        raise RecordingError(str(exc)) from exc
 
 
 def judge_probe(record: dict, rs: Ruleset | None = None) -> Verdict:

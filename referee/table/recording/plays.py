@@ -1,0 +1,195 @@
+"""A play at the table: checked by the engine on the deal as the last play left it (``turns``), then saved.
+
+``check`` runs outside the write's transaction (reads and the engine only), so the write lock is held for
+``save``'s writes alone; ``save`` claims the deal's version first, so a deal changed since the check is refused as
+stale before anything is written. The engine is handed a typed record (``rules.record.Record``): the one the last
+play kept, extended by this play — never a document parsed again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from referee.table.recording import settling
+from referee.table.recording.access import require_open, require_record
+from referee.table.recording.card_text import parse_card_text, seat_name
+from referee.table.recording.errors import IllegalPlay, RecordingError, verdict_message
+from referee.table.recording.history_rows import insert_with_history
+from referee.table.recording.match_fold import start_levels
+from referee.table.recording.rulesets import ruleset_for
+from referee.table.recording.snapshot import Snapshot, judge_record, with_play
+from referee.table.recording.turns import Turn, before_play, keep
+from referee.table.recording.versions import claim, read_deal
+from rules.card_counts import used_up
+from rules.cards import CARD_TEXT, parse_cards
+from rules.judge import Verdict
+from rules.record import Record, ThrowRecord
+from rules.ruleset import Ruleset
+from tournaments.models import Deal, Play, Trick
+
+# Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
+ENTRY_FAULTS = frozenset(
+    {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
+)
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A challenged throw as the judge saw it: cards attempted, challenger, cards shown."""
+
+    attempted: str
+    challenger: str
+    shown: str
+
+
+@dataclass
+class CheckedPlay:
+    """A play the engine accepted on the deal as read (``check``), waiting to be saved (``save``)."""
+
+    snap: Snapshot
+    user: Any
+    version: int  # the deal's version it was checked against: saved only if the deal is still at it
+    seat: str
+    cards: str
+    throw: dict | None  # a challenged throw, canonical, with the lead
+    rec: Record  # the engine's record of the deal with the play
+    verdict: Verdict  # the engine's on it
+    fresh: list  # violations the play brings to light (``Snapshot.proven``)
+    ruled_played: list[dict]  # faults of this play the judge said happened (``force``): recorded as played
+
+
+def check(
+    deal: Deal,
+    user,
+    *,
+    cards: str,
+    version: int | None,
+    seat: str | None = None,
+    throw: Throw | None = None,
+    force: bool = False,
+) -> CheckedPlay:
+    """Check one play with the engine on the deal as read, without a lock (``save`` saves it if the deal is still
+    at that version); refuse it with the reason when it is wrong.
+
+    Entry faults (wrong size, wrong turn, a card used up, a mixed lead) are never saved. A rule fault of this
+    play (a revoke, a throw that should have failed) is refused too unless the judge confirms it happened
+    (``force``): then it is saved, recorded as played (``settling.mark_played``), and stays in the verdict until
+    it is settled. A fault the play proves elsewhere (a void shown in an earlier trick, now broken) does not
+    refuse it: the cards were played; the snapshot names it (``proven``) so the page asks the judge at once to
+    confirm the entry or undo it. A refusal is checked against the deal as it is now: when someone changed it
+    since it was read, the refusal is that (stale), not a fault of a state that is gone.
+    """
+    require_record(user, deal.match)
+    if version is None or deal.version != version:  # the caller's copy is not the version named: read it
+        deal = read_deal(deal, version)
+    require_open(deal)
+    try:
+        snap, before = before_play(deal, ruleset_for(deal.match), start_levels(deal))
+        return judged(snap, before, user, cards=cards, seat=seat, throw=throw, force=force)
+    except RecordingError:
+        read_deal(deal, deal.version)  # changed since it was read: refused as stale instead
+        raise
+
+
+def judged(
+    snap: Snapshot, before: Turn, user, *, cards: str, seat: str | None, throw: Throw | None, force: bool
+) -> CheckedPlay:
+    """The engine's checks of one play on ``snap``, whose turn is ``before`` (``check``)."""
+    due = before.due
+    if due is None:
+        raise RecordingError(_("All tricks are played: submit the deal."))
+    if seat and seat != due:
+        raise RecordingError(
+            _("It is %(due)s's turn, not %(seat)s's.") % {"due": seat_name(due), "seat": seat_name(seat)}
+        )
+    text = parse_card_text(cards, _("cards"))
+    if not text:
+        raise RecordingError(_("Enter the cards played."))
+    require_a_hand(snap.rs, text, *((throw.attempted, throw.shown) if throw is not None else ()))
+    last, last_plays = snap.last
+    if throw is not None and not (last is None or len(last_plays) == 4):
+        raise RecordingError(_("Only the lead can be a challenged throw."))
+    if throw is not None:
+        require_another_player(throw.challenger, due)
+    played = parse_cards(text)
+    if used := used_up(snap.rec, played):
+        raise IllegalPlay(
+            _("%(cards)s: every copy is already played or in the kitty.")
+            % {"cards": " ".join(sorted(CARD_TEXT[c] for c in used))},
+            [],
+            forceable=False,
+        )
+    thrown = None
+    if throw is not None:
+        thrown = {
+            "attempted": parse_card_text(throw.attempted, _("throw attempted")),
+            "challenger": throw.challenger,
+            "shown": parse_card_text(throw.shown, _("cards shown")),
+        }
+    rec = with_play(snap.rec, due, played, thrown_record(thrown))
+    verdict = judge_record(rec)
+    index = len(rec.tricks) - 1
+    known = before.known
+    fresh = [v for v in verdict.violations if (v.trick, v.seat, v.code) not in known]
+    refused = [
+        v.as_dict() for v in fresh if (v.trick == index and v.seat in (due, None)) or v.code in ENTRY_FAULTS
+    ]
+    if refused:
+        entry = any(v["code"] in ENTRY_FAULTS for v in refused)
+        if entry or not force:
+            raise IllegalPlay(verdict_message(refused), refused, forceable=not entry)
+    return CheckedPlay(snap, user, snap.deal.version, due, text, thrown, rec, verdict, fresh, refused)
+
+
+def thrown_record(thrown: dict | None) -> ThrowRecord | None:
+    if thrown is None:
+        return None
+    return ThrowRecord(parse_cards(thrown["attempted"]), thrown["challenger"], parse_cards(thrown["shown"]))
+
+
+def require_a_hand(rs: Ruleset, *entries: str) -> None:
+    """No play, throw or cards shown holds more cards than a hand (typed twice over, say): refused in words."""
+    for entry in entries:
+        if len(parse_card_text(entry, _("cards")).split()) > rs.hand_size:
+            raise RecordingError(
+                _("A hand holds %(n)s cards: no play or throw can hold more.") % {"n": rs.hand_size}
+            )
+
+
+def require_another_player(challenger: str, thrower: str) -> None:
+    """Any other player may challenge a throw, the thrower's partner too (RULES §5: "no other player (partner
+    included)" may hold a beating unit); only the thrower cannot."""
+    if challenger == thrower:
+        raise RecordingError(_("The thrower cannot challenge their own throw: choose another player."))
+
+
+def save(play: CheckedPlay) -> Snapshot:
+    """Save a play ``check`` accepted, inside the caller's transaction: the deal's version is claimed first
+    (``versions.claim``: refused as stale, nothing written, when someone changed the deal since it was read),
+    then the trick (for a lead) and the play, each with its history row (who and when). The deal with the play
+    is kept for the next play (``turns.keep``) once the transaction commits."""
+    snap, user = play.snap, play.user
+    deal = snap.deal
+    claim(deal, user, play.version)
+    if play.ruled_played:
+        settling.mark_played(deal, user, play.ruled_played)
+    last, last_plays = snap.last
+    if last is None or len(last_plays) == 4:  # a throw comes only with a lead, so a new trick is the only one
+        trick = Trick(deal=deal, number=0 if last is None else last.number + 1)
+        if play.throw is not None:
+            trick.throw_attempted = play.throw["attempted"]
+            trick.throw_challenger = play.throw["challenger"]
+            trick.throw_shown = play.throw["shown"]
+        insert_with_history(trick, user)
+        order = 0
+    else:
+        trick, order = last, len(last_plays)
+    row = Play(trick=trick, order=order, seat=play.seat, cards=play.cards, recorded_by=user)
+    insert_with_history(row, user)
+    snap.add(trick, row, play.rec, play.verdict)
+    snap.proven = tuple(settling.key_of(v) for v in play.fresh)
+    keep(snap)
+    return snap
