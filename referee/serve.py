@@ -160,7 +160,7 @@ def serve(bind: str, tls: tuple[str, str] | None = None) -> None:
     """Replace this process with the server (gunicorn, HTTPS with ``tls``) or run it here (waitress) until
     Ctrl-C."""
     if gunicorn_runs():
-        os.execv(sys.executable, gunicorn_argv(bind, tls))
+        return os.execv(sys.executable, gunicorn_argv(bind, tls))  # returns only where execv is faked
     from waitress import serve as waitress_serve
 
     from referee.wsgi import application
