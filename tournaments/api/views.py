@@ -41,7 +41,7 @@ def number(request: HttpRequest, name: str) -> int | None:
     text = request.GET.get(name)
     if text is None:
         return None
-    if not text.isdigit() or len(text) > 5:
+    if not (text.isascii() and text.isdigit()) or len(text) > 5:
         raise BadNumber(name)
     return int(text)
 
