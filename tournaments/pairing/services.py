@@ -29,10 +29,9 @@ from rules.pairing import (
     swiss_round,
 )
 from tournaments.competition.finishing import lock_open, refusal
-from tournaments.models import Bye, Match, Pair, Round, Seating, Tournament, by_seed
+from tournaments.models import Bye, Match, Pair, Round, Seating, TableLink, Tournament, by_seed
 from tournaments.pairing import knockout
 from tournaments.standings.compute import compute_standings
-from tournaments.tables.services import revoke_round
 
 # A round published (inside its transaction): the table side records the forfeits the director chose for the
 # pairs absent at check-in (``referee.table.checkin_forfeits``; the desk may not import the table side).
@@ -300,7 +299,7 @@ def unpublish_round(rnd: Round) -> None:
         raise PairingError(reason)
     rnd.state = Round.State.DRAFT
     rnd.save(update_fields=["state"])
-    revoke_round(rnd)  # its cards are void: publishing it again takes new ones
+    TableLink.objects.filter(match__round=rnd).revoke()  # its cards are void: publishing again takes new ones
 
 
 @transaction.atomic

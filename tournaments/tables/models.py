@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.competition.models import Match, Pair, Round
@@ -25,6 +26,10 @@ class TableLinkQuerySet(models.QuerySet):
             match__round__state=Round.State.PUBLISHED,
             match__round__tournament__finished_at__isnull=True,
         )
+
+    def revoke(self) -> int:
+        """These links stop for good on every device that holds them (never revived); how many were live."""
+        return self.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
 class TableLink(models.Model):

@@ -116,19 +116,11 @@ def issue_round(rnd: Round, by) -> list[IssuedCard]:
     return [issue_card(match, by) for match in matches]
 
 
-def revoke_round(rnd: Round) -> int:
-    """Every live link of the round stops for good (the round went back to draft: publishing it again issues
-    new cards, never revives the old ones); how many were live."""
-    return TableLink.objects.filter(match__round=rnd, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
-
-
 @transaction.atomic
 def revoke(match: Match) -> int:
     """The table's live link stops working on every device that holds it; how many links were live."""
     lock_open(match.round.tournament_id)
-    return match.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+    return match.links.revoke()
 
 
 def live_link(token: str) -> TableLink | None:
