@@ -193,25 +193,25 @@ def test_the_pin_lock_lasts_exactly_its_ten_minutes_on_the_file_cache(
     card, device, submitted, monkeypatch, file_cache
 ):
     clock = Clock(monkeypatch)
-    for _n in range(5):
-        assert pin_confirm(device, submitted, "NS", wrong_pin(card)).status_code == 400
+    for _n in range(5):  # north–south's PIN wrong five times, east–west's right
+        assert pin_confirm(device, submitted, wrong_pin(card), card.pins[1]).status_code == 400
         clock.advance(1)
     clock.advance(400)
-    assert pin_confirm(device, submitted, "NS", card.pins[0]).status_code == 429  # 405 s after the first
+    assert pin_confirm(device, submitted, *card.pins).status_code == 429  # 405 s after the first
     clock.advance(196)  # 601 s after the first: the window is over
-    assert pin_confirm(device, submitted, "NS", card.pins[0]).status_code == 200
+    assert pin_confirm(device, submitted, *card.pins).status_code == 200
 
 
-def test_a_pin_lock_outlasts_two_thousand_public_page_addresses(card, match, device, submitted, file_cache):
+def test_a_pin_lock_outlasts_two_hundred_public_page_addresses(card, match, device, submitted, file_cache):
     for _n in range(5):
-        pin_confirm(device, submitted, "NS", wrong_pin(card))
+        pin_confirm(device, submitted, wrong_pin(card), card.pins[1])
     visitor = Client()
     for n in range(200):
         assert (
             visitor.get(reverse("tournament", args=[match.round.tournament.slug]) + f"?p={n}").status_code
             == 200
         )
-    assert pin_confirm(device, submitted, "NS", card.pins[0]).status_code == 429
+    assert pin_confirm(device, submitted, *card.pins).status_code == 429
 
 
 def test_sixty_four_wrong_pins_at_once_check_only_five(card, submitted, monkeypatch):
