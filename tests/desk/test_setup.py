@@ -255,6 +255,34 @@ def test_a_bad_setting_shows_the_form_again_with_the_error_and_saves_nothing(cli
 
 
 @pytest.mark.django_db
+def test_a_rearranging_button_shows_the_form_again_without_its_errors_and_saves_nothing(
+    client, director, tournament
+):
+    en(client).force_login(director)
+    data = settings_data(tournament, move="buchholz:up", name="", **{"rules-decks": "0"})
+    answer = client.post(settings_url(tournament), data)
+    page = answer.content.decode()
+    assert answer.status_code == 200 and 'class="errorlist' not in page
+    assert "This field is required." not in page
+    data.pop("move")
+    refused = client.post(settings_url(tournament), data).content.decode()
+    assert "This field is required." in refused  # the same entries, saved, are refused
+    tournament.refresh_from_db()
+    assert tournament.name == "春季赛"
+
+
+@pytest.mark.django_db
+def test_a_stored_ruleset_the_engine_refuses_is_corrected_on_the_settings_page(client, director, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(ruleset={"preset": "standard", "decks": 0})
+    en(client).force_login(director)
+    data = settings_data(Tournament(ruleset="standard"), name="Corrected")
+    answer = client.post(settings_url(tournament), data)
+    assert answer.status_code == 302, answer.content.decode()[:400]
+    tournament.refresh_from_db()
+    assert tournament.name == "Corrected" and tournament.ruleset == "standard"
+
+
+@pytest.mark.django_db
 def test_the_tie_break_buttons_reorder_the_form_without_saving(client, director, tournament):
     en(client).force_login(director)
     data = settings_data(tournament, move="buchholz:up")

@@ -31,6 +31,15 @@ TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 
 
+def playable_ruleset(spec) -> None:
+    """The field's own check, so a form without the ruleset (the settings page's) never judges it: the ruleset
+    form reports its settings one by one, and the admin's JSON is refused in the director's language."""
+    try:
+        Ruleset.from_spec(spec)
+    except RulesetError as exc:
+        raise ValidationError(ruleset_refusal(exc)) from exc
+
+
 def default_ruleset() -> dict:
     return {"preset": "standard"}
 
@@ -65,6 +74,7 @@ class Tournament(models.Model):
         _("ruleset"),
         default=default_ruleset,
         help_text=_("a preset name plus the settings that differ from it"),
+        validators=[playable_ruleset],
     )
     format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.SWISS)
     num_rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
@@ -136,10 +146,6 @@ class Tournament(models.Model):
         return reverse("tournament", args=[self.slug])
 
     def clean(self) -> None:
-        try:
-            Ruleset.from_spec(self.ruleset)
-        except RulesetError as exc:  # the engine's English, said in the director's language
-            raise ValidationError({"ruleset": ruleset_refusal(exc)}) from exc
         if not isinstance(self.tie_breaks or [], list):  # JSON typed in the admin may be any value
             raise ValidationError({"tie_breaks": _("List the tie-breaks by their codes, in order.")})
         unknown = [

@@ -38,11 +38,12 @@ class QuietForm(forms.Form):
 
     quiet = False
 
-    def full_clean(self) -> None:
-        if self.quiet:
-            self._errors, self.cleaned_data = ErrorDict(), {}
-            return
-        super().full_clean()
+    @property
+    def errors(self) -> ErrorDict:
+        return ErrorDict() if self.quiet else super().errors
+
+    def is_valid(self) -> bool:
+        return not self.quiet and super().is_valid()
 
 
 # ---------------------------------------------------------------- the ruleset's settings as fields
@@ -323,15 +324,6 @@ class TournamentForm(forms.ModelForm, QuietForm):
         self.fields["knockout_size"].choices = [("", _("no knockout stage"))] + [
             (n, _("top %(n)s") % {"n": n}) for n in (4, 8, 16)
         ]
-
-    def _update_errors(self, errors) -> None:
-        """The model's check of its ruleset is the ruleset form's to report: a stored ruleset the engine refuses
-        (saved before it checked every setting) is corrected there, and is no error of these fields."""
-        if hasattr(errors, "error_dict"):
-            errors.error_dict.pop("ruleset", None)
-            if not errors.error_dict:
-                return
-        super()._update_errors(errors)
 
     def clean_tie_break_order(self) -> list[str]:
         order = self.cleaned_data["tie_break_order"]
