@@ -19,6 +19,15 @@ def login(page, username: str, password: str) -> None:
     page.wait_for_url(lambda url: "/login/" not in url)
 
 
+def submit_then_open_the_match(page, button: str, deal_id: int, match_id: int) -> None:
+    """Submit from the review: the judge lands on the deal's PIN form (the players may confirm there at once);
+    the test goes on from the match page instead."""
+    page.get_by_role("button", name=button).click()
+    page.wait_for_url(f"**/deal/{deal_id}/review/#pin")
+    expect(page.get_by_test_id("pin-confirm")).to_be_visible()
+    page.goto_path(f"/match/{match_id}/")
+
+
 def enter_pairs(tournament, names: list[str]) -> list[Pair]:
     """A pair for each name, seeded in order, its players ``<name>甲`` and ``<name>乙``."""
     return [

@@ -7,7 +7,13 @@ import pytest
 
 from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
-from tests.browser.helpers import confirm_as_second_judge, expect, login, wait_for_version
+from tests.browser.helpers import (
+    confirm_as_second_judge,
+    expect,
+    login,
+    submit_then_open_the_match,
+    wait_for_version,
+)
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,8 +88,7 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
     expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
     expect(page.get_by_test_id("total")).to_have_text(str(expected["attackers_points"]["total"]))
     screenshot(page, "6-review")
-    page.get_by_role("button", name="提交本局").click()
-    page.wait_for_url(f"**/match/{match.pk}/")
+    submit_then_open_the_match(page, "提交本局", match.deals.get(number=1).pk, match.pk)
     expect(page.locator("tr[data-deal='1'] .badge")).to_have_text("已提交")
     screenshot(page, "7-submitted")
 

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from referee.table.recording import deal_entry
 from rules.simulate import simulate_deal
-from tests.browser.helpers import expect, login, wait_for_version
+from tests.browser.helpers import expect, login, submit_then_open_the_match, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service
 from tournaments.models import Deal, Match
 from tournaments.setup.demo import create_demo
@@ -105,8 +105,7 @@ def test_a_change_after_submit_reopens_the_deal_and_the_confirmer_sees_the_diffe
     expect(page.get_by_test_id("penalty-effect")).to_have_count(1)
     expect(page.get_by_test_id("changes")).to_contain_text(words["added"])  # the judge sees it too
     shot(page, f"{lang}-2-reopened")
-    page.get_by_role("button", name=words["submit"]).click()
-    page.wait_for_url(f"**/match/{deal.match_id}/")
+    submit_then_open_the_match(page, words["submit"], deal.pk, deal.match_id)
     expect(page.locator("tr[data-deal='1'] [data-testid=reopened]")).to_have_text(words["mark"])
 
     sign_in(page, live_server, lang, "judge2")

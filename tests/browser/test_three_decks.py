@@ -13,7 +13,13 @@ from django.utils import translation
 from rules.judge import judge as engine_judge
 from rules.ruleset import Ruleset
 from rules.simulate import simulate_deal
-from tests.browser.helpers import confirm_as_second_judge, expect, login, wait_for_version
+from tests.browser.helpers import (
+    confirm_as_second_judge,
+    expect,
+    login,
+    submit_then_open_the_match,
+    wait_for_version,
+)
 from tests.table.helpers import deck_ruleset
 from tournaments.competition.wording import card_faces
 from tournaments.setup.demo import create_demo
@@ -107,8 +113,7 @@ def test_a_judge_records_a_whole_three_deck_deal(page, screenshot):
     assert expected["ok"] is True
     expect(page.get_by_test_id("total")).to_have_text(str(expected["attackers_points"]["total"]))
     screenshot(page, "4-review")
-    page.get_by_role("button", name="提交本局").click()
-    page.wait_for_url(f"**/match/{match.pk}/")
+    submit_then_open_the_match(page, "提交本局", match.deals.get(number=1).pk, match.pk)
     expect(page.locator("tr[data-deal='1'] .badge")).to_have_text("已提交")
 
     confirm_as_second_judge(page, match.pk, expected["result"]["levels_after"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from referee.table.recording import deal_entry
-from tests.browser.helpers import expect, login, wait_for_version
+from tests.browser.helpers import expect, login, submit_then_open_the_match, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Penalty
 from tournaments.setup.demo import create_demo
@@ -115,8 +115,7 @@ def test_an_open_violation_blocks_submit_a_penalty_applied_twice_counts_once_and
     expect(page.get_by_test_id("penalty-effect")).to_contain_text("本局判负")
     expect(page.get_by_test_id("open-violations")).to_have_count(0)
     screenshot(page, "2-applied")
-    page.get_by_role("button", name="提交本局").click()
-    page.wait_for_url(f"**/match/{deal.match_id}/")
+    submit_then_open_the_match(page, "提交本局", deal.pk, deal.match_id)
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED
 
