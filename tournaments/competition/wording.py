@@ -50,35 +50,33 @@ PRESET_NAMES = {
     "three-deck": gettext_lazy("three decks"),
     "four-deck": gettext_lazy("four decks"),
 }
-# What each preset is, in one line, and the rule document (seed) it follows.
+# What each preset is, in one line, naming the rules it follows (docs/rules.md cites their documents).
 PRESET_DESCRIPTIONS = {
     "standard": gettext_lazy(
-        "Two decks, levels 2 to A, one level per 40 points, kitty ×2, ×4, ×8 — the common tractor rules "
-        "(source documents 000, 002 and 003)."
+        "Two decks, levels 2 to A, one level per 40 points, kitty ×2, ×4, ×8 — the common tractor rules."
     ),
     "permanent-twos": gettext_lazy(
-        "Twos always trump, levels 3 to A, kitty ×2, ×4, tractor ×16 — the two-deck tractor rules "
-        "(source document 001)."
+        "Twos always trump, levels 3 to A, kitty ×2, ×4, tractor ×16 — the two-deck tractor rules."
     ),
     "jj-competition": gettext_lazy(
         "First past 10 wins and 10 must be played, a revoke costs a level, three strikes lose, one hour a "
-        "match — the JJ competition rules (source document 002)."
+        "match — the JJ competition rules."
     ),
     "club-competition": gettext_lazy(
         "Levels 2, 5, 10, J, Q, K, A with 2 and A must-play, the J rule, at most 3 levels a deal — the "
-        "club competition rules (source document 004)."
+        "club competition rules."
     ),
     "one-deck": gettext_lazy(
         "One deck: 12 cards each, a kitty of 6, singles only, one level per 20 points — the game with one "
-        "deck (source documents 002 and 003)."
+        "deck."
     ),
     "three-deck": gettext_lazy(
         "Three decks: 39 cards each, a kitty of 6, triples and Titanic chains, one level per 60 points — "
-        "the rules for three decks (source documents 002 and 000)."
+        "the rules for three decks."
     ),
     "four-deck": gettext_lazy(
         "Four decks: 54 cards each and no kitty, twos always trump, quads, bombs and bulldozers, one level "
-        "per 80 points, at most 3 a deal — the competition rules for four decks (source document 001)."
+        "per 80 points, at most 3 a deal — the competition rules for four decks."
     ),
 }
 
