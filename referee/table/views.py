@@ -27,6 +27,7 @@ from referee.table.recording import hot_sql
 from referee.table.recording.errors import Finished, PermissionRefused
 from referee.table.screens import pages
 from referee.table.screens.deal_state import current_deal_state
+from referee.table.screens.labels import done_sentence
 from referee.table.screens.review import review_screen
 from tournaments.competition import access
 from tournaments.models import Deal, Match
@@ -106,7 +107,7 @@ def saved_message(match: Match, action: str) -> str:
         match.refresh_from_db(fields=["winner"])
         if match.winner is not None:
             return _("Forfeit recorded: %(pair)s wins the match.") % {"pair": match.winner.name}
-    return _("Saved.")
+    return done_sentence(action)
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -213,7 +214,7 @@ def answered(request: HttpRequest, deal: Deal, action: str, answer: actions.Deal
     if action == "submit" and answer.ok and submitted_here(request.user, deal):
         return redirect(reverse("review", args=[deal.pk]) + "#pin")  # submitted at the table: the PINs next
     if answer.ok:
-        messages.success(request, _("Saved."))
+        messages.success(request, done_sentence(action))
     else:
         messages.error(request, answer.outcome.message)
     target = request.POST.get("next") or ""

@@ -414,8 +414,9 @@
   app.querySelectorAll("[data-action]").forEach(function (button) {
     button.addEventListener("click", function () {
       stopCountdown(); // an undo changes the trick: a follow about to be sent waits for the judge
-      var said = button.dataset.action.indexOf("undo") === 0 ? undoneText(button.dataset.action) : L.saved;
-      post(button.dataset.action).then(function (answer) { report(answer, said); });
+      var action = button.dataset.action;
+      var said = action.indexOf("undo") === 0 ? undoneText(action) : L["stored_" + action] || L.saved;
+      post(action).then(function (answer) { report(answer, said); });
     });
   });
 
@@ -425,7 +426,7 @@
     stopCountdown();
     var action = b.dataset.violationAction;
     post(action, action === "undo" ? {} : { violation: b.dataset.violation }).then(function (answer) {
-      report(answer, L.saved);
+      report(answer, L["stored_" + action] || L.saved);
     });
   });
 
@@ -435,7 +436,7 @@
     var seat = box.querySelector("select[name=out_of_turn_seat]");
     var cards = box.querySelector("input[name=out_of_turn_cards]");
     post("out_of_turn", { seat: seat.value, cards: cards.value }).then(function (answer) {
-      report(answer, L.saved);
+      report(answer, L.stored_out_of_turn);
       if (answer.data.ok) { cards.value = ""; box.open = false; }
     });
   });
@@ -461,7 +462,7 @@
     event.preventDefault();
     var field = event.target.elements.kitty;
     post("kitty", { kitty: field.value }).then(function (answer) {
-      report(answer, L.kitty_saved);
+      report(answer, L.stored_kitty);
       if (answer.data.ok) field.value = "";
     });
   });
