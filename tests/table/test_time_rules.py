@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from referee.table.recording import deal_entry, errors, match_fold, records
 from rules.ranks import RANK_INDEX
@@ -66,7 +66,7 @@ def test_calling_time_in_sudden_death_puts_both_sides_at_a_and_the_next_deal_sta
         "NS": "2",
         "EW": "2",
     }  # the deal before the call was played at its own levels
-    with pytest.raises(errors.RecordingError, match="比赛继续"):
+    with translation.override("zh-hans"), pytest.raises(errors.RecordingError, match="比赛继续"):
         match_fold.call_time(match, judge)
     second = deal_entry.start_deal(match, judge, trump="S")
     assert (second.number, second.level, second.start_levels) == (2, "A", {"NS": "A", "EW": "A"})
@@ -115,3 +115,20 @@ def test_calling_time_under_the_higher_level_rule_scores_the_events_points(match
     match.refresh_from_db()
     points = {line.pair.pk: line.match_points for line in compute_standings(match.round.tournament)}
     assert sorted(points.values()) == [0, 3]  # a win (the banker side takes equal levels) worth the event's 3
+
+
+def test_a_new_deal_after_the_limit_in_sudden_death_asks_for_time_to_be_called_first(match, judge, director):
+    timed_match(match, director, "sudden_death")
+    with (
+        translation.override("zh-hans"),
+        pytest.raises(errors.RecordingError, match="请先在比赛页面宣布时间到"),
+    ):
+        deal_entry.start_deal(match, judge, trump="S")
+    match_fold.call_time(match, judge)
+    assert deal_entry.start_deal(match, judge, trump="S").level == "A"
+
+
+def test_a_new_deal_after_the_limit_under_the_higher_level_rule_is_refused_as_before(match, judge, director):
+    timed_match(match, director, "higher_level")
+    with translation.override("en"), pytest.raises(errors.RecordingError, match="no new deal may start"):
+        deal_entry.start_deal(match, judge, trump="S")
