@@ -15,11 +15,16 @@ from typing import Any
 from .facts import PenaltyCall
 from .levels import LevelGain, ladder_gap, level_changes, wins_match
 from .ranks import parse_rank
-from .ruleset import Ruleset, TimeTie
+from .ruleset import Ruleset, TimeRule, TimeTie
 from .scoring import DealScore, penalty_effects
-from .seats import SEATS, SIDES, other_side, side_of
+from .seats import SEATS, SIDES, next_seat, other_side, side_of
 
 END_HOWS = ("target", "strikes", "forfeit", "time", "mercy")
+TIME_POINTS = {
+    "win": 2,
+    "draw": 1,
+    "loss": 0,
+}  # time rule ``points``: the match's points, whatever the event's
 
 
 class MatchError(ValueError):
@@ -166,7 +171,11 @@ class MatchEnd:
 
 @dataclass(frozen=True, slots=True)
 class MatchState:
-    """Both sides' levels, who banks next (None: contested by declaration), counts, and the end if any."""
+    """Both sides' levels, who banks next (None: contested by declaration), counts, and the end if any.
+
+    ``overtime``: time was called under the ``sudden_death`` time rule, so both sides were put at the target and
+    the match plays on, with no time limit, until a side wins it.
+    """
 
     ruleset: Ruleset
     levels: Mapping[str, str]
@@ -178,6 +187,7 @@ class MatchState:
     started_at: datetime | None = None
     last_finished_at: datetime | None = None
     end: MatchEnd | None = None
+    overtime: bool = False
 
     @property
     def over(self) -> bool:
@@ -185,8 +195,8 @@ class MatchState:
 
     @property
     def deadline(self) -> datetime | None:
-        """When no new deal may start (time limit), or None."""
-        if self.started_at is None or self.ruleset.time_limit_minutes is None:
+        """When no new deal may start (time limit), or None (no limit, or in sudden-death overtime)."""
+        if self.overtime or self.started_at is None or self.ruleset.time_limit_minutes is None:
             return None
         return self.started_at + timedelta(minutes=self.ruleset.time_limit_minutes)
 
@@ -208,6 +218,7 @@ class MatchState:
             "started_at": self.started_at.isoformat() if self.started_at else None,
             "elapsed_seconds": None if self.elapsed is None else int(self.elapsed.total_seconds()),
             "end": None if self.end is None else self.end.as_dict(),
+            "overtime": self.overtime,
         }
 
 
@@ -303,20 +314,58 @@ def forfeit(state: MatchState, side: str, how: str = "forfeit") -> MatchState:
 
 
 def call_time(state: MatchState, now: datetime) -> MatchState:
-    """End the match by the time limit if ``now`` is past it: higher level wins; equal levels per preset.
+    """Apply the time limit if ``now`` is past it, by the ruleset's ``time_rule``.
 
-    ``banker_side`` (seed 002 JJ比赛: 同级时，台上一方获胜) gives the tie to the side holding the bank for the
-    next deal; when the bank is contested (void deal) or the preset says ``draw``, it is a draw.
+    ``higher_level``: the match ends, the higher level wins; equal levels per ``time_tie`` — ``banker_side``
+    (seed 002 JJ比赛: 同级时，台上一方获胜) gives it to the side holding the bank for the next deal, a contested
+    bank (void deal) or ``draw`` makes it a draw. ``points``: the side ahead wins, equal levels draw, scored
+    ``TIME_POINTS``. ``sudden_death``: the match goes on in overtime (``_sudden_death``).
     """
     deadline = state.deadline
     if state.over or deadline is None or now < deadline:
         return state
-    gap = ladder_gap(state.ruleset, state.levels)
-    if gap:
-        return _ended(state, "time", "NS" if gap > 0 else "EW")
+    rule = state.ruleset.time_rule
+    if rule == TimeRule.SUDDEN_DEATH:
+        return _sudden_death(state)
+    ahead = _side_ahead(state)
+    if ahead is not None or rule == TimeRule.POINTS:
+        return _ended(state, "time", ahead)
     if state.ruleset.time_tie == TimeTie.BANKER_SIDE and state.banker is not None:
         return _ended(state, "time", side_of(state.banker))
     return _ended(state, "time", None)
+
+
+def _side_ahead(state: MatchState) -> str | None:
+    """The side higher on the ladder, or None at equal levels."""
+    gap = ladder_gap(state.ruleset, state.levels)
+    return None if not gap else "NS" if gap > 0 else "EW"
+
+
+def _sudden_death(state: MatchState) -> MatchState:
+    """Time called, club style "both ruled at A, the side ahead declares first": both sides go to the target,
+    the side ahead takes the bank and play goes on with no time limit until a side wins at the target.
+
+    The bank: a banker already on the side ahead keeps it; otherwise it passes as on a takeover (the next seat in
+    play order, which is on the side ahead); a contested bank goes to the side ahead's first seat (N or W). Equal
+    levels: the bank stays where it is (contested stays contested).
+    """
+    rs = state.ruleset
+    ahead = _side_ahead(state)
+    banker = state.banker
+    if ahead is not None and (banker is None or side_of(banker) != ahead):
+        banker = next_seat(banker, rs.clockwise) if banker else next(s for s in SEATS if side_of(s) == ahead)
+    target = rs.target_level
+    return replace(state, levels={"NS": target, "EW": target}, banker=banker, overtime=True)
+
+
+def time_points(rs: Ruleset, how: str, winner: str | None) -> dict[str, int] | None:
+    """Each side's match points when the match's own rule fixes them (an end by time under the ``points``
+    time rule: 2 to the side ahead, 1 each at equal levels), else None: the event's win/draw/loss points."""
+    if how != "time" or rs.time_rule != TimeRule.POINTS:
+        return None
+    if winner is None:
+        return {side: TIME_POINTS["draw"] for side in SIDES}
+    return {winner: TIME_POINTS["win"], other_side(winner): TIME_POINTS["loss"]}
 
 
 def replay(
@@ -330,17 +379,21 @@ def replay(
 ) -> MatchState:
     """Rebuild a match from its stored deals in order; then apply a forfeit, or the time limit at ``now``.
 
-    With a time limit, a deal finishing at or after the deadline ends the match by time (no new deal after
-    time); a deal after the match ended raises ``MatchError`` naming it.
+    With a time limit, a deal finishing at or after the deadline applies the time rule (no new deal after
+    time, or sudden-death overtime); so does ``now`` (time called), before the first deal started at or after
+    it. A deal after the match ended raises ``MatchError`` naming it.
     """
     state = start_match(rs, started_at=started_at, first_banker=first_banker)
     for deal in deals:
-        state = _fold_timed(state, deal)
+        state = _fold_timed(state, deal, now)
     return _close(state, forfeited_by, now)
 
 
-def _fold_timed(state: MatchState, deal: MatchDeal) -> MatchState:
-    """Fold one deal; a deal finishing at or after the deadline then ends the match by time."""
+def _fold_timed(state: MatchState, deal: MatchDeal, now: datetime | None = None) -> MatchState:
+    """Fold one deal, after time called at ``now`` if the deal started after that; a deal finishing at or after
+    the deadline then applies the time rule."""
+    if now is not None and deal.started_at is not None and deal.started_at >= now:
+        state = call_time(state, now)
     state = fold_deal(state, deal)
     if not state.over and deal.finished_at is not None:
         state = call_time(state, deal.finished_at)
@@ -376,6 +429,8 @@ def replay_played(
     notes: list[str] = []
     for deal in deals:
         n = state.deals + 1
+        if now is not None and deal.started_at is not None and deal.started_at >= now and not state.over:
+            state = call_time(state, now)  # time was called before this deal: its rule applies first
         if state.over:
             notes.append(f"deal {n}: played after the match ended ({state.end.how}); left out")  # type: ignore[union-attr]
             break
@@ -395,6 +450,7 @@ __all__: Sequence[str] = (
     "MatchEnd",
     "MatchError",
     "MatchState",
+    "TIME_POINTS",
     "call_time",
     "can_start_deal",
     "fold_deal",
@@ -402,4 +458,5 @@ __all__: Sequence[str] = (
     "replay",
     "replay_played",
     "start_match",
+    "time_points",
 )

@@ -24,6 +24,7 @@ from .ruleset_types import (  # re-exported: every reader of a ruleset imports t
     FaultEffect,
     KittyScheme,
     RulesetError,
+    TimeRule,
     TimeTie,
     WrongCardCount,
 )
@@ -31,7 +32,7 @@ from .ruleset_values import _INT, _INT_OPTIONAL, _TABLE_KINDS, coerce, follow_ta
 
 __all__ = [
     "MAX_DECKS", "MAX_NUMBER", "Band", "BandSide", "FailedThrow", "FaultEffect", "KittyScheme", "Ruleset",
-    "RulesetError", "TimeTie", "WrongCardCount",
+    "RulesetError", "TimeRule", "TimeTie", "WrongCardCount",
 ]  # fmt: skip
 
 
@@ -81,6 +82,7 @@ class Ruleset:
     # Match (§10, §12).
     j_rule: bool = False
     time_limit_minutes: int | None = None
+    time_rule: TimeRule = TimeRule.HIGHER_LEVEL
     time_tie: TimeTie = TimeTie.BANKER_SIDE
     mercy_levels: int | None = None
 
@@ -323,6 +325,7 @@ PRESETS: dict[str, Ruleset] = {
         wrong_card_count=WrongCardCount.JJ,
         strikes_to_forfeit=3,
         time_limit_minutes=60,
+        time_rule=TimeRule.HIGHER_LEVEL,
         time_tie=TimeTie.BANKER_SIDE,
     ),
     # seed 004 比赛规则: 级牌 2、5、10、J、Q、K、A, 逢 2、A 级必须打;

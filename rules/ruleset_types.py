@@ -70,6 +70,16 @@ class WrongCardCount(StrEnum):
     JJ = "jj"
 
 
+class TimeRule(StrEnum):
+    """What happens when a match's time limit passes (issue 31: the three ways clubs write it)."""
+
+    HIGHER_LEVEL = "higher_level"  # the higher level wins; equal levels per ``TimeTie``
+    POINTS = (
+        "points"  # the side ahead scores 2 match points, equal levels 1 each, whatever the event's points
+    )
+    SUDDEN_DEATH = "sudden_death"  # both sides are put at the target, the side ahead banks, play on to a win
+
+
 class TimeTie(StrEnum):
     """Who wins equal levels when time is called."""
 

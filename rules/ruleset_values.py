@@ -16,6 +16,7 @@ from .ruleset_types import (
     FaultEffect,
     KittyScheme,
     RulesetError,
+    TimeRule,
     TimeTie,
     WrongCardCount,
 )
@@ -47,6 +48,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "revoke": FaultEffect,
     "renege": FaultEffect,
     "wrong_card_count": WrongCardCount,
+    "time_rule": TimeRule,
     "time_tie": TimeTie,
 }
 _TABLE_KINDS = ("single", "pair", "tractor")

@@ -46,6 +46,8 @@ class MatchResult:
 
     ``winner`` is ``a``, ``b`` or None (a draw). ``level_*`` are final ladder positions (``ladder_position``);
     ``banker_wins_*`` deals won as banker side; ``attackers_points_*`` points scored as attackers.
+    ``points_a``/``points_b``: match points the match's own rule fixed (an end by time under the ``points`` time
+    rule, ``rules.match.time_points``), taken over the settings' win/draw/loss; None: the settings'.
     """
 
     a: str
@@ -59,6 +61,8 @@ class MatchResult:
     attackers_points_b: int = 0
     bye_points: int | None = None
     both_lose: bool = False  # the director's adjusted result: both pairs take a loss (no winner, no draw)
+    points_a: int | None = None
+    points_b: int | None = None
 
 
 def ladder_position(rs: Ruleset, level: str) -> int:
@@ -131,9 +135,9 @@ def standings(
             raise StandingsError(f"pair {r.a!r} cannot play itself")
         if r.winner not in (r.a, r.b, None):
             raise StandingsError(f"winner {r.winner!r} did not play in {r.a!r} v {r.b!r}")
-        for me, opp, lv, olv, bw, ap in (
-            (r.a, r.b, r.level_a, r.level_b, r.banker_wins_a, r.attackers_points_a),
-            (r.b, r.a, r.level_b, r.level_a, r.banker_wins_b, r.attackers_points_b),
+        for me, opp, lv, olv, bw, ap, fixed in (
+            (r.a, r.b, r.level_a, r.level_b, r.banker_wins_a, r.attackers_points_a, r.points_a),
+            (r.b, r.a, r.level_b, r.level_a, r.banker_wins_b, r.attackers_points_b, r.points_b),
         ):
             if r.both_lose:
                 pts, k = st.loss, 2
@@ -143,6 +147,8 @@ def standings(
                 pts, k = st.win, 0
             else:
                 pts, k = st.loss, 2
+            if fixed is not None and not r.both_lose:
+                pts = fixed
             mp[me] += pts
             rec[me][k] += 1
             h2h[(me, opp)] += pts

@@ -44,6 +44,7 @@ OUT_OF_RANGE = {
     "wrong_card_count": ("both", "Select a valid choice."),
     "strikes_to_forfeit": ("0", "leave it empty"),
     "time_limit_minutes": ("100000", "99999"),
+    "time_rule": ("coin", "Select a valid choice."),
     "time_tie": ("coin", "Select a valid choice."),
     "mercy_levels": ("-3", "leave it empty"),
 }

@@ -77,6 +77,49 @@ def test_an_override_is_stored_as_the_shortest_spec():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("rule", ["points", "sudden_death"])
+def test_a_time_rule_other_than_the_presets_is_stored_as_an_override(rule):
+    form = ruleset_form("jj-competition", **{"rules-time_rule": rule})
+    assert form.is_valid(), form.errors
+    assert form.spec == {"preset": "jj-competition", "time_rule": rule}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "zh-hans",
+            ["比赛时间到", "高者胜", "领先方得2分，同级各得1分", "双方定为打目标级，领先方坐庄，继续比赛"],
+        ),
+        ("en", ["When time is called", "the higher level wins", "the side ahead scores 2, a tie 1 each"]),
+    ],
+)
+def test_the_settings_page_offers_the_three_time_rules_in_the_directors_language(
+    client, director, tournament, language, words
+):
+    client.cookies["django_language"] = language
+    client.force_login(director)
+    page = client.get(settings_url(tournament)).content.decode()
+    section = page[page.index('name="rules-time_rule"') - 2000 : page.index('name="rules-time_tie"')]
+    for word in words:
+        assert word in section, word
+    for value in ("higher_level", "points", "sudden_death"):
+        assert f'value="{value}"' in section
+    if language == "zh-hans":
+        assert "side ahead" not in section and "higher level" not in section
+
+
+@pytest.mark.django_db
+def test_the_director_saves_a_time_rule_on_the_settings_page(client, director, tournament):
+    en(client).force_login(director)
+    answer = client.post(settings_url(tournament), settings_data(tournament, **{"rules-time_rule": "points"}))
+    assert answer.status_code == 302
+    tournament.refresh_from_db()
+    assert Ruleset.from_spec(tournament.ruleset).time_rule == "points"
+
+
+@pytest.mark.django_db
 def test_the_kitty_and_level_tables_read_back_what_they_show():
     form = ruleset_form("permanent-twos")
     assert "×16" in form["kitty_table"].value()
@@ -127,6 +170,7 @@ def test_the_kitty_and_level_tables_read_back_what_they_show():
         ({"rules-failed_throw_points": "-5"}, "failed_throw_points", "0 or more"),
         ({"rules-signal_points": "-1"}, "signal_points", "0 or more"),
         ({"rules-time_tie": "coin"}, "time_tie", "Select a valid choice."),
+        ({"rules-time_rule": "overtime"}, "time_rule", "Select a valid choice."),
         ({"rules-preset": "poker"}, "preset", "Select a valid choice."),
     ],
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
@@ -19,9 +20,11 @@ from rules.match import (
     fold_deal,
     forfeit,
     replay,
+    replay_played,
     start_match,
+    time_points,
 )
-from rules.ruleset import PRESETS, Ruleset
+from rules.ruleset import PRESETS, Ruleset, TimeRule
 from rules.scoring import score_deal
 from rules.seats import next_seat, side_of
 from rules.simulate import simulate_deal
@@ -313,3 +316,153 @@ def test_simulated_deals_folded_as_the_site_does_agree_with_levels_after(preset)
             assert dict(m.levels) == verdict.result["levels_after"]
         assert m.banker == verdict.result["next_banker"]
     assert m.deals >= 1
+
+
+# ---- the time rules clubs write (issue 31 item 4) ----
+
+POINTS_RULE = Ruleset.from_spec({"preset": "jj-competition", "time_rule": "points"})
+SUDDEN = Ruleset.from_spec({"preset": "standard", "time_limit_minutes": 60, "time_rule": "sudden_death"})
+AT_TIME = T0 + timedelta(minutes=60)
+
+
+def test_the_higher_level_rule_is_every_presets_default():
+    assert {rs.time_rule for rs in PRESETS.values()} == {TimeRule.HIGHER_LEVEL}
+    assert Ruleset().time_rule == TimeRule.HIGHER_LEVEL
+
+
+def test_the_points_rule_gives_the_side_ahead_the_match_and_two_points():
+    m = play(start_match(POINTS_RULE, first_banker="N", started_at=T0), 60, minutes=(0, 20))  # NS 2 → 3
+    ended = call_time(m, AT_TIME)
+    assert (ended.end.how, ended.end.winner) == ("time", "NS")
+    assert time_points(POINTS_RULE, ended.end.how, ended.end.winner) == {"NS": 2, "EW": 0}
+
+
+def test_the_points_rule_makes_equal_levels_a_draw_of_one_point_each_whoever_banks():
+    m = play(
+        start_match(POINTS_RULE, first_banker="N", started_at=T0), 80, minutes=(0, 30)
+    )  # both at 2, W banks
+    ended = call_time(m, AT_TIME)
+    assert ended.end.winner is None  # the higher-level rule would give it to the banker side (EW)
+    assert call_time(replace(m, ruleset=JJ), AT_TIME).end.winner == "EW"
+    assert time_points(POINTS_RULE, "time", None) == {"NS": 1, "EW": 1}
+
+
+def test_only_an_end_by_time_under_the_points_rule_fixes_the_points():
+    assert time_points(POINTS_RULE, "target", "NS") is None
+    assert time_points(JJ, "time", "NS") is None
+
+
+def sudden_match(points_first=60):
+    """A sudden-death match: N banks, NS climbs (2 → 3 on 60 points), finishing before time."""
+    return play(start_match(SUDDEN, first_banker="N", started_at=T0), points_first, minutes=(0, 20))
+
+
+def test_sudden_death_puts_both_sides_at_a_and_the_side_ahead_banks_without_ending_the_match():
+    m = play(sudden_match(), 130, minutes=(20, 40))  # S loses the deal: E takes over, EW 2 → 3
+    m = replace(m, levels={"NS": "5", "EW": "3"})  # NS ahead, EW banks next
+    assert m.banker == "E"
+    after = call_time(m, AT_TIME)
+    assert not after.over and after.overtime
+    assert dict(after.levels) == {"NS": "A", "EW": "A"}
+    assert after.banker == "N"  # the seat that takes the bank from E, as on a takeover: on NS, the side ahead
+    assert after.deadline is None
+    assert can_start_deal(after, AT_TIME + timedelta(minutes=30))
+
+
+def test_sudden_death_leaves_the_bank_with_a_banker_already_on_the_side_ahead():
+    m = sudden_match()  # NS ahead, S banks next
+    after = call_time(m, AT_TIME)
+    assert (after.banker, after.overtime) == ("S", True)
+
+
+def test_sudden_death_at_equal_levels_leaves_the_bank_where_it_is():
+    m = play(start_match(SUDDEN, first_banker="N", started_at=T0), 80, minutes=(0, 30))  # both 2, W banks
+    after = call_time(m, AT_TIME)
+    assert (after.banker, dict(after.levels), after.over) == ("W", {"NS": "A", "EW": "A"}, False)
+
+
+def test_sudden_death_gives_a_contested_bank_to_the_side_aheads_first_seat():
+    m = replace(sudden_match(), banker=None)
+    assert call_time(m, AT_TIME).banker == "N"
+    m = replace(m, levels={"NS": "2", "EW": "4"})
+    assert call_time(m, AT_TIME).banker == "W"
+
+
+def test_in_sudden_death_a_deal_started_after_the_deadline_is_folded_and_the_banker_winning_at_a_ends_it():
+    m = call_time(sudden_match(), AT_TIME)
+    m = play(m, 130, minutes=(61, 80))  # S loses at A: E takes over, the match goes on
+    assert (m.over, m.banker, dict(m.levels)) == (False, "E", {"NS": "A", "EW": "A"})
+    m = play(m, 60, minutes=(81, 100))  # E's side wins a deal at A: the match is won
+    assert (m.end.how, m.end.winner) == ("target", "EW")
+    assert m.overtime and m.as_dict()["overtime"] is True
+
+
+def test_without_sudden_death_a_deal_started_after_the_deadline_is_refused():
+    m = call_time(sudden_match(), AT_TIME)
+    late = MatchDeal("S", "A", "banker", 1, True, "N", started_at=AT_TIME + timedelta(minutes=1))
+    assert fold_deal(m, late).over
+    with pytest.raises(MatchError, match="time limit"):
+        fold_deal(
+            replace(m, overtime=False, ruleset=JJ, levels={"NS": "T", "EW": "T"}), replace(late, level="T")
+        )
+
+
+def sudden_deals():
+    """Deal 1 before time, deal 2 finishing after the deadline (it triggers overtime), deal 3 at A after it."""
+    m = start_match(SUDDEN, first_banker="N", started_at=T0)
+    d1 = MatchDeal.from_score(scored(m, 60), started_at=T0, finished_at=T0 + timedelta(minutes=30))
+    m = fold_deal(m, d1)  # NS 3, S banks
+    d2 = MatchDeal.from_score(
+        scored(m, 60), started_at=T0 + timedelta(minutes=40), finished_at=T0 + timedelta(minutes=65)
+    )
+    m = call_time(fold_deal(m, d2), d2.finished_at)  # NS 4, then time: both A, N banks (NS ahead, N kept)
+    d3 = MatchDeal.from_score(
+        scored(m, 130), started_at=T0 + timedelta(minutes=66), finished_at=T0 + timedelta(minutes=80)
+    )
+    return [d1, d2, d3], fold_deal(m, d3)
+
+
+def test_replay_reproduces_sudden_death_from_the_deal_finishing_after_the_deadline():
+    deals, folded = sudden_deals()
+    state = replay(SUDDEN, deals, started_at=T0, first_banker="N")
+    assert state == folded
+    assert state.overtime and not state.over and dict(state.levels) == {"NS": "A", "EW": "A"}
+    assert state.banker == "W"  # N lost at A: the bank passes on
+
+
+def test_replay_reproduces_sudden_death_from_time_called_between_deals():
+    m = start_match(SUDDEN, first_banker="N", started_at=T0)
+    d1 = MatchDeal.from_score(scored(m, 60), started_at=T0, finished_at=T0 + timedelta(minutes=30))
+    called = T0 + timedelta(minutes=62)
+    m = call_time(fold_deal(m, d1), called)
+    d2 = MatchDeal.from_score(scored(m, 0), started_at=called + timedelta(minutes=1))
+    state = replay(SUDDEN, [d1, d2], started_at=T0, first_banker="N", now=called)
+    assert (state.end.how, state.end.winner, state.overtime) == ("target", "NS", True)
+    played, notes = replay_played(SUDDEN, [d1, d2], started_at=T0, first_banker="N", now=called)
+    assert played.end == state.end and notes == ()
+    # Before the deal after the call, the state is overtime at A: what the table shows for deal 2.
+    before = replay(SUDDEN, [d1], started_at=T0, first_banker="N", now=called)
+    assert (before.overtime, dict(before.levels)) == (True, {"NS": "A", "EW": "A"})
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([TimeRule.HIGHER_LEVEL, TimeRule.POINTS, TimeRule.SUDDEN_DEATH]),
+    st.lists(st.tuples(st.integers(0, 40).map(lambda k: 5 * k), st.integers(5, 30)), max_size=12),
+)
+def test_replaying_a_random_timed_match_equals_folding_it_deal_by_deal(rule, deals):
+    """Deal by deal with the time rule applied at each finish, as the table plays it, is what replay rebuilds."""
+    rs = replace(SUDDEN, time_rule=rule)
+    m = start_match(rs, first_banker="N", started_at=T0)
+    clock, played = T0, []
+    for points, minutes in deals:
+        if not can_start_deal(m, clock):
+            break
+        deal = MatchDeal.from_score(
+            scored(m, points), started_at=clock, finished_at=clock + timedelta(minutes=minutes)
+        )
+        clock = deal.finished_at
+        m = call_time(fold_deal(m, deal), clock)
+        played.append(deal)
+    assert replay(rs, played, started_at=T0, first_banker="N") == m
+    assert m.overtime == (rule == TimeRule.SUDDEN_DEATH and clock >= AT_TIME)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rules.ruleset import PRESETS, Band, Ruleset, RulesetError
+from rules.ruleset import PRESETS, Band, Ruleset, RulesetError, TimeRule
 
 
 def must_play_levels(rs):
@@ -66,7 +66,7 @@ def test_jj_competition_preset_follows_seed_002():
     assert (rs.start_level, rs.target_level, must_play_levels(rs)) == ("2", "T", frozenset({"T"}))
     assert not rs.is_must_play("2")
     assert (rs.revoke, rs.renege, rs.wrong_card_count, rs.strikes_to_forfeit) == ("level", "level", "jj", 3)
-    assert (rs.time_limit_minutes, rs.time_tie) == (60, "banker_side")
+    assert (rs.time_limit_minutes, rs.time_rule, rs.time_tie) == (60, "higher_level", "banker_side")
     assert rs.level_bands[0] == Band(None, "banker", 4)
 
 
@@ -95,6 +95,7 @@ def test_overrides_round_trip_keeping_only_differences():
         "kitty_scheme": "card_power",
         "kitty_cap": 32,
         "time_limit_minutes": 90,
+        "time_rule": "sudden_death",
         "time_tie": "draw",
         "mercy_levels": 5,
         "level_bands": [
@@ -108,6 +109,7 @@ def test_overrides_round_trip_keeping_only_differences():
     assert out["preset"] == "jj-competition"
     assert "target_level" not in out  # "10" is the preset's T: not a difference
     assert out["clockwise"] is True and out["kitty_cap"] == 32 and out["mercy_levels"] == 5
+    assert out["time_rule"] == "sudden_death" and rs.time_rule == TimeRule.SUDDEN_DEATH
     assert Ruleset.from_spec(json.loads(json.dumps(out))) == rs
 
 
@@ -135,6 +137,8 @@ def test_override_back_to_preset_value_is_dropped():
         ({"revoke": "warning"}, "'warning'"),
         ({"wrong_card_count": "x"}, "'wrong_card_count'"),
         ({"time_tie": "coin"}, "'time_tie'"),
+        ({"time_rule": "coin"}, "'time_rule'"),
+        ({"time_rule": None}, "'time_rule'"),
         ({"start_level": "1"}, "'start_level'"),
         ({"start_level": "A"}, "'target_level'"),
         ({"target_level": "Z"}, "'target_level'"),
@@ -305,6 +309,7 @@ BEYOND = {
     "strikes_to_forfeit": 0,
     "j_rule": "on",
     "time_limit_minutes": 10**30,
+    "time_rule": "overtime",
     "time_tie": "coin",
     "mercy_levels": 100_000,
 }

@@ -218,3 +218,22 @@ def test_a_tie_order_does_not_override_the_keys():
     results = [MatchResult("2", "9", "2")]
     rows = standings(results, StandingsSettings(tiebreaks=()), pairs=["9", "10", "2"])
     assert [r.pair for r in rows] == ["2", "9", "10"]
+
+
+def test_points_a_timed_match_fixed_are_taken_over_the_events_win_and_draw_points():
+    event = StandingsSettings(win=3, draw=1, loss=0, tiebreaks=())
+    results = [
+        MatchResult("A", "B", "A", points_a=2, points_b=0),  # ended by time, side ahead: 2, not 3
+        MatchResult("C", "D", None, points_a=1, points_b=1),  # ended by time at equal levels
+        MatchResult("A", "C", "A"),  # ended at the target: the event's 3
+    ]
+    rows = {r.pair: r for r in standings(results, event)}
+    assert {p: r.match_points for p, r in rows.items()} == {"A": 5, "B": 0, "C": 1, "D": 1}
+    assert (rows["A"].wins, rows["C"].draws, rows["C"].losses) == (2, 1, 1)
+
+
+def test_a_both_lose_adjustment_beats_points_the_match_fixed():
+    rows = standings(
+        [MatchResult("A", "B", None, both_lose=True, points_a=1, points_b=1)], StandingsSettings()
+    )
+    assert [r.match_points for r in rows] == [0, 0]

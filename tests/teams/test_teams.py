@@ -121,6 +121,18 @@ def test_the_team_result_sums_the_tables_match_points(director):
     assert res.level_diff == (4 - 1) + (4 - 1) - (4 - 1)  # ladder positions of 6 and 3
 
 
+def test_a_table_the_points_time_rule_ended_counts_two_whatever_the_events_win_points(director):
+    t = league()
+    t.ruleset, t.points_win = {"preset": "standard", "time_rule": "points"}, 3
+    t.save()
+    fx = first_fixture(t)
+    hand_in_both(fx, director)
+    play(fx, home_wins=2)
+    Match.objects.filter(team_table__team_match=fx, team_table__number=1).update(ended_by="time")
+    res = results(t)[fx.pk]
+    assert (res.home_score, res.away_score) == (2 + 3, 0 + 3)  # table 1 by time: 2, not the event's 3
+
+
 def test_victory_points_scoring_shares_twenty_by_the_level_difference(director):
     t = league(scoring="victory_points")
     fx = first_fixture(t)

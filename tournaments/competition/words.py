@@ -110,6 +110,14 @@ SETTING_WORDS: dict[str, tuple[Any, Any]] = {
         gettext_lazy("time limit (minutes)"),
         gettext_lazy("No new deal after the limit; empty: no limit. The tournament's own limit replaces it."),
     ),
+    "time_rule": (
+        gettext_lazy("when time is called"),
+        gettext_lazy(
+            "A deal already started is played out first. Then the match ends with the higher level winning, or "
+            "ends scored 2 match points to the side ahead and 1 each at equal levels, or both sides go to the "
+            "target level and play on, the side ahead holding the bank, until a side wins."
+        ),
+    ),
     "time_tie": (
         gettext_lazy("equal levels when time is called"),
         gettext_lazy("Who wins when time is called with both sides at the same level."),
@@ -154,6 +162,9 @@ CHOICE_WORDS: dict[str, Any] = {
     "level": gettext_lazy("one level down and a strike"),
     "standard": gettext_lazy("the side at fault loses the deal"),
     "jj": gettext_lazy("as the JJ competition rules"),
+    "higher_level": gettext_lazy("the higher level wins"),
+    "points": gettext_lazy("the side ahead scores 2, a tie 1 each"),
+    "sudden_death": gettext_lazy("both sides to the target level, the side ahead banks, play on"),
     "banker_side": gettext_lazy("the banker side wins"),
     "draw": gettext_lazy("a draw"),
     "banker": gettext_lazy("banker side"),

@@ -42,7 +42,9 @@ def inputs_fingerprint(tournament: Tournament) -> str:
         Match.objects.of(tournament)
         .filter(state=Match.State.FINISHED)
         .order_by("pk")
-        .values_list("pk", "round__number", "pair_ns_id", "pair_ew_id", "winner_id", "level_ns", "level_ew")
+        .values_list(
+            "pk", "round__number", "pair_ns_id", "pair_ew_id", "winner_id", "level_ns", "level_ew", "ended_by"
+        )
     )
     totals = deal_totals([row[0] for row in matches]) if matches else {}
     byes = list(Bye.objects.of(tournament).order_by("pk").values_list("round__number", "pair_id", "points"))

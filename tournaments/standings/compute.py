@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
+from rules.match import time_points
 from rules.ruleset import Ruleset
 from rules.standings import TIEBREAKS, MatchResult, StandingsSettings, ladder_positions, standings
 from tournaments.adjusted.services import adjusted_pair_ids, both_lose_ids, void_deal_ids
@@ -104,20 +105,25 @@ def deal_totals(match_ids) -> dict[int, dict[str, list[int]]]:
 
 
 def gather_results(tournament: Tournament, up_to_round: int | None = None) -> list[MatchResult]:
-    """Plain results of the finished matches and byes (pair keys are pair ids as text)."""
-    positions = ladder_positions(Ruleset.from_spec(tournament.ruleset))
+    """Plain results of the finished matches and byes (pair keys are pair ids as text); a match the ruleset's
+    time rule scored itself (``points``: 2 / 1–1 at time) carries those points."""
+    rs = Ruleset.from_spec(tournament.ruleset)
+    positions = ladder_positions(rs)
     matches = Match.objects.of(tournament).filter(state=Match.State.FINISHED)
     byes = Bye.objects.of(tournament)
     if up_to_round is not None:
         matches = matches.filter(round__number__lte=up_to_round)
         byes = byes.filter(round__number__lte=up_to_round)
-    rows = list(matches.values_list("pk", "pair_ns_id", "pair_ew_id", "winner_id", "level_ns", "level_ew"))
+    rows = list(
+        matches.values_list("pk", "pair_ns_id", "pair_ew_id", "winner_id", "level_ns", "level_ew", "ended_by")
+    )
     totals = deal_totals([row[0] for row in rows]) if rows else {}
     empty = {"banker_wins": [0, 0], "attackers_points": [0, 0]}
     both_lose = both_lose_ids(tournament) if rows else set()
     results = []
-    for pk, ns, ew, winner, level_ns, level_ew in rows:
+    for pk, ns, ew, winner, level_ns, level_ew, ended_by in rows:
         t = totals.get(pk, empty)
+        fixed = time_points(rs, ended_by, None if winner is None else "NS" if winner == ns else "EW") or {}
         results.append(
             MatchResult(
                 str(ns),
@@ -130,6 +136,8 @@ def gather_results(tournament: Tournament, up_to_round: int | None = None) -> li
                 t["attackers_points"][0],
                 t["attackers_points"][1],
                 both_lose=pk in both_lose,
+                points_a=fixed.get("NS"),
+                points_b=fixed.get("EW"),
             )
         )
     for pair_id, points in byes.values_list("pair_id", "points"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from rules.match import TIME_POINTS, time_points
 from rules.ruleset import Ruleset, RulesetError
 from rules.standings import ladder_positions
 from rules.teams import (
@@ -45,6 +46,13 @@ def shown(score: int | None, scoring: str) -> str:
     return str(score) if scoring == TABLE_POINTS else f"{score / 100:.2f}"
 
 
+def _ruleset(tournament: Tournament) -> Ruleset | None:
+    try:
+        return Ruleset.from_spec(tournament.ruleset)
+    except RulesetError:
+        return None
+
+
 def _positions(tournament: Tournament) -> dict[str, int]:
     try:
         return ladder_positions(Ruleset.from_spec(tournament.ruleset))
@@ -60,19 +68,24 @@ def results(tournament: Tournament, team_matches=None) -> dict[int, TeamResult |
         tables = tables.filter(team_match__in=team_matches)
     rows = tables.values_list(
         "team_match_id", "number", "match__state", "match__winner_id", "match__pair_ns_id",
-        "match__level_ns", "match__level_ew", "team_match__home_id",
+        "match__level_ns", "match__level_ew", "team_match__home_id", "match__ended_by",
     )  # fmt: skip
     pos = _positions(tournament)
-    win, draw, loss = tournament.points_win, tournament.points_draw, tournament.points_loss
+    rs = _ruleset(tournament)
+    event_points = tournament.points_win, tournament.points_draw, tournament.points_loss
+    timed_points = TIME_POINTS["win"], TIME_POINTS["draw"], TIME_POINTS["loss"]
     scores: dict[int, list[TableScore]] = defaultdict(list)
     open_ = set()
-    for tm, number, state, winner, ns, lv_ns, lv_ew, _home in rows:
+    for tm, number, state, winner, ns, lv_ns, lv_ew, _home, ended_by in rows:
         if state != Match.State.FINISHED:
             open_.add(tm)
             continue
         home_ns = number % 2 == 1
         home_won = winner is not None and (winner == ns) == home_ns
         away_won = winner is not None and not home_won
+        # A table the time rule scored itself (``points``) counts 2 / 1 / 0, whatever the event's points.
+        timed = rs is not None and time_points(rs, ended_by, None) is not None
+        win, draw, loss = timed_points if timed else event_points
         hp = win if home_won else loss if away_won else draw
         ap = win if away_won else loss if home_won else draw
         lh, la = (pos.get(lv_ns, 0), pos.get(lv_ew, 0)) if home_ns else (pos.get(lv_ew, 0), pos.get(lv_ns, 0))

@@ -30,8 +30,8 @@ from referee.table.recording.quick_totals import quick_verdict
 from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.snapshot import snapshot
 from referee.table.recording.versions import lock_deal, touch
-from rules.match import can_start_deal
-from rules.ruleset import Ruleset
+from rules.match import MatchState, can_start_deal
+from rules.ruleset import Ruleset, TimeRule
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.competition.access import can_confirm
@@ -44,6 +44,15 @@ TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)
 def next_deal_number(match: Match) -> int:
     """The number the match's next deal takes."""
     return (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def time_refusal(state: MatchState) -> str:
+    """Why no deal may start: the match is over, or time is up (under sudden death, until time is called)."""
+    if state.over:
+        return _("The match is over.")
+    if state.ruleset.time_rule == TimeRule.SUDDEN_DEATH:
+        return _("Time is up: call time on the match page first; both sides then play at the target level.")
+    return _("Time is up: no new deal may start.")
 
 
 @transaction.atomic
@@ -74,9 +83,7 @@ def start_deal(
     state = table_state(match)
     now = timezone.now()
     if not can_start_deal(state, now):
-        raise RecordingError(
-            _("The match is over.") if state.over else _("Time is up: no new deal may start.")
-        )
+        raise RecordingError(time_refusal(state))
     banker = state.banker or declarer
     if banker not in SEATS:
         raise RecordingError(_("Choose who won the declaration (the first banker)."))

@@ -65,15 +65,27 @@ def first_banker_of(match: Match, rows: list[dict]) -> str | None:
 
 
 def replay_deals(
-    match: Match, rs: Ruleset, deals: Iterable[MatchDeal], first_banker: str | None
+    match: Match,
+    rs: Ruleset,
+    deals: Iterable[MatchDeal],
+    first_banker: str | None,
+    *,
+    next_start: datetime | None = None,
 ) -> tuple[MatchState, tuple[str, ...]]:
-    """The engine's fold of ``deals`` (as played) in this match: its start, time called and forfeit."""
+    """The engine's fold of ``deals`` (as played) in this match: its start, time called and forfeit.
+
+    ``next_start``: when the deal after ``deals`` started. Time called later than that came after it, so it
+    does not count yet (in sudden-death overtime the deals before the call were played at their own levels).
+    """
+    called = match.time_called_at
+    if called is not None and next_start is not None and called > next_start:
+        called = None
     return replay_played(
         rs,
         deals,
         started_at=match.started_at,
         first_banker=first_banker,
-        now=match.time_called_at,
+        now=called,
         forfeited_by=match.forfeited_by or None,
     )
 
@@ -85,7 +97,10 @@ def replay_with_notes(
     rs = ruleset_for(match)
     rows = fold_rows(match, states, before)
     deals = [match_deal(row, rs) for row in rows if row["verdict__result"]]
-    return replay_deals(match, rs, deals, first_banker_of(match, rows))
+    next_start = None
+    if before is not None:
+        next_start = match.deals.filter(number=before).values_list("started_at", flat=True).first()
+    return replay_deals(match, rs, deals, first_banker_of(match, rows), next_start=next_start)
 
 
 def replay_match(match: Match, *, states: Iterable[str], before: int | None = None) -> MatchState:
@@ -120,8 +135,9 @@ def refresh_start_levels(match: Match) -> None:
     first_banker = first_banker_of(match, rows)
     played = [(row["number"], match_deal(row, rs)) for row in rows if row["verdict__result"]]
     changed = []
-    for deal in match.deals.only("pk", "number", "start_levels"):
-        state, _notes = replay_deals(match, rs, [d for n, d in played if n < deal.number], first_banker)
+    for deal in match.deals.only("pk", "number", "start_levels", "started_at"):
+        before = [d for n, d in played if n < deal.number]
+        state, _notes = replay_deals(match, rs, before, first_banker, next_start=deal.started_at)
         if deal.start_levels != dict(state.levels):
             deal.start_levels = dict(state.levels)
             changed.append(deal)
@@ -155,13 +171,16 @@ def recompute_match(match: Match) -> MatchState:
 
 @transaction.atomic
 def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
-    """After the time limit, with no deal in progress, the match ends by time (RULES §12)."""
+    """After the time limit, with no deal in progress, the ruleset's time rule applies (RULES §12): the match
+    ends by time, or (``sudden_death``) both sides go to the target level and the match plays on."""
     require_record(user, match)
     match = lock_for_entry(match)
     now = now or timezone.now()
     state = table_state(match)
     if state.over:
         raise RecordingError(_("The match is over."))
+    if state.overtime:
+        raise RecordingError(_("Time has been called: the match plays on until a side wins."))
     if state.deadline is None or now < state.deadline:
         raise RecordingError(_("The time limit has not passed yet."))
     if has_open_deal(match):

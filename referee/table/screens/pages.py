@@ -71,6 +71,7 @@ def new_deal_screen(match: Match, user) -> dict:
         "match": match,
         "open_deal": match.deals.filter(state=Deal.State.RECORDING).order_by("number").first(),
         "match_over": state.over,
+        "overtime": state.overtime,
         "next_deal": next_deal_number(match),
         "needs_declarer": banker is None,
         "banker": banker,

@@ -1,0 +1,134 @@
+"""The ruleset's time rule at the table: calling time under ``sudden_death`` puts both sides at A and the match
+plays on; under ``points`` the match ends and the standings score it 2 / 1–1 whatever the event's points."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from referee.table.recording import deal_entry, errors, match_fold, records
+from rules.ranks import RANK_INDEX
+from rules.seats import side_of
+from tests.table.helpers import as_user, simulated_first
+from tournaments.models import Match
+from tournaments.standings.compute import compute_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def timed_match(match, director, time_rule: str, **tournament):
+    """The match's tournament on the standard preset with ``time_rule`` and a 30-minute limit, one deal played
+    and finished well inside it, the limit passed since; returns the deal's verdict result."""
+    t = match.round.tournament
+    t.ruleset = {"preset": "standard", "time_rule": time_rule}
+    t.match_time_limit = 30
+    for key, value in tournament.items():
+        setattr(t, key, value)
+    t.save()
+    now = timezone.now()
+    deal = records.record_deal(
+        match,
+        simulated_first(match),
+        director,
+        started_at=now - dt.timedelta(minutes=40),
+        finished_at=now - dt.timedelta(minutes=35),
+    )
+    match.refresh_from_db()
+    match.started_at = now - dt.timedelta(minutes=40)
+    match.save()
+    return deal, deal.verdict["result"]
+
+
+def side_ahead(result) -> str | None:
+    ns, ew = RANK_INDEX[result["levels_after"]["NS"]], RANK_INDEX[result["levels_after"]["EW"]]
+    return None if ns == ew else "NS" if ns > ew else "EW"
+
+
+def test_calling_time_in_sudden_death_puts_both_sides_at_a_and_the_next_deal_starts(match, judge, director):
+    deal, result = timed_match(match, director, "sudden_death")
+    state = match_fold.call_time(match, judge)
+    assert state.overtime and not state.over
+    match.refresh_from_db()
+    assert (match.state, match.ended_by, match.level_ns, match.level_ew) == (
+        Match.State.IN_PROGRESS,
+        "",
+        "A",
+        "A",
+    )
+    ahead = side_ahead(result)
+    if ahead is not None:
+        assert side_of(state.banker) == ahead  # the side ahead banks first
+    deal.refresh_from_db()
+    assert deal.start_levels == {
+        "NS": "2",
+        "EW": "2",
+    }  # the deal before the call was played at its own levels
+    with translation.override("zh-hans"), pytest.raises(errors.RecordingError, match="比赛继续"):
+        match_fold.call_time(match, judge)
+    second = deal_entry.start_deal(match, judge, trump="S")
+    assert (second.number, second.level, second.start_levels) == (2, "A", {"NS": "A", "EW": "A"})
+    assert second.banker == state.banker
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("zh-hans", "时间到：双方定为打A，领先方先坐庄"),
+        ("en", "Time is up: both sides play at A, the side ahead"),
+    ],
+)
+def test_the_match_page_says_the_match_plays_on_at_a_after_time(match, judge, director, language, words):
+    timed_match(match, director, "sudden_death")
+    client = as_user(judge)
+    client.cookies["django_language"] = language
+    before = client.get(reverse("match", args=[match.pk])).content.decode()
+    button = "时间到：双方定为打A" if language == "zh-hans" else "Time is up: both sides to A"
+    assert button in before and words not in before
+    client.post(reverse("match_action", args=[match.pk, "call-time"]))
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert words in page and 'data-testid="overtime"' in page
+    new_deal = client.get(reverse("new_deal", args=[match.pk])).content.decode()
+    assert words in new_deal
+
+
+def test_calling_time_under_the_points_rule_scores_two_and_one_whatever_the_events_points(
+    match, judge, director
+):
+    _deal, result = timed_match(match, director, "points", points_win=3, points_draw=2)
+    match_fold.call_time(match, judge)
+    match.refresh_from_db()
+    assert (match.state, match.ended_by) == (Match.State.FINISHED, "time")
+    ahead = side_ahead(result)
+    assert match.winner == (match.pair_of(ahead) if ahead else None)  # equal levels: a draw, not the banker's
+    points = {line.pair.pk: line.match_points for line in compute_standings(match.round.tournament)}
+    ns, ew = match.pair_ns.pk, match.pair_ew.pk
+    expected = {None: (1, 1), "NS": (2, 0), "EW": (0, 2)}[ahead]
+    assert (points[ns], points[ew]) == expected
+
+
+def test_calling_time_under_the_higher_level_rule_scores_the_events_points(match, judge, director):
+    _deal, result = timed_match(match, director, "higher_level", points_win=3, points_draw=2)
+    match_fold.call_time(match, judge)
+    match.refresh_from_db()
+    points = {line.pair.pk: line.match_points for line in compute_standings(match.round.tournament)}
+    assert sorted(points.values()) == [0, 3]  # a win (the banker side takes equal levels) worth the event's 3
+
+
+def test_a_new_deal_after_the_limit_in_sudden_death_asks_for_time_to_be_called_first(match, judge, director):
+    timed_match(match, director, "sudden_death")
+    with (
+        translation.override("zh-hans"),
+        pytest.raises(errors.RecordingError, match="请先在比赛页面宣布时间到"),
+    ):
+        deal_entry.start_deal(match, judge, trump="S")
+    match_fold.call_time(match, judge)
+    assert deal_entry.start_deal(match, judge, trump="S").level == "A"
+
+
+def test_a_new_deal_after_the_limit_under_the_higher_level_rule_is_refused_as_before(match, judge, director):
+    timed_match(match, director, "higher_level")
+    with translation.override("en"), pytest.raises(errors.RecordingError, match="no new deal may start"):
+        deal_entry.start_deal(match, judge, trump="S")
