@@ -172,6 +172,21 @@ def test_the_time_limit_is_the_tournaments_else_the_rulesets(tournament):
     assert board.time_limit(tournament) == 90
 
 
+@pytest.mark.parametrize(
+    ("time_rule", "late", "playing_on"), [("higher_level", True, False), ("sudden_death", False, True)]
+)
+def test_a_table_past_its_limit_is_marked_late_unless_the_time_rule_plays_on(
+    day, tournament, time_rule, late, playing_on
+):
+    tournament.match_time_limit = None
+    tournament.ruleset = {"preset": "standard", "time_limit_minutes": 20, "time_rule": time_rule}
+    tournament.save()
+    rnd = day(1)
+    recording(at(rnd, 1))  # started 25 minutes ago
+    row = board.table_board(tournament, rnd)[0]
+    assert (row.over_time, row.in_overtime) == (late, playing_on)
+
+
 # --- pages and permissions ------------------------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.ruleset import Ruleset, RulesetError
+from rules.ruleset import Ruleset, RulesetError, TimeRule
 from rules.scoring import PENALTY_FOR_VIOLATION
 from tournaments.models import Deal, Match, Penalty, Round, Ruling, Tournament
 
@@ -53,6 +53,13 @@ class TableRow:
     minutes_used: int | None
     time_limit: int | None
     last_entry: datetime | None
+    plays_on: bool = False  # the time rule plays on past the limit (sudden death), so past it is no fault
+
+    @property
+    def past_limit(self) -> bool:
+        return bool(
+            self.time_limit and self.minutes_used is not None and self.minutes_used >= self.time_limit
+        )
 
     @property
     def label(self) -> str:
@@ -69,14 +76,26 @@ class TableRow:
 
     @property
     def over_time(self) -> bool:
-        return bool(
-            self.time_limit and self.minutes_used is not None and self.minutes_used >= self.time_limit
-        )
+        """Past the limit and not meant to be: the board marks the table for the director."""
+        return self.past_limit and not self.plays_on
+
+    @property
+    def in_overtime(self) -> bool:
+        """Past the limit under sudden death and still playing: shown as such, not as late."""
+        return self.past_limit and self.plays_on and self.state != FINISHED
 
 
 def current_round(tournament: Tournament) -> Round | None:
     """The latest round the tables play (published or finished); drafts are not at the tables yet."""
     return tournament.rounds.exclude(state=Round.State.DRAFT).order_by("-number").first()
+
+
+def plays_on_after_time(tournament: Tournament) -> bool:
+    """The ruleset's time rule plays on after the limit (both sides to the target level)."""
+    try:
+        return Ruleset.from_spec(tournament.ruleset).time_rule == TimeRule.SUDDEN_DEATH
+    except RulesetError:
+        return False
 
 
 def time_limit(tournament: Tournament) -> int | None:
@@ -157,7 +176,7 @@ def table_board(tournament: Tournament, rnd: Round | None) -> list[TableRow]:
     """Every table of the round, in table order."""
     if rnd is None:
         return []
-    now, limit = timezone.now(), time_limit(tournament)
+    now, limit, plays_on = timezone.now(), time_limit(tournament), plays_on_after_time(tournament)
     return [
         TableRow(
             match=m,
@@ -168,6 +187,7 @@ def table_board(tournament: Tournament, rnd: Round | None) -> list[TableRow]:
             minutes_used=minutes_used(m, now),
             time_limit=limit,
             last_entry=m.last_entry,
+            plays_on=plays_on,
         )
         for m in board_matches(rnd)
     ]
