@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
+from django.test import Client
 
 from tournaments.competition.access import is_director, is_judge
 from tournaments.models import Match, Pair, Player, Round, Tournament
@@ -43,3 +44,11 @@ def test_demo_twice_changes_nothing():
     before = counts()
     call_command("demo", stdout=StringIO())
     assert counts() == before
+
+
+@pytest.mark.django_db
+def test_the_demos_judges_are_named_as_people_on_the_public_matches():
+    call_command("demo", stdout=StringIO())
+    page = Client().get("/t/demo/").content.decode()
+    assert "刘明" in page and "孙丽华" in page
+    assert "judge1" not in page and "judge2" not in page

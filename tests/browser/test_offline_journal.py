@@ -27,6 +27,7 @@ from tests.browser.journal_steps import (
     waiting,
     winners,
 )
+from tournaments.competition.accounts import display_name
 from tournaments.models import Deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -200,7 +201,7 @@ def test_a_change_at_the_desk_while_offline_refuses_the_entry_until_the_judge_se
         deal_entry.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
-        expect(refused).to_contain_text("director")
+        expect(refused).to_contain_text(display_name(director))  # who changed the deal, by name
         waiting(page, 2)
         shot(page, "zh-desk-conflict")
         refused.get_by_role("button", name="重新发送").click()

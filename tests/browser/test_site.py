@@ -23,10 +23,10 @@ def test_home_in_chinese_then_english(page, screenshot):
     screenshot(page, "home-en")
 
 
-def test_judge_logs_in_and_opens_the_tournament(page, screenshot):
+def test_a_judge_logs_in_shown_by_their_name_and_opens_the_tournament(page, screenshot):
     create_demo()
     login(page, "judge1", "demo-judge1-2026")
-    expect(page.locator(".who")).to_have_text("judge1")
+    expect(page.locator(".who")).to_have_text("刘明")
     page.get_by_role("link", name="演示赛").click()
     expect(page.get_by_role("heading", name="演示赛")).to_be_visible()
     expect(page.get_by_text("东风队").first).to_be_visible()

@@ -40,10 +40,13 @@ def demo_accounts() -> list[tuple[str, str, str]]:
     return [(a["username"], a["password"], a["group"]) for a in demo_data()["accounts"]]
 
 
-def ensure_account(username: str, password: str, group: str):
+def ensure_account(username: str, password: str, group: str, name: str = ""):
+    """The demo's account, made once with its password and the person's name (pages name people, not
+    accounts)."""
     User = get_user_model()
     user, created = User.objects.get_or_create(username=username)
     if created:
+        user.first_name = name
         user.set_password(password)
         if group == DIRECTOR_GROUP:
             user.is_staff = user.is_superuser = True
@@ -78,7 +81,8 @@ def create_demo(preset: str | None = None) -> DemoResult:
     and changes nothing."""
     data = demo_data()
     accounts = demo_accounts()
-    users = {name: ensure_account(name, pw, group) for name, pw, group in accounts}
+    names = {a["username"]: a.get("name", "") for a in data["accounts"]}
+    users = {name: ensure_account(name, pw, group, names[name]) for name, pw, group in accounts}
     defaults = tournament_defaults(data["tournament"])
     if preset is not None:
         defaults["ruleset"] = {"preset": preset}
