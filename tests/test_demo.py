@@ -52,3 +52,18 @@ def test_the_demos_judges_are_named_as_people_on_the_public_matches():
     page = Client().get("/t/demo/").content.decode()
     assert "刘明" in page and "孙丽华" in page
     assert "judge1" not in page and "judge2" not in page
+
+
+@pytest.mark.django_db
+def test_the_overview_links_each_pair_to_its_page_only_while_results_are_public():
+    call_command("demo", stdout=StringIO())
+    tournament = Tournament.objects.get(slug="demo")
+    pair = tournament.pairs.get(name="东风队")
+    link = f'href="/t/demo/pairs/{pair.pk}/"'
+    page = Client().get("/t/demo/").content.decode()
+    assert link in page
+    assert "第1轮（已发布）" in page  # the round's state in Chinese brackets, not in English ones
+    assert "退赛" not in page  # no empty withdrawn column while no pair has withdrawn
+    tournament.public_results = False
+    tournament.save()
+    assert link not in Client().get("/t/demo/").content.decode()

@@ -86,7 +86,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The overview: the pairs; the matches when pairings are public, with their levels when results are."""
     tournament = tournament_for(request, slug)
     links = links_for(request, tournament)
-    pairs = PairTable(tournament.pairs.select_related("player1", "player2"), prefix="p-")
+    rows = tournament.pairs.select_related("player1", "player2")
+    pairs = PairTable(
+        rows,
+        prefix="p-",
+        slug=tournament.slug if links["show_results"] else None,
+        exclude=() if rows.filter(withdrawn=True).exists() else ("withdrawn",),  # no empty column
+    )
     config = RequestConfig(request, paginate=False)
     config.configure(pairs)
     matches, current = None, shown_round(links["rounds"], request.GET.get("m-round"))
@@ -94,7 +100,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         matches = MatchTable(
             current.matches.select_related("round", "pair_ns", "pair_ew", "judge"),
             prefix="m-",
-            exclude=() if links["show_results"] else ("levels",),
+            exclude=("round",)
+            if links["show_results"]
+            else ("round", "levels"),  # the heading names the round
         )
         config.configure(matches)
     changed = changed_settings(tournament)

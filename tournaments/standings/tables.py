@@ -1,6 +1,7 @@
 """django-tables2 tables of the tournament overview (sortable, shared by the desk and the public pages)."""
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +12,7 @@ from tournaments.competition.wording import match_status
 from tournaments.models import Match, Pair
 
 NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
+WIDE_ONLY = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}}  # left out on a phone
 
 
 def pair_name(pair, tag: str = "span") -> str:
@@ -19,10 +21,15 @@ def pair_name(pair, tag: str = "span") -> str:
 
 
 class PairTable(tables.Table):
+    """The pairs; each name a link to the pair's page when ``slug`` is given (results public), so a player on
+    a phone finds their pair's matches in one tap."""
+
     seed = tables.Column(verbose_name=_("seed"))
     name = tables.Column(verbose_name=_("pair name"))
-    players = tables.Column(verbose_name=_("players"), accessor="players", order_by=("player1__name",))
-    club = tables.Column(verbose_name=_("club"))
+    players = tables.Column(
+        verbose_name=_("players"), accessor="players", order_by=("player1__name",), attrs=NOWRAP
+    )
+    club = tables.Column(verbose_name=_("club"), attrs=WIDE_ONLY)
     withdrawn = tables.Column(verbose_name=_("withdrawn"))
 
     class Meta:
@@ -30,6 +37,15 @@ class PairTable(tables.Table):
         fields = ("seed", "name", "players", "club", "withdrawn")
         attrs = {"class": "table"}
         empty_text = _("No pairs yet.")
+
+    def __init__(self, *args, slug: str | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.slug = slug
+
+    def render_name(self, record: Pair, value: str) -> str:
+        if self.slug is None:
+            return value
+        return format_html('<a href="{}">{}</a>', reverse("pair", args=[self.slug, record.pk]), value)
 
     def render_withdrawn(self, value: bool) -> str:
         """A mark for a withdrawn pair only: an active pair's cell stays empty (no ✘ beside every pair)."""
@@ -43,7 +59,7 @@ class MatchTable(tables.Table):
     pair_ew = tables.Column(verbose_name=_("East–West"))
     levels = tables.Column(verbose_name=_("levels"), empty_values=(), orderable=False, attrs=NOWRAP)
     state = tables.Column(verbose_name=_("state"))
-    judge = tables.Column(verbose_name=_("judge"))
+    judge = tables.Column(verbose_name=_("judge"), attrs=WIDE_ONLY)
 
     class Meta:
         model = Match
@@ -123,7 +139,7 @@ class PairingTable(tables.Table):
     table = tables.Column(verbose_name=_("table"), linkify=lambda record: record.get_absolute_url())
     pair_ns = tables.Column(verbose_name=_("North–South"), order_by=("pair_ns__name",))
     pair_ew = tables.Column(verbose_name=_("East–West"), order_by=("pair_ew__name",))
-    judge = tables.Column(verbose_name=_("judge"))
+    judge = tables.Column(verbose_name=_("judge"), attrs=WIDE_ONLY)
 
     class Meta:
         model = Match
