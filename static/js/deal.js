@@ -90,15 +90,18 @@
     seats.replaceChildren();
     // Between tricks the seats keep the trick just finished, faded, its winner marked, until the next lead.
     var shown = current || (last && last.plays.length === 4 ? last : null);
-    // Seats in the trick's order; a trick whose seats wait for the server's answer (``pending_turn``) shows its
-    // plays in the order entered.
-    var order = state.order.length ? state.order : (last ? last.plays.map(function (p) { return p.seat; }) : []);
+    // Seats in the trick's order: a trick just finished in its own (its leader first, not the next trick's); a
+    // trick whose seats wait for the server's answer (``pending_turn``) shows its plays in the order entered.
+    var between = shown && !current;
+    var order = between || !state.order.length ? (last ? last.plays.map(function (p) { return p.seat; }) : [])
+      : state.order;
     order.forEach(function (seat, i) {
       var play = shown && (seat ? shown.plays.find(function (p) { return p.seat === seat; }) : shown.plays[i]);
       var box = el("div", "seat-box" + (seat === state.next_seat ? " due" : "") + (seat === d.banker ? " banker" : "")
-        + (shown && !current ? " finished" : "") + (shown && !current && seat === shown.winner ? " won" : "")
+        + (between ? " finished" : "") + (between && seat === shown.winner ? " won" : "")
         + (play && play.waiting ? " waiting" : ""));
-      box.appendChild(el("div", "seat-name", seatLabel(seat) + (i === 0 && state.next_seat ? " · " + L.leader : "")));
+      var leads = state.next_seat && (between ? seat === state.next_seat : i === 0); // the next lead, between tricks
+      box.appendChild(el("div", "seat-name", seatLabel(seat) + (leads ? " · " + L.leader : "")));
       var cards = el("div", "cards-line");
       if (play) play.cards.forEach(function (c) { cards.appendChild(chip(c)); });
       if (play && play.waiting) { // an ellipsis after the cards (the seat keeps its height), in words to a reader

@@ -160,7 +160,7 @@ def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_s
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 @pytest.mark.parametrize("size", [(390, 844), (667, 375)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead(
+def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead_in_its_own_seat_order(
     browser, live_server, begun, size, language
 ):
     record = plain_record()
@@ -184,6 +184,11 @@ def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead(
     expect(banner).to_contain_text(f"{seat} {player}")  # the seat by name, never its letter
     assert in_view(page, "#trick-outcome") and in_view(page, ".picker") and in_view(page, "#record-button")
     assert above_the_bar(page, "#trick-outcome") and above_the_bar(page, ".picker")
+    names = page.locator(".seat-box .seat-name").all_inner_texts()
+    in_its_order = [SEAT_WORDS[language]["NWSE".index(s)] for s, _cards in first["plays"]]
+    assert all(name.startswith(word) for name, word in zip(names, in_its_order, strict=True)), names
+    leads = [name for name in names if "·" in name]  # the next lead marked, on the winner's seat
+    assert len(leads) == 1 and leads[0].startswith(seat), names
     shot(page, f"3-outcome-{size[0]}x{size[1]}-{language}")
     tap(page, record["tricks"][1]["plays"][0][1])
     record_button(page, language).click()
