@@ -58,6 +58,17 @@ def test_the_desk_shows_the_bracket_and_a_level_match_is_decided_on_the_rounds_p
 
 
 @pytest.mark.django_db
+def test_a_level_match_won_at_the_time_limit_says_how_it_ended_beside_its_equal_levels(cup, desk_client):
+    rnd = pair_round(cup)
+    publish_round(rnd)
+    first, second = rnd.matches.order_by("table")
+    finish(first, first.pair_ew, "10", "10", ended_by="time")  # the JJ rules: level at time, the bank wins
+    finish(second, second.pair_ns, "A", "5")
+    page = desk_client.get(reverse("bracket", args=[cup.slug])).content.decode()
+    assert page.count("Level: the match ended by time limit.") == 1  # the level one only
+
+
+@pytest.mark.django_db
 def test_a_draft_bracket_is_reviewed_by_swapping_seeds(cup, desk_client):
     pair_round(cup)
     page = desk_client.get(reverse("desk-round", args=[cup.slug, 1])).content.decode()

@@ -98,11 +98,18 @@ class TieBox:
 
     @property
     def decided(self) -> str:
-        """The director's decision of a level match, as the picture notes it."""
+        """Why a level match has a winner, as the picture notes it: the director's decision, or how the
+        match ended (time with the bank, strikes, a forfeit)."""
         m = self.match
-        if not self.show_result or m is None or m.winner_id or not m.tie_winner_id:
+        if not self.show_result or m is None:
             return ""
-        return _("Level: decided by the director (%(why)s).") % {"why": m.tie_reason}
+        if not m.winner_id:
+            if not m.tie_winner_id:
+                return ""
+            return _("Level: decided by the director (%(why)s).") % {"why": m.tie_reason}
+        if m.state == Match.State.FINISHED and m.level_ns == m.level_ew:  # "10 : 10" and a winner: say why
+            return _("Level: the match ended by %(how)s.") % {"how": m.get_ended_by_display()}
+        return ""
 
 
 @dataclass
