@@ -153,6 +153,44 @@ def test_each_device_that_opened_the_link_is_listed_once(card, match):
     assert [d.user_agent for d in devices] == ["Safari · iPhone", "Chrome · Android"]
 
 
+@pytest.mark.parametrize(
+    ("user_agent", "summary"),
+    [
+        (
+            "Mozilla/5.0 (Linux; Android 13; SM-S9180 Build/TP1A.220624.014; wv) AppleWebKit/537.36 Version/4.0 "
+            "Chrome/116 Mobile Safari/537.36 MicroMessenger/8.0.42",
+            "WeChat · Android SM-S9180",
+        ),
+        (
+            "Mozilla/5.0 (Linux; U; Android 12; zh-cn; 22081212C Build/SKQ1) AppleWebKit/537.36 Chrome/100 "
+            "MQQBrowser/13.4 Mobile Safari/537.36",
+            "QQ Browser · Android 22081212C",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36",
+            "Chrome · Android",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 12; HarmonyOS; NOH-AN00) AppleWebKit/537.36 Chrome/99 HuaweiBrowser/14.0 "
+            "Mobile Safari/537.36",
+            "Huawei Browser · HarmonyOS",
+        ),
+    ],
+)
+def test_a_device_is_named_by_its_own_browser_and_phone_model_not_the_chrome_inside(user_agent, summary):
+    assert services.user_agent_summary(user_agent) == summary
+
+
+def test_the_desk_numbers_the_devices_of_a_link(card, match, director):
+    open_link(card.token, HTTP_USER_AGENT=IPHONE)
+    open_link(card.token, HTTP_USER_AGENT=IPHONE)  # a second phone of the same kind
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("desk-table-links", args=[match.round.tournament.slug, match.round.number]))
+    html = page.content.decode()
+    assert "设备 1：" in html and "设备 2：" in html
+
+
 def test_the_device_is_named_by_its_table_never_by_its_account(card, match):
     from django.utils import translation
 

@@ -8,6 +8,7 @@ so the director reprints a card to take a table back from every device that held
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -135,13 +136,45 @@ def live_link(token: str) -> TableLink | None:
     )
 
 
+# Browsers by the mark their user agent carries, most specific first (the Chinese ones say Chrome and Safari too).
+BROWSERS = (
+    ("MicroMessenger", "WeChat"),
+    ("MQQBrowser", "QQ Browser"),
+    ("UCBrowser", "UC Browser"),
+    ("HuaweiBrowser", "Huawei Browser"),
+    ("SamsungBrowser", "Samsung Internet"),
+    ("MiuiBrowser", "Mi Browser"),
+    ("EdgA", "Edge"),
+    ("Edg", "Edge"),
+    ("FxiOS", "Firefox"),
+    ("Firefox", "Firefox"),
+    ("CriOS", "Chrome"),
+    ("Chrome", "Chrome"),
+    ("Safari", "Safari"),
+)
+SYSTEMS = (
+    ("HarmonyOS", "HarmonyOS"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Macintosh", "Mac"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+# An Android phone's model: "Android 14; SM-S9180 Build/…" or "Android 13; 22081212C)"; "K" is Chrome's mask.
+ANDROID_MODEL = re.compile(r"Android [\d.]+; (?:[a-z]{2}[-_][A-Za-z]{2}; )?([^;)]+?)(?: Build/[^;)]*)?[;)]")
+
+
 def user_agent_summary(user_agent: str) -> str:
-    """The browser and system a device named, short enough for the desk's list."""
-    known = ("iPhone", "iPad", "Android", "Windows", "Macintosh", "Linux", "HarmonyOS")
-    system = next((name for name in known if name in user_agent), "")
-    browsers = ("MicroMessenger", "Edg", "Firefox", "Chrome", "Safari")
-    browser = next((name for name in browsers if name in user_agent), "")
-    return " · ".join(part for part in (browser, system) if part) or user_agent[:120]
+    """The browser, system and (Android) phone model a device named, short enough for the desk's list, so two
+    tablets at one table can be told apart where their user agents allow."""
+    browser = next((name for mark, name in BROWSERS if mark in user_agent), "")
+    system = next((name for mark, name in SYSTEMS if mark in user_agent), "")
+    model = ANDROID_MODEL.search(user_agent)
+    if system == "Android" and model and model.group(1).strip() not in ("K", "Mobile", "wv"):
+        system = f"{system} {model.group(1).strip()}"
+    return " · ".join(part for part in (browser, system) if part)[:120] or user_agent[:120]
 
 
 def device_opened(link: TableLink, device: str, user_agent: str) -> TableDevice:
