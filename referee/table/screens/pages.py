@@ -50,6 +50,8 @@ def match_screen(match: Match, user) -> dict:
         "result": end_words(match, state.end)[0],
         "ended_by": end_words(match, state.end)[1],
         "time_is_up": bool(state.deadline and timezone.now() >= state.deadline and not state.over),
+        "waiting": sum(1 for d in deals if d.state == Deal.State.SUBMITTED),
+        "official_differs": (match.level_ns, match.level_ew) != (state.levels["NS"], state.levels["EW"]),
     }
 
 
