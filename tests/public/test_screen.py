@@ -12,6 +12,7 @@ from django.urls import reverse
 from tests.desk.helpers import deal, finish
 from tests.table.helpers import as_user
 from tournaments.models import Bye, Deal, Match, Round, Tournament
+from tournaments.public.screen_data import fill
 
 
 def screen(client: Client, t: Tournament) -> str:
@@ -150,3 +151,21 @@ def test_the_desk_links_to_the_message_form_which_opens_the_screen(tournament, d
     assert message_url(tournament) in client.get(reverse("desk", args=[tournament.slug])).content.decode()
     page = client.get(message_url(tournament)).content.decode()
     assert reverse("screen", args=[tournament.slug]) in page and "保存消息" in page
+
+
+@pytest.mark.parametrize(
+    ("rows", "room", "step"),
+    [(24, 12, 100), (12, 12, 100), (8, 12, 150), (9, 12, 125), (4, 12, 200), (0, 12, 200)],
+)
+def test_a_short_pages_type_grows_by_the_largest_step_that_still_fits_the_screen(rows, room, step):
+    assert fill(rows, room) == step
+
+
+def test_eight_pairs_sit_in_one_column_in_type_half_again_as_large(round1, make_pair):
+    for table in range(1, 5):
+        Match.objects.create(round=round1, table=table, pair_ns=make_pair(), pair_ew=make_pair())
+    round1.state = Round.State.PUBLISHED
+    round1.save()
+    html = screen(Client(), round1.tournament)
+    assert re.search(r'class="panel panel-seating fill-150[^"]*"', html)
+    assert 'class="seat-columns one"' in html and html.count('<ol class="seats">') == 1

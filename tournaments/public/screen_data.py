@@ -68,6 +68,15 @@ def seating(rnd: Round) -> list[Seat]:
     return sorted(seats, key=lambda seat: name_order(seat.pair))
 
 
+FILLS = (100, 125, 150, 175, 200)  # the type's steps (per cent) a short page grows by: CSS classes fill-<n>
+
+
+def fill(rows: int, room: int) -> int:
+    """How much larger a page's type may be when it has ``rows`` of the ``room`` a page holds, so eight pairs
+    fill the screen as 24 do (the largest step that fits, at most twice)."""
+    return max((step for step in FILLS if step * max(rows, 1) <= 100 * room), default=100)
+
+
 def pages(rows: list, size: int) -> list[list]:
     return [rows[i : i + size] for i in range(0, len(rows), size)] or [[]]
 
@@ -97,16 +106,12 @@ def screen_panels(tournament: Tournament, user) -> list[Panel]:
         seats = pages(seating(rnd), SEATING_PAGE)
         for n, page in enumerate(seats, start=1):
             title = _("%(round)s: where you sit") % {"round": rnd}
-            half = (len(page) + 1) // 2
-            panels.append(
-                Panel(
-                    "seating",
-                    f"seating-{n}",
-                    title,
-                    page,
-                    {"columns": [page[:half], page[half:]], "page": n, "pages": len(seats)},
-                )
-            )
+            one_column = len(page) <= SEATING_PAGE // 2  # a short list reads larger in one column
+            half = len(page) if one_column else (len(page) + 1) // 2
+            columns = [page] if one_column else [page[:half], page[half:]]
+            extra = {"columns": columns, "page": n, "pages": len(seats)}
+            extra["fill"] = fill(half, SEATING_PAGE // 2)
+            panels.append(Panel("seating", f"seating-{n}", title, page, extra))
         with_results = access.can_see_page(user, tournament, "public_results")
         panels.append(
             Panel(
@@ -122,7 +127,11 @@ def screen_panels(tournament: Tournament, user) -> list[Panel]:
         for n, page in enumerate(standings, start=1):
             panels.append(
                 Panel(
-                    "standings", f"standings-{n}", _("Standings"), page, {"page": n, "pages": len(standings)}
+                    "standings",
+                    f"standings-{n}",
+                    _("Standings"),
+                    page,
+                    {"page": n, "pages": len(standings), "fill": fill(len(page), STANDINGS_PAGE)},
                 )
             )
     return panels
