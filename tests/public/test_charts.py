@@ -168,3 +168,19 @@ def test_the_rank_chart_is_drawn_again_when_a_result_or_a_pairs_name_changes(two
     b.name = "乙"
     b.save()
     assert ("乙", 2) in ranks()
+
+
+@pytest.mark.django_db
+def test_the_english_replay_names_north_and_south_in_full(match, director):
+    for player, name in ((match.pair_ns.player1, "王建国"), (match.pair_ns.player2, "李秀英")):
+        player.name = name  # "North · 王建国": eleven characters, one past what a side's margin holds
+        player.save()
+    play_deals(match, director, 1)
+    client = Client()
+    client.cookies["django_language"] = "en"
+    first = svg_of(client.get(replay_url(match)).content.decode(), "trick-picture")
+    labels = re.findall(
+        r'class="seat-name">([^<]*)</tspan>', first
+    )  # as drawn, not the picture's description
+    for seat, word in (("N", "North"), ("S", "South")):
+        assert any(label.startswith(f"{word} · {match.seat_players()[seat]}") for label in labels), labels
