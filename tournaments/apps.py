@@ -14,3 +14,6 @@ class TournamentsConfig(AppConfig):
         from tournaments.teams import generation as team_generation
 
         team_generation.connect()
+        from tournaments.teams import playoffs
+
+        playoffs.connect()  # a playoff fixture's last table finished: the next fixture is made

@@ -19,10 +19,11 @@ from tournaments.competition import access
 from tournaments.competition.pages import desk_page, tournament_page
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
 from tournaments.public.caching import public_cache
-from tournaments.teams import services
+from tournaments.teams import playoffs, services
 from tournaments.teams.forms import (
     CaptainForm,
     LineUpForm,
+    PlayoffForm,
     PostponeForm,
     ScheduleForm,
     TeamEventForm,
@@ -109,6 +110,27 @@ def fixtures_page(request: HttpRequest, slug: str) -> HttpResponse:
             "days": days,
             "day": day,
             "lines": _lines(tournament, event, fixtures),
+        },
+    )
+
+
+@public_cache
+def playoffs_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The playoffs' bracket of team matches (the teams when the pairings are public, the scores and who went
+    through when the results are too), and its fixtures."""
+    tournament, event = _team_tournament(request, slug, "public_pairings")
+    show = access.can_see_page(request.user, tournament, "public_results")
+    picture = playoffs.playoff_picture(tournament, event, show_results=show)
+    fixtures = picture["fixtures"] if picture else []
+    return render(
+        request,
+        "tournaments/teams/playoffs.html",
+        {
+            "tournament": tournament,
+            "event": event,
+            "bracket": picture,
+            "show_results": show,
+            "lines": _lines(tournament, event, fixtures) if show else [{"fixture": fx} for fx in fixtures],
         },
     )
 
@@ -247,6 +269,10 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     settings_form = TeamEventForm(request.POST if action == "settings" else None, instance=event)
     team_form = TeamForm(request.POST if action == "team" else None)
     schedule_form = ScheduleForm(request.POST if action == "schedule" else None)
+    playoff_form = PlayoffForm(
+        request.POST if action == "playoffs" else None,
+        initial={"per_zone": event.playoff_per_zone, "seeding": event.playoff_seeding} if event else None,
+    )
     try:
         if action == "settings" and settings_form.is_valid():
             services.save_team_event(tournament, **settings_form.cleaned_data)
@@ -264,6 +290,11 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             )
             messages.success(request, _("%(n)s fixtures are made.") % {"n": n})
             return redirect("desk-teams", slug=tournament.slug)
+        if action == "playoffs" and event and playoff_form.is_valid():
+            d = playoff_form.cleaned_data
+            playoffs.start_playoffs(tournament, d["per_zone"], d["seeding"])
+            messages.success(request, _("The playoffs are drawn."))
+            return redirect("team-playoffs", slug=tournament.slug)
         if action == "swiss" and event:
             rnd = pair_swiss_round(tournament)
             messages.success(request, _("%(round)s is paired.") % {"round": rnd})
@@ -281,6 +312,7 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "settings_form": settings_form,
             "team_form": team_form,
             "schedule_form": schedule_form,
+            "playoff_form": playoff_form,
             "teams": teams,
             "fixtures": TeamMatch.objects.filter(round__tournament=tournament).count(),
         },

@@ -1,0 +1,184 @@
+"""The playoffs of a league's zone leaders: the field seeded from the zone tables, the bracket's ties as team
+matches, a drawn one decided by the tie-breaks, the next fixture made once a tie is decided, the public bracket
+page and who may start the playoffs."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from rules.teams import BY_SCORE, BY_ZONE_ORDER
+from tests.desk.helpers import finish
+from tests.teams.scene import captain, hand_in_both, play
+from tournaments.models import Team, TeamMatch, Tournament
+from tournaments.teams import services
+from tournaments.teams.playoffs import playoffs_of, start_playoffs
+
+pytestmark = pytest.mark.django_db
+
+
+def two_zones(per_zone: int = 3, tables: int = 2) -> Tournament:
+    """Two zones (北区 first, then 南区) of ``per_zone`` teams; in each, team 1 is the strongest."""
+    t = Tournament.objects.create(name="季后赛", slug="playoffs", ruleset={"preset": "standard"})
+    services.save_team_event(t, tables=tables)
+    for zone in ("北区", "南区"):
+        for i in range(1, per_zone + 1):
+            pairs = [(f"{zone}{i}甲{j}", f"{zone}{i}乙{j}") for j in range(tables)]
+            services.add_team(t, services.TeamEntry(f"{zone}{i}队", pairs, venue=f"{zone}{i}馆", zone=zone))
+    services.schedule_league(t)
+    return t
+
+
+def strength(team: Team) -> int:
+    return -int(team.name[2:-1])  # 北区1队 is the best of its zone
+
+
+def play_league(t: Tournament, director) -> None:
+    """Every league fixture played: the stronger team wins every table."""
+    fixtures = TeamMatch.objects.filter(round__tournament=t).select_related("home", "away", "round")
+    for fx in fixtures:
+        hand_in_both(fx, director)
+        play(fx, home_wins=2 if strength(fx.home) > strength(fx.away) else 0)
+
+
+def names(teams) -> list[str]:
+    return [Team.objects.get(pk=pk).name if pk else None for pk in teams]
+
+
+def test_the_playoffs_are_refused_until_every_league_match_has_its_result(director):
+    t = two_zones()
+    with pytest.raises(services.TeamError) as refused:
+        start_playoffs(t, 2, BY_SCORE)
+    assert refused.value.status == 409 and playoffs_of(t) is None
+
+
+def test_the_zone_winners_are_seeded_first_and_zone_mates_meet_only_in_the_final(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    assert names(po.lines) == ["北区1队", "南区2队", "北区2队", "南区1队"]
+    first = TeamMatch.objects.filter(round__number=po.start).order_by("number")
+    assert [(f.home.name, f.away.name) for f in first] == [("北区1队", "南区2队"), ("南区1队", "北区2队")]
+    assert all(f.zone is None and f.venue == f.home.venue for f in first)
+
+
+def test_three_teams_per_zone_give_the_two_best_zone_winners_a_bye(director):
+    t = two_zones(per_zone=3)
+    play_league(t, director)
+    po = start_playoffs(t, 3, BY_ZONE_ORDER)
+    assert names(po.lines) == ["北区1队", None, "北区3队", "南区2队", "北区2队", "南区3队", None, "南区1队"]
+    assert TeamMatch.objects.filter(round__number=po.start).count() == 2  # the two byes go through
+
+
+def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_commit_callbacks):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    semis = list(TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"))
+    for fx in semis:
+        hand_in_both(fx, director)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[0], home_wins=2)
+    assert not TeamMatch.objects.filter(round__number=po.start + 1).exists()  # the other semi-final is open
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[1], home_wins=0)  # 北区2队 beats 南区1队 away
+    final = TeamMatch.objects.get(round__number=po.start + 1)
+    assert (final.home.name, final.away.name) == ("北区1队", "北区2队")
+    assert t.rounds.get(number=po.start + 1).state == "published"
+
+
+def test_a_drawn_playoff_match_with_level_table_points_goes_to_the_better_level_difference(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    fx = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start, number=1)
+    hand_in_both(fx, director)
+    one, two = (tt.match for tt in fx.tables.select_related("match").order_by("number"))
+    # table 1: home North–South wins 6 to 3; table 2: the away pair (North–South) wins only A to K
+    finish(one, one.pair_ns, "6", "3")
+    finish(two, two.pair_ns, "A", "K")
+    playoffs = playoffs_of(t)
+    assert playoffs.found[fx.pk].winner is None  # two table points each
+    assert playoffs.won[0] == {fx.home_id} and playoffs.why[fx.pk] == "level_diff"
+
+
+def test_a_wholly_drawn_playoff_match_goes_to_the_higher_seed(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    fx = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start, number=1)
+    hand_in_both(fx, director)
+    play(fx, home_wins=1)  # one table each, 6 to 3 both: nothing between them
+    playoffs = playoffs_of(t)
+    assert playoffs.won[0] == {fx.home_id} and playoffs.why[fx.pk] == "seed"
+    assert po.seeds[fx.home_id] == 1
+
+
+def test_the_playoffs_start_once(director):
+    t = two_zones()
+    play_league(t, director)
+    start_playoffs(t, 2, BY_SCORE)
+    with pytest.raises(services.TeamError):
+        start_playoffs(t, 2, BY_SCORE)
+
+
+def test_a_team_swiss_has_no_playoffs(director):
+    t = Tournament.objects.create(name="团体赛", slug="swiss")
+    services.save_team_event(t, kind="swiss", tables=2)
+    with pytest.raises(services.TeamError):
+        start_playoffs(t, 2, BY_SCORE)
+
+
+# --- pages and permissions ---------------------------------------------------------------------------------
+
+
+def test_the_director_draws_the_playoffs_at_the_desk_and_the_bracket_page_names_the_teams(client, director):
+    t = two_zones()
+    play_league(t, director)
+    client.force_login(director)
+    response = client.post(
+        reverse("desk-teams", args=[t.slug]), {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE}
+    )
+    assert response.status_code == 302 and playoffs_of(t) is not None
+    client.logout()
+    page = client.get(reverse("team-playoffs", args=[t.slug])).content.decode()
+    assert "北区1队" in page and "南区2队" in page and 'data-testid="bracket"' in page
+
+
+def test_the_playoffs_page_says_when_none_are_drawn(client):
+    t = two_zones()
+    page = client.get(reverse("team-playoffs", args=[t.slug]))
+    assert page.status_code == 200 and 'data-testid="no-bracket"' in page.content.decode()
+
+
+def test_the_playoffs_page_of_a_pairs_tournament_is_404(client, tournament):
+    assert client.get(reverse("team-playoffs", args=[tournament.slug])).status_code == 404
+
+
+@pytest.mark.parametrize("who", ["anonymous", "judge", "captain"])
+def test_only_the_director_draws_the_playoffs(client, director, judge, who):
+    t = two_zones()
+    play_league(t, director)
+    if who == "judge":
+        client.force_login(judge)
+    elif who == "captain":
+        client.force_login(captain(t.teams.first(), "cap"))
+    response = client.post(
+        reverse("desk-teams", args=[t.slug]), {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE}
+    )
+    assert response.status_code == (302 if who == "anonymous" else 403)
+    assert playoffs_of(t) is None
+
+
+def test_a_refused_draw_is_one_sentence_in_chinese(client, director):
+    t = two_zones()
+    client.force_login(director)
+    response = client.post(
+        reverse("desk-teams", args=[t.slug]),
+        {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE},
+        follow=True,
+        headers={"accept-language": "zh-hans"},
+    )
+    text = response.content.decode()
+    assert playoffs_of(t) is None and "请先完成所有联赛比赛，再排季后赛。" in text
+    assert "Finish every league match" not in text
