@@ -109,3 +109,20 @@ def zone_table(tournament: Tournament, zone: Zone | None) -> list[Standing]:
         for r in rows
         if r.team in teams
     ]
+
+
+def current_day(tournament: Tournament, days: list[int] | None = None) -> int | None:
+    """The match day the pages show first: the first with a fixture still without its result, else the last."""
+    if days is None:
+        days = list(
+            tournament.rounds.filter(team_matches__isnull=False)
+            .distinct()
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+    finished = results(tournament)
+    open_days = TeamMatch.objects.filter(round__tournament=tournament).exclude(
+        pk__in=[pk for pk, r in finished.items() if r is not None]
+    )
+    day = open_days.order_by("round__number").values_list("round__number", flat=True).first()
+    return day if day is not None else (days[-1] if days else None)

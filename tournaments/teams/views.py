@@ -30,7 +30,7 @@ from tournaments.teams.forms import (
     TeamForm,
 )
 from tournaments.teams.models import team_event
-from tournaments.teams.results import results, shown, zone_table
+from tournaments.teams.results import current_day, results, shown, zone_table
 from tournaments.teams.swiss import pair_swiss_round
 
 FIXTURE = ("home", "away", "zone", "round")
@@ -92,12 +92,7 @@ def fixtures_page(request: HttpRequest, slug: str) -> HttpResponse:
     except (KeyError, ValueError):
         day = None
     if day not in days:
-        finished = results(tournament)
-        open_days = TeamMatch.objects.filter(round__tournament=tournament).exclude(
-            pk__in=[pk for pk, r in finished.items() if r is not None]
-        )
-        day = open_days.order_by("round__number").values_list("round__number", flat=True).first()
-        day = day if day is not None else (days[-1] if days else None)
+        day = current_day(tournament, days)
     fixtures = TeamMatch.objects.filter(round__tournament=tournament, round__number=day).select_related(
         *FIXTURE
     )
