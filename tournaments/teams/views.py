@@ -124,6 +124,7 @@ def playoffs_page(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "event": event,
             "bracket": picture,
+            "entrant_label": _("team"),
             "show_results": show,
             "lines": _lines(tournament, event, fixtures) if show else [{"fixture": fx} for fx in fixtures],
         },
