@@ -13,6 +13,7 @@ from tests.teams.scene import captain, hand_in_both, play, play_league, two_zone
 from tournaments.models import Team, TeamMatch, Tournament
 from tournaments.teams import services
 from tournaments.teams.playoffs import playoffs_of, start_playoffs
+from tournaments.teams.results import zone_table
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +159,29 @@ def test_a_refused_draw_is_one_sentence_in_chinese(client, director):
     text = response.content.decode()
     assert playoffs_of(t) is None and "请先完成所有联赛比赛，再排季后赛。" in text
     assert "Finish every league match" not in text
+
+
+def test_a_zoneless_leagues_table_leaves_the_playoffs_out(director):
+    t = Tournament.objects.create(name="无区联赛", slug="no-zones", ruleset={"preset": "standard"})
+    services.save_team_event(t, tables=2)
+    for i in range(1, 4):
+        services.add_team(t, services.TeamEntry(f"{i}号队", [(f"{i}甲{j}", f"{i}乙{j}") for j in range(2)]))
+    services.schedule_league(t)
+    for fx in TeamMatch.objects.filter(round__tournament=t).select_related("home", "away", "round"):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2 if fx.home.name < fx.away.name else 0)
+    before = [(s.team.name, s.score, s.played) for s in zone_table(t, None)]
+    po = start_playoffs(t, 2, BY_SCORE)
+    final = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start)
+    hand_in_both(final, director)
+    play(final, home_wins=2)
+    assert [(s.team.name, s.score, s.played) for s in zone_table(t, None)] == before
+
+
+def test_the_overview_links_the_playoffs_once_drawn(client, director):
+    t = two_zones()
+    overview = reverse("tournament", args=[t.slug])
+    assert 'data-testid="playoffs-link"' not in client.get(overview).content.decode()
+    play_league(t, director)
+    start_playoffs(t, 2, BY_SCORE)
+    assert 'data-testid="playoffs-link"' in client.get(overview).content.decode()

@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.teams.scene import hand_in_both, league, play, two_zones
+from rules.teams import BY_SCORE
+from tests.teams.scene import hand_in_both, league, play, play_league, two_zones
 from tournaments.models import TeamMatch, Tournament
+from tournaments.teams.playoffs import start_playoffs
 
 pytestmark = pytest.mark.django_db
 
@@ -72,3 +74,12 @@ def test_a_zone_of_thirteen_teams_takes_two_pages_of_the_screen():
     t = league(teams=13, tables=1)
     html = screen(t)
     assert panels(html).count("zone") == 2 and "1 / 2" in html
+
+
+def test_during_the_playoffs_the_screen_shows_the_playoff_fixtures(director):
+    t = two_zones()
+    play_league(t, director)
+    start_playoffs(t, 2, BY_SCORE)
+    html = screen(t)
+    fixtures = html.split('data-testid="panel-fixtures"')[1].split("</section>")[0]
+    assert "季后赛" in fixtures and "北区1队" in fixtures and fixtures.count("data-home=") == 2

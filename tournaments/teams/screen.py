@@ -48,6 +48,8 @@ def team_panels(tournament: Tournament, user) -> list[Panel] | None:
         chunks = pages(lines, FIXTURES_PAGE)
         for n, page in enumerate(chunks, start=1):
             title = _("Match day %(n)s") % {"n": day} if day else _("Fixtures and results")
+            if day and event.playoff_start and day >= event.playoff_start:
+                title = _("Playoffs")
             panels.append(Panel("fixtures", f"fixtures-{n}", title, page, {"page": n, "pages": len(chunks)}))
     if access.can_see_page(user, tournament, "public_standings"):
         for zone in list(tournament.zones.all()) or [None]:
