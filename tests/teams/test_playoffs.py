@@ -12,7 +12,7 @@ from tests.desk.helpers import finish
 from tests.teams.scene import captain, hand_in_both, play, play_league, two_zones
 from tournaments.models import Team, TeamMatch, Tournament
 from tournaments.teams import services
-from tournaments.teams.playoffs import playoffs_of, start_playoffs
+from tournaments.teams.playoffs import advance_playoffs, playoffs_of, start_playoffs
 from tournaments.teams.results import zone_table
 
 pytestmark = pytest.mark.django_db
@@ -185,3 +185,18 @@ def test_the_overview_links_the_playoffs_once_drawn(client, director):
     play_league(t, director)
     start_playoffs(t, 2, BY_SCORE)
     assert 'data-testid="playoffs-link"' in client.get(overview).content.decode()
+
+
+def test_without_public_results_the_bracket_shows_who_plays_but_no_score(client, director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2 if fx.number == 1 else 0)  # 北区1队 and 北区2队 (away) go through
+    advance_playoffs(t)  # as the last table's commit would
+    Tournament.objects.filter(pk=t.pk).update(public_results=False)
+    page = client.get(reverse("team-playoffs", args=[t.slug])).content.decode()
+    final = page.split('aria-label="决赛"')[1].split("</section>")[0]
+    assert "北区1队" in final and "北区2队" in final  # the final's fixture is made: its teams are public
+    assert "bracket-line won" not in page and 'class="ko-level"' not in page
