@@ -132,19 +132,27 @@ def test_the_playoffs_page_of_a_pairs_tournament_is_404(client, tournament):
     assert client.get(reverse("team-playoffs", args=[tournament.slug])).status_code == 404
 
 
+@pytest.mark.parametrize("action", ["playoffs", "playoffs-next"])
 @pytest.mark.parametrize("who", ["anonymous", "judge", "captain"])
-def test_only_the_director_draws_the_playoffs(client, director, judge, who):
+def test_only_the_director_draws_the_playoffs_or_makes_their_fixtures(client, director, judge, who, action):
     t = two_zones()
     play_league(t, director)
+    if action == "playoffs-next":
+        po = start_playoffs(t, 2, BY_ZONE_ORDER)
+        for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
+            hand_in_both(fx, director)
+            play(fx, home_wins=2)
     if who == "judge":
         client.force_login(judge)
     elif who == "captain":
         client.force_login(captain(t.teams.first(), "cap"))
+    before = TeamMatch.objects.count()
     response = client.post(
-        reverse("desk-teams", args=[t.slug]), {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE}
+        reverse("desk-teams", args=[t.slug]), {"action": action, "per_zone": 2, "seeding": BY_SCORE}
     )
     assert response.status_code == (302 if who == "anonymous" else 403)
-    assert playoffs_of(t) is None
+    assert TeamMatch.objects.count() == before
+    assert (playoffs_of(t) is None) == (action == "playoffs")
 
 
 def test_a_refused_draw_is_one_sentence_in_chinese(client, director):
@@ -200,3 +208,19 @@ def test_without_public_results_the_bracket_shows_who_plays_but_no_score(client,
     final = page.split('aria-label="决赛"')[1].split("</section>")[0]
     assert "北区1队" in final and "北区2队" in final  # the final's fixture is made: its teams are public
     assert "bracket-line won" not in page and 'class="ko-level"' not in page
+
+
+def test_the_desk_makes_the_playoff_fixtures_now_due(client, director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2)  # no commit in this test: nothing made by itself
+    assert not TeamMatch.objects.filter(round__number=po.start + 1).exists()
+    client.force_login(director)
+    response = client.post(reverse("desk-teams", args=[t.slug]), {"action": "playoffs-next"}, follow=True)
+    assert "1 场季后赛比赛已排出。" in response.content.decode()
+    assert TeamMatch.objects.filter(round__number=po.start + 1).count() == 1
+    again = client.post(reverse("desk-teams", args=[t.slug]), {"action": "playoffs-next"}, follow=True)
+    assert "还没有该排的季后赛比赛：之前的对阵尚未结束。" in again.content.decode()

@@ -291,6 +291,13 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             playoffs.start_playoffs(tournament, d["per_zone"], d["seeding"])
             messages.success(request, _("The playoffs are drawn."))
             return redirect("team-playoffs", slug=tournament.slug)
+        if action == "playoffs-next" and event:
+            made = playoffs.advance_playoffs(tournament)
+            if made:
+                messages.success(request, _("%(n)s playoff fixtures are made.") % {"n": len(made)})
+            else:
+                messages.info(request, _("No playoff fixture is due: a tie before it is still open."))
+            return redirect("desk-teams", slug=tournament.slug)
         if action == "swiss" and event:
             rnd = pair_swiss_round(tournament)
             messages.success(request, _("%(round)s is paired.") % {"round": rnd})
