@@ -269,12 +269,36 @@ def team_swiss_round(
     )
 
 
-def zone_leaders(tables: Mapping[str, Sequence[TeamRow]], per_zone: int = 1) -> list[str]:
-    """The playoff field in seed order: every zone's winner first (zones ranked by their winners' score), then
-    every zone's second, and so on — so the bracket (``rules.knockout.seeded_lines``) keeps zone mates apart."""
+BY_SCORE = "by_score"  # each tier of the playoff field ranked across the zones by score, then table points
+BY_ZONE_ORDER = "zone_order"  # each tier in the zones' own order (zone A's winner seed 1, zone B's seed 2 …)
+SEEDINGS = (BY_SCORE, BY_ZONE_ORDER)
+
+
+def zone_leaders(
+    tables: Mapping[str, Sequence[TeamRow]], per_zone: int = 1, seeding: str = BY_SCORE
+) -> list[str]:
+    """The playoff field in seed order: every zone's winner first (zones ranked by their winners' score, or in
+    the zones' order), then every zone's second, and so on — so the bracket (``rules.knockout.seeded_lines``)
+    keeps zone mates apart."""
+    if seeding not in SEEDINGS:
+        raise TeamsError(f"unknown playoff seeding {seeding!r} (known: {', '.join(SEEDINGS)})")
     out: list[str] = []
     for place in range(per_zone):
         tier = [rows[place] for rows in tables.values() if len(rows) > place]
-        tier.sort(key=lambda r: (-r.score, -r.tiebreaks.get("table_points", 0), r.team))
+        if seeding == BY_SCORE:
+            tier.sort(key=lambda r: (-r.score, -r.tiebreaks.get("table_points", 0), r.team))
         out += [r.team for r in tier]
     return out
+
+
+def playoff_winner(result: TeamResult, home_seed: int, away_seed: int) -> tuple[str, str]:
+    """Who goes through a playoff team match, and why: the winner (``"score"``); a drawn team match goes to the
+    side with more table points (``"table_points"``), then the better level difference (``"level_diff"``),
+    then the better (lower) seed (``"seed"``)."""
+    if result.winner is not None:
+        return result.winner, "score"
+    if result.table_points_home != result.table_points_away:
+        return ("home" if result.table_points_home > result.table_points_away else "away"), "table_points"
+    if result.level_diff:
+        return ("home" if result.level_diff > 0 else "away"), "level_diff"
+    return ("home" if home_seed <= away_seed else "away"), "seed"

@@ -14,3 +14,10 @@ class TournamentsConfig(AppConfig):
         from tournaments.teams import generation as team_generation
 
         team_generation.connect()
+        from tournaments.teams import playoffs
+
+        playoffs.connect()  # a playoff fixture's last table finished: the next fixture is made
+        from tournaments.public.screen_data import register_panels
+        from tournaments.teams.screen import team_panels
+
+        register_panels(team_panels)  # a team event's screen shows its zone tables and fixtures

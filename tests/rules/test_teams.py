@@ -10,13 +10,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.teams import (
+    BY_ZONE_ORDER,
     TABLE_POINTS,
     VICTORY_POINTS,
     TableScore,
     TeamMatchResult,
+    TeamResult,
     TeamsError,
     VictoryScale,
     double_round_robin,
+    playoff_winner,
     seat_tables,
     team_result,
     team_standings,
@@ -149,3 +152,30 @@ def test_zone_winners_are_seeded_before_every_runner_up():
     t1 = team_standings([won("A", "B", 4, 2)])
     t2 = team_standings([won("C", "D", 6, 0)])
     assert zone_leaders({"1": t1, "2": t2}, per_zone=2) == ["C", "A", "B", "D"]
+
+
+def test_zone_order_seeding_keeps_each_tier_in_the_zones_order():
+    t1 = team_standings([won("A", "B", 4, 2)])
+    t2 = team_standings([won("C", "D", 6, 0)])
+    assert zone_leaders({"1": t1, "2": t2}, per_zone=2, seeding=BY_ZONE_ORDER) == ["A", "C", "B", "D"]
+
+
+def test_an_unknown_playoff_seeding_is_refused():
+    with pytest.raises(TeamsError):
+        zone_leaders({}, seeding="lottery")
+
+
+@pytest.mark.parametrize(
+    ("result", "seeds", "through"),
+    [
+        (TeamResult(4, 2, "home", 4, 2, 3), (2, 1), ("home", "score")),
+        (TeamResult(1000, 1000, None, 2, 4, 0), (1, 2), ("away", "table_points")),
+        (TeamResult(2, 2, None, 2, 2, -1), (1, 2), ("away", "level_diff")),
+        (TeamResult(2, 2, None, 2, 2, 0), (3, 2), ("away", "seed")),
+    ],
+    ids=["winner", "table-points", "level-difference", "seed"],
+)
+def test_a_drawn_playoff_match_goes_by_table_points_then_level_difference_then_the_seed(
+    result, seeds, through
+):
+    assert playoff_winner(result, *seeds) == through

@@ -1,4 +1,5 @@
-"""A small team league built through the team services: six teams in one zone, three tables a match."""
+"""Small team leagues built through the team services: six teams in one zone, three tables a match; two zones
+of three teams, two tables a match, for the playoffs."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 
 from tests.desk.helpers import finish
-from tournaments.models import Tournament
+from tournaments.models import Team, TeamMatch, Tournament
 from tournaments.teams import services
 
 FIRST_DAY = dt.date.today() + dt.timedelta(days=30)  # line-ups still due
@@ -53,3 +54,27 @@ def play(fixture, home_wins: int) -> None:
         high, low = "6", "3"
         ns_won = winner == m.pair_ns
         finish(m, winner, high if ns_won else low, low if ns_won else high)
+
+
+def two_zones(per_zone: int = 3, tables: int = 2) -> Tournament:
+    """Two zones (北区 first, then 南区) of ``per_zone`` teams; in each, team 1 is the strongest."""
+    t = Tournament.objects.create(name="季后赛", slug="playoffs", ruleset={"preset": "standard"})
+    services.save_team_event(t, tables=tables)
+    for zone in ("北区", "南区"):
+        for i in range(1, per_zone + 1):
+            pairs = [(f"{zone}{i}甲{j}", f"{zone}{i}乙{j}") for j in range(tables)]
+            services.add_team(t, services.TeamEntry(f"{zone}{i}队", pairs, venue=f"{zone}{i}馆", zone=zone))
+    services.schedule_league(t)
+    return t
+
+
+def strength(team: Team) -> int:
+    return -int(team.name[2:-1])  # 北区1队 is the best of its zone
+
+
+def play_league(t: Tournament, director) -> None:
+    """Every league fixture played: the stronger team wins every table."""
+    fixtures = TeamMatch.objects.filter(round__tournament=t).select_related("home", "away", "round")
+    for fx in fixtures:
+        hand_in_both(fx, director)
+        play(fx, home_wins=2 if strength(fx.home) > strength(fx.away) else 0)

@@ -196,7 +196,8 @@ def test_a_team_swiss_pairs_the_next_round_only_once_the_last_is_finished(direct
 
 # --- pages and permissions ---------------------------------------------------------------------------------
 
-PUBLIC = [("team-tables", []), ("team-fixtures", []), ("team", ["team"]), ("team-fixture", ["fixture"])]
+PUBLIC = [("team-tables", []), ("team-fixtures", []), ("team", ["team"]), ("team-fixture", ["fixture"]),
+          ("team-playoffs", [])]  # fmt: skip
 DESK = [("get", "desk-teams", []), ("post", "desk-teams", []), ("post", "desk-team-captain", ["team"]),
         ("post", "desk-postpone", ["fixture"])]  # fmt: skip
 

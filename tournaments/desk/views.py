@@ -43,6 +43,7 @@ from tournaments.pairing.services import (
     why_not_unpublish,
 )
 from tournaments.standings.tables import PairingTable
+from tournaments.teams.sheets import team_sheets
 from tournaments.workbook.download import attach
 from tournaments.workbook.export import workbook_filename, workbook_title, write_workbook
 from tournaments.workbook.importing import (
@@ -334,8 +335,9 @@ def desk_import_template(request: HttpRequest, tournament: Tournament, fmt: str)
 
 @desk_page
 def desk_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The official workbook, headers in the language of the request."""
+    """The official workbook, headers in the language of the request (a team event's zone tables, team
+    matches and playoffs too)."""
     out = io.BytesIO()
-    write_workbook(tournament, out)
+    write_workbook(tournament, out, extra=team_sheets)
     response = HttpResponse(out.getvalue(), content_type=XLSX)
     return attach(response, workbook_title(tournament), workbook_filename(tournament))

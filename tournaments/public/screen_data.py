@@ -7,6 +7,7 @@ switch is off is not built at all, so its data never reaches the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import segno
@@ -98,8 +99,24 @@ def progress(rnd: Round, with_results: bool) -> dict:
     return {**counts, "waiting": waiting, "recent": recent}
 
 
+# Panels of another kind of tournament, built by the room that knows it (a team event: ``teams.screen``) and
+# registered from the app's ``ready``, as this room cannot import the rooms above it. The first source that
+# answers (not None) gives the screen's panels instead of the pairs' seating, progress and standings.
+PanelSource = Callable[[Tournament, object], "list[Panel] | None"]
+PANEL_SOURCES: list[PanelSource] = []
+
+
+def register_panels(source: PanelSource) -> None:
+    if source not in PANEL_SOURCES:
+        PANEL_SOURCES.append(source)
+
+
 def screen_panels(tournament: Tournament, user) -> list[Panel]:
     """The panels the screen cycles through, as far as the public switches let this visitor see."""
+    for source in PANEL_SOURCES:
+        found = source(tournament, user)
+        if found is not None:
+            return found
     panels: list[Panel] = []
     rnd = current_round(tournament)
     if rnd is not None and access.can_see_page(user, tournament, "public_pairings"):

@@ -50,6 +50,13 @@ class ScheduleForm(forms.Form):
     days_apart = forms.IntegerField(label=_("days between match days"), min_value=1, max_value=60, initial=7)
 
 
+class PlayoffForm(forms.Form):
+    per_zone = forms.IntegerField(
+        label=_("teams per zone in the playoffs"), min_value=1, max_value=16, initial=2
+    )
+    seeding = forms.ChoiceField(label=_("playoff seeding"), choices=TeamEvent.Seeding.choices)
+
+
 class CaptainForm(forms.Form):
     username = forms.CharField(label=_("captain's user name"), max_length=150, required=False)
 

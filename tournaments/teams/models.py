@@ -10,7 +10,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from rules.teams import MAX_ROSTER, TABLE_POINTS, VICTORY_POINTS
+from rules.teams import BY_SCORE, BY_ZONE_ORDER, MAX_ROSTER, TABLE_POINTS, VICTORY_POINTS
 from tournaments.competition.models import Match, Pair, Round, Tournament
 from tournaments.competition.stamps import by_user
 
@@ -44,6 +44,24 @@ class TeamEvent(models.Model):
             "victory points only: the margin that takes all 20 is this times the square root of the tables"
         ),
     )
+
+    # The playoffs of the zone leaders (a league): the top ``playoff_per_zone`` of every zone in a knockout of
+    # team matches; ``playoff_lines`` are its first round's lines (team ids, None: a bye), ``playoff_start`` the
+    # number of its first round. Both set once, when the director starts the playoffs.
+    class Seeding(models.TextChoices):
+        BY_SCORE = BY_SCORE, _("zone winners first, ranked across the zones by score")
+        ZONE_ORDER = BY_ZONE_ORDER, _("zone winners first, in the zones' order")
+
+    playoff_per_zone = models.PositiveSmallIntegerField(
+        _("teams per zone in the playoffs"),
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(16)],
+    )
+    playoff_seeding = models.CharField(
+        _("playoff seeding"), max_length=20, choices=Seeding.choices, default=BY_SCORE
+    )
+    playoff_start = models.PositiveSmallIntegerField(_("first playoff round"), null=True, blank=True)
+    playoff_lines = models.JSONField(_("playoff bracket"), default=list, blank=True)
     history = HistoricalRecords()
 
     class Meta:

@@ -102,12 +102,15 @@ def results(tournament: Tournament, team_matches=None) -> dict[int, TeamResult |
 
 def zone_table(tournament: Tournament, zone: Zone | None) -> list[Standing]:
     """A zone's table (every team of the tournament for ``zone`` None) by score, then table points, level
-    difference and head-to-head."""
+    difference and head-to-head; the league's matches only, never the playoffs'."""
     teams = tournament.teams.all() if zone is None else zone.teams.all()
     teams = {str(t.pk): t for t in teams.order_by("seed", "name")}
     fixtures = TeamMatch.objects.filter(round__tournament=tournament)
     if zone is not None:
         fixtures = fixtures.filter(zone=zone)
+    event = team_event(tournament)
+    if event is not None and event.playoff_start is not None:  # the playoffs are no league matches
+        fixtures = fixtures.filter(round__number__lt=event.playoff_start)
     pairs = dict(fixtures.values_list("pk", "home_id").order_by())
     aways = dict(fixtures.values_list("pk", "away_id").order_by())
     found = results(tournament, fixtures)
@@ -122,3 +125,20 @@ def zone_table(tournament: Tournament, zone: Zone | None) -> list[Standing]:
         for r in rows
         if r.team in teams
     ]
+
+
+def current_day(tournament: Tournament, days: list[int] | None = None) -> int | None:
+    """The match day the pages show first: the first with a fixture still without its result, else the last."""
+    if days is None:
+        days = list(
+            tournament.rounds.filter(team_matches__isnull=False)
+            .distinct()
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+    finished = results(tournament)
+    open_days = TeamMatch.objects.filter(round__tournament=tournament).exclude(
+        pk__in=[pk for pk, r in finished.items() if r is not None]
+    )
+    day = open_days.order_by("round__number").values_list("round__number", flat=True).first()
+    return day if day is not None else (days[-1] if days else None)

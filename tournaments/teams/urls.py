@@ -9,6 +9,7 @@ urlpatterns = [
     path("t/<slug:slug>/teams/<int:team_id>/", views.team_page, name="team"),
     path("t/<slug:slug>/fixtures/", views.fixtures_page, name="team-fixtures"),
     path("t/<slug:slug>/fixtures/<int:fixture_id>/", views.fixture_page, name="team-fixture"),
+    path("t/<slug:slug>/playoffs/", views.playoffs_page, name="team-playoffs"),
     path("t/<slug:slug>/desk/teams/", views.desk_teams, name="desk-teams"),
     path("t/<slug:slug>/desk/teams/<int:team_id>/captain/", views.desk_captain, name="desk-team-captain"),
     path("t/<slug:slug>/desk/fixtures/<int:fixture_id>/postpone/", views.desk_postpone, name="desk-postpone"),

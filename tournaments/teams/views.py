@@ -19,17 +19,18 @@ from tournaments.competition import access
 from tournaments.competition.pages import desk_page, tournament_page
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
 from tournaments.public.caching import public_cache
-from tournaments.teams import services
+from tournaments.teams import playoffs, services
 from tournaments.teams.forms import (
     CaptainForm,
     LineUpForm,
+    PlayoffForm,
     PostponeForm,
     ScheduleForm,
     TeamEventForm,
     TeamForm,
 )
 from tournaments.teams.models import team_event
-from tournaments.teams.results import results, shown, zone_table
+from tournaments.teams.results import current_day, results, shown, zone_table
 from tournaments.teams.swiss import pair_swiss_round
 
 FIXTURE = ("home", "away", "zone", "round")
@@ -91,12 +92,7 @@ def fixtures_page(request: HttpRequest, slug: str) -> HttpResponse:
     except (KeyError, ValueError):
         day = None
     if day not in days:
-        finished = results(tournament)
-        open_days = TeamMatch.objects.filter(round__tournament=tournament).exclude(
-            pk__in=[pk for pk, r in finished.items() if r is not None]
-        )
-        day = open_days.order_by("round__number").values_list("round__number", flat=True).first()
-        day = day if day is not None else (days[-1] if days else None)
+        day = current_day(tournament, days)
     fixtures = TeamMatch.objects.filter(round__tournament=tournament, round__number=day).select_related(
         *FIXTURE
     )
@@ -109,6 +105,28 @@ def fixtures_page(request: HttpRequest, slug: str) -> HttpResponse:
             "days": days,
             "day": day,
             "lines": _lines(tournament, event, fixtures),
+        },
+    )
+
+
+@public_cache
+def playoffs_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The playoffs' bracket of team matches (the teams when the pairings are public, the scores and who went
+    through when the results are too), and its fixtures."""
+    tournament, event = _team_tournament(request, slug, "public_pairings")
+    show = access.can_see_page(request.user, tournament, "public_results")
+    picture = playoffs.playoff_picture(tournament, event, show_results=show)
+    fixtures = picture["fixtures"] if picture else []
+    return render(
+        request,
+        "tournaments/teams/playoffs.html",
+        {
+            "tournament": tournament,
+            "event": event,
+            "bracket": picture,
+            "entrant_label": _("team"),
+            "show_results": show,
+            "lines": _lines(tournament, event, fixtures) if show else [{"fixture": fx} for fx in fixtures],
         },
     )
 
@@ -247,6 +265,10 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     settings_form = TeamEventForm(request.POST if action == "settings" else None, instance=event)
     team_form = TeamForm(request.POST if action == "team" else None)
     schedule_form = ScheduleForm(request.POST if action == "schedule" else None)
+    playoff_form = PlayoffForm(
+        request.POST if action == "playoffs" else None,
+        initial={"per_zone": event.playoff_per_zone, "seeding": event.playoff_seeding} if event else None,
+    )
     try:
         if action == "settings" and settings_form.is_valid():
             services.save_team_event(tournament, **settings_form.cleaned_data)
@@ -263,6 +285,18 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 tournament, schedule_form.cleaned_data["first_day"], schedule_form.cleaned_data["days_apart"]
             )
             messages.success(request, _("%(n)s fixtures are made.") % {"n": n})
+            return redirect("desk-teams", slug=tournament.slug)
+        if action == "playoffs" and event and playoff_form.is_valid():
+            d = playoff_form.cleaned_data
+            playoffs.start_playoffs(tournament, d["per_zone"], d["seeding"])
+            messages.success(request, _("The playoffs are drawn."))
+            return redirect("team-playoffs", slug=tournament.slug)
+        if action == "playoffs-next" and event:
+            made = playoffs.advance_playoffs(tournament)
+            if made:
+                messages.success(request, _("%(n)s playoff fixtures are made.") % {"n": len(made)})
+            else:
+                messages.info(request, _("No playoff fixture is due: a tie before it is still open."))
             return redirect("desk-teams", slug=tournament.slug)
         if action == "swiss" and event:
             rnd = pair_swiss_round(tournament)
@@ -281,6 +315,7 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "settings_form": settings_form,
             "team_form": team_form,
             "schedule_form": schedule_form,
+            "playoff_form": playoff_form,
             "teams": teams,
             "fixtures": TeamMatch.objects.filter(round__tournament=tournament).count(),
         },

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
 
 from django.db.models import Value
@@ -400,8 +400,14 @@ def _placings_sheet(wb: Workbook, tournament: Tournament) -> None:
     places.close()
 
 
-def write_workbook(tournament: Tournament, out: str | IO[bytes]) -> None:
-    """Write the official workbook of ``tournament`` to a path or binary file, in the active language."""
+def write_workbook(
+    tournament: Tournament,
+    out: str | IO[bytes],
+    extra: Callable[[Workbook, Tournament], None] | None = None,
+) -> None:
+    """Write the official workbook of ``tournament`` to a path or binary file, in the active language.
+    ``extra`` adds sheets after the pairs' ones: a room above this one (the teams' zone tables) hands its own
+    writer in, as this room cannot import it."""
     wb = Workbook(write_only=True)
     matches = _match_rows(tournament)
     byes = list(
@@ -415,6 +421,8 @@ def write_workbook(tournament: Tournament, out: str | IO[bytes]) -> None:
     _deals_sheet(wb, tournament, matches)
     _penalties_sheet(wb, tournament, matches)
     _bracket_sheets(wb, tournament)
+    if extra is not None:
+        extra(wb, tournament)
     wb.save(out)
 
 

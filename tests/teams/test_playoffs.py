@@ -1,0 +1,226 @@
+"""The playoffs of a league's zone leaders: the field seeded from the zone tables, the bracket's ties as team
+matches, a drawn one decided by the tie-breaks, the next fixture made once a tie is decided, the public bracket
+page and who may start the playoffs."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from rules.teams import BY_SCORE, BY_ZONE_ORDER
+from tests.desk.helpers import finish
+from tests.teams.scene import captain, hand_in_both, play, play_league, two_zones
+from tournaments.models import Team, TeamMatch, Tournament
+from tournaments.teams import services
+from tournaments.teams.playoffs import advance_playoffs, playoffs_of, start_playoffs
+from tournaments.teams.results import zone_table
+
+pytestmark = pytest.mark.django_db
+
+
+def names(teams) -> list[str]:
+    return [Team.objects.get(pk=pk).name if pk else None for pk in teams]
+
+
+def test_the_playoffs_are_refused_until_every_league_match_has_its_result(director):
+    t = two_zones()
+    with pytest.raises(services.TeamError) as refused:
+        start_playoffs(t, 2, BY_SCORE)
+    assert refused.value.status == 409 and playoffs_of(t) is None
+
+
+def test_the_zone_winners_are_seeded_first_and_zone_mates_meet_only_in_the_final(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    assert names(po.lines) == ["北区1队", "南区2队", "北区2队", "南区1队"]
+    first = TeamMatch.objects.filter(round__number=po.start).order_by("number")
+    assert [(f.home.name, f.away.name) for f in first] == [("北区1队", "南区2队"), ("南区1队", "北区2队")]
+    assert all(f.zone is None and f.venue == f.home.venue for f in first)
+
+
+def test_three_teams_per_zone_give_the_two_best_zone_winners_a_bye(director):
+    t = two_zones(per_zone=3)
+    play_league(t, director)
+    po = start_playoffs(t, 3, BY_ZONE_ORDER)
+    assert names(po.lines) == ["北区1队", None, "北区3队", "南区2队", "北区2队", "南区3队", None, "南区1队"]
+    assert TeamMatch.objects.filter(round__number=po.start).count() == 2  # the two byes go through
+
+
+def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_commit_callbacks):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    semis = list(TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"))
+    for fx in semis:
+        hand_in_both(fx, director)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[0], home_wins=2)
+    assert not TeamMatch.objects.filter(round__number=po.start + 1).exists()  # the other semi-final is open
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[1], home_wins=0)  # 北区2队 beats 南区1队 away
+    final = TeamMatch.objects.get(round__number=po.start + 1)
+    assert (final.home.name, final.away.name) == ("北区1队", "北区2队")
+    assert t.rounds.get(number=po.start + 1).state == "published"
+
+
+def test_a_drawn_playoff_match_with_level_table_points_goes_to_the_better_level_difference(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    fx = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start, number=1)
+    hand_in_both(fx, director)
+    one, two = (tt.match for tt in fx.tables.select_related("match").order_by("number"))
+    # table 1: home North–South wins 6 to 3; table 2: the away pair (North–South) wins only A to K
+    finish(one, one.pair_ns, "6", "3")
+    finish(two, two.pair_ns, "A", "K")
+    playoffs = playoffs_of(t)
+    assert playoffs.found[fx.pk].winner is None  # two table points each
+    assert playoffs.won[0] == {fx.home_id} and playoffs.why[fx.pk] == "level_diff"
+
+
+def test_a_wholly_drawn_playoff_match_goes_to_the_higher_seed(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    fx = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start, number=1)
+    hand_in_both(fx, director)
+    play(fx, home_wins=1)  # one table each, 6 to 3 both: nothing between them
+    playoffs = playoffs_of(t)
+    assert playoffs.won[0] == {fx.home_id} and playoffs.why[fx.pk] == "seed"
+    assert po.seeds[fx.home_id] == 1
+
+
+def test_the_playoffs_start_once(director):
+    t = two_zones()
+    play_league(t, director)
+    start_playoffs(t, 2, BY_SCORE)
+    with pytest.raises(services.TeamError):
+        start_playoffs(t, 2, BY_SCORE)
+
+
+def test_a_team_swiss_has_no_playoffs(director):
+    t = Tournament.objects.create(name="团体赛", slug="swiss")
+    services.save_team_event(t, kind="swiss", tables=2)
+    with pytest.raises(services.TeamError):
+        start_playoffs(t, 2, BY_SCORE)
+
+
+# --- pages and permissions ---------------------------------------------------------------------------------
+
+
+def test_the_director_draws_the_playoffs_at_the_desk_and_the_bracket_page_names_the_teams(client, director):
+    t = two_zones()
+    play_league(t, director)
+    client.force_login(director)
+    response = client.post(
+        reverse("desk-teams", args=[t.slug]), {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE}
+    )
+    assert response.status_code == 302 and playoffs_of(t) is not None
+    client.logout()
+    page = client.get(reverse("team-playoffs", args=[t.slug])).content.decode()
+    assert "北区1队" in page and "南区2队" in page and 'data-testid="bracket"' in page
+
+
+def test_the_playoffs_page_says_when_none_are_drawn(client):
+    t = two_zones()
+    page = client.get(reverse("team-playoffs", args=[t.slug]))
+    assert page.status_code == 200 and 'data-testid="no-bracket"' in page.content.decode()
+
+
+def test_the_playoffs_page_of_a_pairs_tournament_is_404(client, tournament):
+    assert client.get(reverse("team-playoffs", args=[tournament.slug])).status_code == 404
+
+
+@pytest.mark.parametrize("action", ["playoffs", "playoffs-next"])
+@pytest.mark.parametrize("who", ["anonymous", "judge", "captain"])
+def test_only_the_director_draws_the_playoffs_or_makes_their_fixtures(client, director, judge, who, action):
+    t = two_zones()
+    play_league(t, director)
+    if action == "playoffs-next":
+        po = start_playoffs(t, 2, BY_ZONE_ORDER)
+        for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
+            hand_in_both(fx, director)
+            play(fx, home_wins=2)
+    if who == "judge":
+        client.force_login(judge)
+    elif who == "captain":
+        client.force_login(captain(t.teams.first(), "cap"))
+    before = TeamMatch.objects.count()
+    response = client.post(
+        reverse("desk-teams", args=[t.slug]), {"action": action, "per_zone": 2, "seeding": BY_SCORE}
+    )
+    assert response.status_code == (302 if who == "anonymous" else 403)
+    assert TeamMatch.objects.count() == before
+    assert (playoffs_of(t) is None) == (action == "playoffs")
+
+
+def test_a_refused_draw_is_one_sentence_in_chinese(client, director):
+    t = two_zones()
+    client.force_login(director)
+    response = client.post(
+        reverse("desk-teams", args=[t.slug]),
+        {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE},
+        follow=True,
+        headers={"accept-language": "zh-hans"},
+    )
+    text = response.content.decode()
+    assert playoffs_of(t) is None and "请先完成所有联赛比赛，再排季后赛。" in text
+    assert "Finish every league match" not in text
+
+
+def test_a_zoneless_leagues_table_leaves_the_playoffs_out(director):
+    t = Tournament.objects.create(name="无区联赛", slug="no-zones", ruleset={"preset": "standard"})
+    services.save_team_event(t, tables=2)
+    for i in range(1, 4):
+        services.add_team(t, services.TeamEntry(f"{i}号队", [(f"{i}甲{j}", f"{i}乙{j}") for j in range(2)]))
+    services.schedule_league(t)
+    for fx in TeamMatch.objects.filter(round__tournament=t).select_related("home", "away", "round"):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2 if fx.home.name < fx.away.name else 0)
+    before = [(s.team.name, s.score, s.played) for s in zone_table(t, None)]
+    po = start_playoffs(t, 2, BY_SCORE)
+    final = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start)
+    hand_in_both(final, director)
+    play(final, home_wins=2)
+    assert [(s.team.name, s.score, s.played) for s in zone_table(t, None)] == before
+
+
+def test_the_overview_links_the_playoffs_once_drawn(client, director):
+    t = two_zones()
+    overview = reverse("tournament", args=[t.slug])
+    assert 'data-testid="playoffs-link"' not in client.get(overview).content.decode()
+    play_league(t, director)
+    start_playoffs(t, 2, BY_SCORE)
+    assert 'data-testid="playoffs-link"' in client.get(overview).content.decode()
+
+
+def test_without_public_results_the_bracket_shows_who_plays_but_no_score(client, director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2 if fx.number == 1 else 0)  # 北区1队 and 北区2队 (away) go through
+    advance_playoffs(t)  # as the last table's commit would
+    Tournament.objects.filter(pk=t.pk).update(public_results=False)
+    page = client.get(reverse("team-playoffs", args=[t.slug])).content.decode()
+    final = page.split('aria-label="决赛"')[1].split("</section>")[0]
+    assert "北区1队" in final and "北区2队" in final  # the final's fixture is made: its teams are public
+    assert "bracket-line won" not in page and 'class="ko-level"' not in page
+
+
+def test_the_desk_makes_the_playoff_fixtures_now_due(client, director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2)  # no commit in this test: nothing made by itself
+    assert not TeamMatch.objects.filter(round__number=po.start + 1).exists()
+    client.force_login(director)
+    response = client.post(reverse("desk-teams", args=[t.slug]), {"action": "playoffs-next"}, follow=True)
+    assert "1 场季后赛比赛已排出。" in response.content.decode()
+    assert TeamMatch.objects.filter(round__number=po.start + 1).count() == 1
+    again = client.post(reverse("desk-teams", args=[t.slug]), {"action": "playoffs-next"}, follow=True)
+    assert "还没有该排的季后赛比赛：之前的对阵尚未结束。" in again.content.decode()
