@@ -306,7 +306,7 @@ def _seat_cards(
     rows = [faces[i : i + per_line] for i in range(0, len(faces), per_line)] or [[]]
     marks = (" ▶" if seat == trick.leader else "") + (" ★" if seat == trick.winner else "")
     css = "seat" + (" winner" if seat == trick.winner else "") + (" leader" if seat == trick.leader else "")
-    room = 24 if anchor == "middle" else 10  # North and South have the picture's width, West and East a margin
+    room = 24 if anchor == "middle" else 10  # North and South span the picture; West and East a margin
     lines = format_html('<tspan x="{}" dy="0" class="seat-name">{}{}</tspan>', x, short(name, room), marks)
     for row in rows:
         cards = format_html_join(
