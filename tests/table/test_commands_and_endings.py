@@ -34,7 +34,17 @@ def test_record_deal_and_match_state_commands(tmp_path, match, director):
     out = StringIO()
     call_command("match_state", str(match.pk), stdout=out)
     state = json.loads(out.getvalue())
-    assert set(state) == {"id", "status", "ruleset", "levels", "banker", "deals", "winner", "ended_by"}
+    assert set(state) == {
+        "id",
+        "status",
+        "ruleset",
+        "levels",
+        "banker",
+        "deals",
+        "winner",
+        "ended_by",
+        "overtime",
+    }
     assert state["deals"] == 1 and state["banker"] == verdict["result"]["next_banker"]
     out = StringIO()
     call_command("export_deals", str(match.pk), stdout=out)

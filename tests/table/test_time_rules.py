@@ -52,6 +52,7 @@ def test_calling_time_in_sudden_death_puts_both_sides_at_a_and_the_next_deal_sta
     state = match_fold.call_time(match, judge)
     assert state.overtime and not state.over
     match.refresh_from_db()
+    assert match_fold.match_summary(match)["overtime"]  # manage.py match_state says so too
     assert (match.state, match.ended_by, match.level_ns, match.level_ew) == (
         Match.State.IN_PROGRESS,
         "",

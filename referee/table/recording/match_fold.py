@@ -217,4 +217,5 @@ def match_summary(match: Match) -> dict:
         "deals": state.deals,
         "winner": state.end.winner if state.end else None,
         "ended_by": state.end.how if state.end else None,
+        "overtime": state.overtime,  # time called under sudden death: both sides at the target level, playing on
     }
