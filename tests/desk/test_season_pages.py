@@ -98,3 +98,12 @@ def test_the_workbook_downloads_under_the_tournaments_own_name(client, director)
 def test_a_file_name_keeps_no_quote_slash_or_control_character():
     header = content_disposition('a"b/c\\d\r\ne:.xlsx', 'x"y z.xlsx')
     assert header == "attachment; filename=\"x-y-z.xlsx\"; filename*=UTF-8''a-b-c-d-e-.xlsx"
+
+
+@pytest.mark.django_db
+def test_the_player_page_explains_the_rating_in_words_not_a_formula(client, director):
+    season = build_season(director)
+    page = client.get(reverse("player", args=[season.player("张三").pk])).content.decode()
+    assert "等级分从 1000 分起" in page
+    for formula in ("sigma", "Plackett", "mu −", "openskill"):
+        assert formula not in page
