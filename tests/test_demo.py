@@ -63,6 +63,7 @@ def test_the_overview_links_each_pair_to_its_page_only_while_results_are_public(
     page = Client().get("/t/demo/").content.decode()
     assert link in page
     assert "第1轮（已发布）" in page  # the round's state in Chinese brackets, not in English ones
+    assert f"{tournament.start_date:%Y-%m-%d}" in page  # dates written as everywhere else on the site
     assert "退赛" not in page  # no empty withdrawn column while no pair has withdrawn
     tournament.public_results = False
     tournament.save()
