@@ -24,6 +24,7 @@ PAGE_FILES = (
     "js/picker.js",
     "js/overlay.js",
     "js/deal.js",
+    "js/clock.js",
 )
 
 

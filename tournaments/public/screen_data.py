@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 import segno
-from django.db.models import Count, Q
+from django.db.models import Count, Min, Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from pypinyin import lazy_pinyin
 
+from tournaments.board.state import time_limit
 from tournaments.competition import access
 from tournaments.models import Bye, Deal, Match, Round, Tournament
 from tournaments.standings.compute import compute_standings
@@ -90,13 +92,22 @@ def progress(rnd: Round, with_results: bool) -> dict:
         playing=Count("pk", filter=Q(state=Match.State.IN_PROGRESS)),
     )
     waiting = Deal.objects.filter(match__round=rnd, state=Deal.State.SUBMITTED).count()
+    deadline = first_deadline(rnd)
     recent = []
     if with_results:
         finished = rnd.matches.filter(state=Match.State.FINISHED).select_related(
             "pair_ns", "pair_ew", "winner"
         )
         recent = list(finished.order_by("-ended_at", "-table")[:RECENT_RESULTS])
-    return {**counts, "waiting": waiting, "recent": recent}
+    return {**counts, "waiting": waiting, "recent": recent, "deadline": deadline}
+
+
+def first_deadline(rnd: Round) -> datetime | None:
+    """When the first table still playing reaches the time limit (the room's clock), or None without a limit."""
+    limit = time_limit(rnd.tournament)
+    playing = rnd.matches.filter(state=Match.State.IN_PROGRESS, time_called_at__isnull=True)
+    first = playing.aggregate(first=Min("started_at"))["first"]
+    return first + timedelta(minutes=limit) if limit and first else None
 
 
 # Panels of another kind of tournament, built by the room that knows it (a team event: ``teams.screen``) and

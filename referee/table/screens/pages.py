@@ -3,6 +3,8 @@ write (new deal, quick entry) refuses, as the write would, anyone who may not ma
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.utils import timezone
 
 from referee.table.forms import kitty_hint
@@ -83,10 +85,20 @@ def new_deal_screen(match: Match, user) -> dict:
     }
 
 
+def match_deadline(match: Match) -> datetime | None:
+    """When the match's time limit passes (no new deal after it), while it still counts: None without a limit,
+    before the match started, or once time was called (over, or playing on under sudden death)."""
+    limit = ruleset_for(match).time_limit_minutes
+    if not limit or match.started_at is None or match.time_called_at is not None:
+        return None
+    return match.started_at + timedelta(minutes=limit)
+
+
 def deal_screen(deal: Deal, user) -> dict:
-    """The trick-entry page: the deal's state (drawn by the page's script) and the script's words."""
+    """The trick-entry page: the deal's state (drawn by the page's script), the script's words and the clock."""
     return {
         "deal": deal,
+        "deadline": match_deadline(deal.match),
         "match": deal.match,
         "state": current_deal_state(deal, user),
         "seats": SEATS,
