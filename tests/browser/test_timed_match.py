@@ -24,7 +24,7 @@ WORDS = {
         "overtime": "时间到：双方定为打A，领先方先坐庄",
         "new deal": "新的一局",
         "points": "时间已到：结束本场比赛",
-        "ended": "结束方式: 时间到",
+        "ended": "结束方式：时间到",
     },
     "en": {
         "sudden_death": "Time is up: both sides to A",

@@ -234,7 +234,7 @@ def test_a_whole_deal_through_the_pages_then_submit_and_confirm(table, judge, ma
         assert response.status_code == 200, response.json()
     review = c.get(reverse("review", args=[deal.pk])).content.decode()
     assert 'data-testid="total"' in review
-    assert ("扣底加分" in review) == has_kitty  # no kitty, no kitty bonus
+    assert ("抠底加分" in review) == has_kitty  # no kitty, no kitty bonus
     deal.refresh_from_db()
     assert (
         c.post(reverse("deal_action", args=[deal.pk, "submit"]), {"version": deal.version}).status_code == 302
