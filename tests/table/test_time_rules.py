@@ -133,3 +133,22 @@ def test_a_new_deal_after_the_limit_under_the_higher_level_rule_is_refused_as_be
     timed_match(match, director, "higher_level")
     with translation.override("en"), pytest.raises(errors.RecordingError, match="no new deal may start"):
         deal_entry.start_deal(match, judge, trump="S")
+
+
+def test_the_trick_entry_page_says_the_match_plays_on_at_a_after_time(match, judge, director):
+    timed_match(match, director, "sudden_death")
+    match_fold.call_time(match, judge)
+    second = deal_entry.start_deal(match, judge, trump="S")
+    with translation.override("zh-hans"):
+        page = as_user(judge).get(reverse("deal", args=[second.pk])).content.decode()
+    assert 'data-testid="overtime"' in page and "时间到：双方打A，继续比赛" in page
+    assert 'data-testid="deal-clock"' not in page  # no clock once time is called
+
+
+def test_the_trick_entry_page_has_no_overtime_note_inside_the_limit(match, judge):
+    t = match.round.tournament
+    t.ruleset, t.match_time_limit = {"preset": "standard", "time_rule": "sudden_death"}, 30
+    t.save()
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    page = as_user(judge).get(reverse("deal", args=[deal.pk])).content.decode()
+    assert 'data-testid="overtime"' not in page and 'data-testid="deal-clock"' in page

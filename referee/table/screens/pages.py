@@ -17,6 +17,7 @@ from referee.table.recording.quick import require_quick_entry
 from referee.table.recording.rulesets import ruleset_for
 from referee.table.screens.deal_state import current_deal_state
 from referee.table.screens.labels import entry_labels
+from rules.ruleset import TimeRule
 from rules.seats import SEATS, side_of
 from tournaments.competition.access import (
     can_confirm,
@@ -94,11 +95,24 @@ def match_deadline(match: Match) -> datetime | None:
     return match.started_at + timedelta(minutes=limit)
 
 
+def plays_on_after_time(match: Match) -> bool:
+    """The match plays on after time under sudden death, said on the trick-entry page as on the match page; the
+    fold is asked only when the rule and a passed limit make it possible."""
+    rs = ruleset_for(match)
+    if rs.time_rule != TimeRule.SUDDEN_DEATH or not rs.time_limit_minutes or match.started_at is None:
+        return False
+    if timezone.now() < match.started_at + timedelta(minutes=rs.time_limit_minutes):
+        return False
+    return table_state(match).overtime
+
+
 def deal_screen(deal: Deal, user) -> dict:
     """The trick-entry page: the deal's state (drawn by the page's script), the script's words and the clock."""
     return {
         "deal": deal,
         "deadline": match_deadline(deal.match),
+        "overtime": plays_on_after_time(deal.match),
+        "target_level": ruleset_for(deal.match).target_level,
         "match": deal.match,
         "state": current_deal_state(deal, user),
         "seats": SEATS,
