@@ -6,7 +6,10 @@ The bracket is its first round's lines (``TeamEvent.playoff_lines``, team ids); 
 them and the results. A drawn team match is decided by ``rules.teams.playoff_winner``: table points, then level
 difference, then the better seed. Each next fixture is made as soon as both ties before it are decided
 (``advance_playoffs``): by the finishing of a playoff table (``after_table``, on commit, connected from the app's
-``ready``) or by the desk. Its tables are seated when both line-ups are in, as any fixture's.
+``ready``) or by the desk. Its tables are seated when both line-ups are in, as any fixture's. With
+``TeamEvent.playoff_third_place`` the semi-finals' losers play for third place. A next fixture made before a
+tie's result was corrected is re-seated by the same step while it has not started; one under way is left as it
+is and named to the director (``stale_fixtures``).
 """
 
 from __future__ import annotations
