@@ -4,16 +4,28 @@ page and who may start the playoffs."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from openpyxl import load_workbook
 
 from rules.teams import BY_SCORE, BY_ZONE_ORDER
 from tests.desk.helpers import finish
 from tests.teams.scene import captain, hand_in_both, play, play_league, two_zones
 from tournaments.models import Team, TeamMatch, Tournament
 from tournaments.teams import services
-from tournaments.teams.playoffs import advance_playoffs, playoffs_of, start_playoffs
+from tournaments.teams.playoffs import (
+    advance_playoffs,
+    playoff_picture,
+    playoffs_of,
+    stale_fixtures,
+    start_playoffs,
+)
 from tournaments.teams.results import zone_table
+from tournaments.teams.sheets import team_sheets
+from tournaments.workbook.export import write_workbook
 
 pytestmark = pytest.mark.django_db
 
@@ -224,3 +236,140 @@ def test_the_desk_makes_the_playoff_fixtures_now_due(client, director):
     assert TeamMatch.objects.filter(round__number=po.start + 1).count() == 1
     again = client.post(reverse("desk-teams", args=[t.slug]), {"action": "playoffs-next"}, follow=True)
     assert "还没有该排的季后赛比赛：之前的对阵尚未结束。" in again.content.decode()
+
+
+# --- the third-place match ---------------------------------------------------------------------------------
+
+
+def semis_played(t, director, django_capture_on_commit_callbacks, third_place: bool):
+    """The playoffs of two zones drawn in the zones' order (北区1队 v 南区2队, 南区1队 v 北区2队) and both
+    semi-finals played, the last table's commit making what is due: 北区1队 and 北区2队 go through."""
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER, third_place=third_place)
+    semis = list(
+        TeamMatch.objects.filter(round__number=po.start)
+        .select_related("home", "away", "round")
+        .order_by("number")
+    )
+    for fx in semis:
+        hand_in_both(fx, director)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[0], home_wins=2)
+        play(semis[1], home_wins=0)
+    return po, semis
+
+
+def final_round(po) -> list[TeamMatch]:
+    return list(
+        TeamMatch.objects.filter(round__number=po.start + 1)
+        .select_related("home", "away", "round")
+        .order_by("number")
+    )
+
+
+def placings_of(t) -> list[tuple[str, str]]:
+    picture = playoff_picture(t, t.team_event, show_results=True)
+    return [(place, team.name) for place, team in picture["placings"]]
+
+
+def test_with_a_third_place_match_the_semi_final_losers_play_for_third_and_the_places_run_one_to_four(
+    director, django_capture_on_commit_callbacks
+):
+    t = two_zones()
+    po, _semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=True)
+    final, third = final_round(po)
+    assert (final.home.name, final.away.name) == ("北区1队", "北区2队")
+    assert (third.home.name, third.away.name) == ("南区1队", "南区2队")  # the better seed at home
+    assert placings_of(t) == []  # the semi-finals' losers wait for their match, the finalists for theirs
+    for fx in (final, third):
+        hand_in_both(fx, director)
+    play(final, home_wins=2)
+    play(third, home_wins=0)  # 南区2队 wins the third place away
+    assert playoffs_of(t).third_won == third.away_id
+    assert placings_of(t) == [("1", "北区1队"), ("2", "北区2队"), ("3", "南区2队"), ("4", "南区1队")]
+
+
+def test_without_the_third_place_match_the_final_is_alone_and_the_semi_final_losers_share_third(
+    director, django_capture_on_commit_callbacks
+):
+    t = two_zones()
+    po, _semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=False)
+    (final,) = final_round(po)
+    hand_in_both(final, director)
+    play(final, home_wins=2)
+    assert placings_of(t) == [("1", "北区1队"), ("2", "北区2队"), ("3–4", "南区1队"), ("3–4", "南区2队")]
+
+
+def test_the_desks_checkbox_draws_the_playoffs_with_a_third_place_match(client, director):
+    t = two_zones()
+    play_league(t, director)
+    client.force_login(director)
+    form = client.get(reverse("desk-teams", args=[t.slug])).content.decode()
+    assert 'name="third_place"' in form and "季军" in form
+    client.post(
+        reverse("desk-teams", args=[t.slug]),
+        {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE, "third_place": "on"},
+    )
+    t.team_event.refresh_from_db()
+    assert t.team_event.playoff_third_place and playoffs_of(t).third_place
+
+
+def test_the_playoffs_page_and_the_workbook_show_the_third_place_match(
+    client, director, django_capture_on_commit_callbacks
+):
+    t = two_zones()
+    po, _semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=True)
+    _final, third = final_round(po)
+    hand_in_both(third, director)
+    play(third, home_wins=2)  # 南区1队 takes third
+    page = client.get(reverse("team-playoffs", args=[t.slug])).content.decode()
+    section = page.split("三四名决赛")[1].split("</section>")[0]
+    assert "南区1队" in section and "南区2队" in section and "bracket-line won" in section
+    out = io.BytesIO()
+    with translation.override("en"):
+        write_workbook(t, out, extra=team_sheets)
+    out.seek(0)
+    sheet = load_workbook(out)["Playoffs"]
+    row = next(r for r in sheet.iter_rows(values_only=True) if r[1] == "Third-place match")
+    assert row[0] == po.start + 1 and row[2] == third.number
+    assert (row[4], row[7], row[9]) == ("南区1队", "南区2队", "南区1队")
+
+
+# --- a tie's result corrected after its next fixture is made ----------------------------------------------
+
+
+def test_a_corrected_semi_final_re_seats_the_untouched_final_and_third_place_match(
+    director, django_capture_on_commit_callbacks
+):
+    t = two_zones()
+    po, semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=True)
+    final, third = final_round(po)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[0], home_wins=0)  # the director corrects the first semi-final: 南区2队 won it
+    again = final_round(po)
+    assert [fx.pk for fx in again] == [final.pk, third.pk]  # the same fixtures, nothing new
+    assert (again[0].home.name, again[0].away.name, again[0].venue) == ("北区2队", "南区2队", "北区2馆")
+    assert (again[1].home.name, again[1].away.name) == ("北区1队", "南区1队")
+    assert stale_fixtures(t) == []
+
+
+def test_a_corrected_semi_final_leaves_a_started_final_as_it_is_and_warns_the_director(
+    client, director, django_capture_on_commit_callbacks
+):
+    t = two_zones()
+    po, semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=False)
+    (final,) = final_round(po)
+    hand_in_both(final, director)  # line-ups in, tables seated
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[0], home_wins=0)
+    (still,) = final_round(po)
+    assert (still.pk, still.home.name, still.away.name) == (final.pk, "北区1队", "北区2队")
+    client.force_login(director)
+    page = client.get(reverse("desk-teams", args=[t.slug]), headers={"accept-language": "zh-hans"})
+    warning = page.content.decode().split('data-testid="playoff-stale">')[1].split("</li>")[0]
+    assert warning == (
+        f"第{po.start + 1}轮第1场（北区1队 — 北区2队）已经开始，但更正后的成绩应由北区2队与南区2队出场：请在后台手动修正。"
+    )
+    client.cookies["django_language"] = "en"
+    english = client.get(reverse("desk-teams", args=[t.slug]))
+    assert "has started, but the corrected results send 北区2队 and 南区2队 there" in english.content.decode()

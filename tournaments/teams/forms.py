@@ -55,6 +55,11 @@ class PlayoffForm(forms.Form):
         label=_("teams per zone in the playoffs"), min_value=1, max_value=16, initial=2
     )
     seeding = forms.ChoiceField(label=_("playoff seeding"), choices=TeamEvent.Seeding.choices)
+    third_place = forms.BooleanField(
+        label=_("third-place match"),
+        required=False,
+        help_text=_("the two losing semi-finalists play a team match for third place"),
+    )
 
 
 class CaptainForm(forms.Form):

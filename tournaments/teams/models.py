@@ -47,7 +47,8 @@ class TeamEvent(models.Model):
 
     # The playoffs of the zone leaders (a league): the top ``playoff_per_zone`` of every zone in a knockout of
     # team matches; ``playoff_lines`` are its first round's lines (team ids, None: a bye), ``playoff_start`` the
-    # number of its first round. Both set once, when the director starts the playoffs.
+    # number of its first round; ``playoff_third_place``: the semi-finals' losers play for third place (the second
+    # fixture of the final's round). All set once, when the director starts the playoffs.
     class Seeding(models.TextChoices):
         BY_SCORE = BY_SCORE, _("zone winners first, ranked across the zones by score")
         ZONE_ORDER = BY_ZONE_ORDER, _("zone winners first, in the zones' order")
@@ -62,6 +63,11 @@ class TeamEvent(models.Model):
     )
     playoff_start = models.PositiveSmallIntegerField(_("first playoff round"), null=True, blank=True)
     playoff_lines = models.JSONField(_("playoff bracket"), default=list, blank=True)
+    playoff_third_place = models.BooleanField(
+        _("third-place match"),
+        default=False,
+        help_text=_("the two losing semi-finalists play a team match for third place"),
+    )
     history = HistoricalRecords()
 
     class Meta:

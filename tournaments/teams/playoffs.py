@@ -6,7 +6,10 @@ The bracket is its first round's lines (``TeamEvent.playoff_lines``, team ids); 
 them and the results. A drawn team match is decided by ``rules.teams.playoff_winner``: table points, then level
 difference, then the better seed. Each next fixture is made as soon as both ties before it are decided
 (``advance_playoffs``): by the finishing of a playoff table (``after_table``, on commit, connected from the app's
-``ready``) or by the desk. Its tables are seated when both line-ups are in, as any fixture's.
+``ready``) or by the desk. Its tables are seated when both line-ups are in, as any fixture's. With
+``TeamEvent.playoff_third_place`` the semi-finals' losers play for third place. A next fixture made before a
+tie's result was corrected is re-seated by the same step while it has not started; one under way is left as it
+is and named to the director (``stale_fixtures``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,15 @@ from django.db.models import Max
 from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
 
-from rules.knockout import Line, advance, bracket_rounds, pair_lines, placings, seed_numbers, seeded_lines
+from rules.knockout import (
+    Line,
+    advance,
+    bracket_rounds,
+    placings,
+    seed_numbers,
+    seeded_lines,
+    semifinal_losers,
+)
 from rules.teams import TeamResult, TeamRow, playoff_winner, zone_leaders
 from tournaments.competition.finishing import lock_open
 from tournaments.models import Match, Round, Team, TeamEvent, TeamMatch, TeamTable, Tournament
@@ -35,12 +46,17 @@ log = logging.getLogger(__name__)
 @dataclass
 class Playoffs:
     """A league's bracket so far: the first round's lines, its first round's number, each round's fixtures by
-    the two teams, their results and who went through (``won``), and why each drawn one was decided."""
+    their tie's place in the round (0: the first), who went through in each round (``won``), the third-place
+    match (the second fixture of the final's round) and its winner, the results and why each drawn one was
+    decided."""
 
     lines: list[Line]
     start: int
-    fixtures: list[dict[frozenset, TeamMatch]] = field(default_factory=list)
+    third_place: bool = False
+    fixtures: list[dict[int, TeamMatch]] = field(default_factory=list)
     won: list[set[int]] = field(default_factory=list)
+    third: TeamMatch | None = None
+    third_won: int | None = None
     found: dict[int, TeamResult | None] = field(default_factory=dict)
     why: dict[int, str] = field(default_factory=dict)  # fixture id → the tie-break that decided a drawn match
 
@@ -54,32 +70,89 @@ class Playoffs:
 
 
 def playoffs_of(tournament: Tournament, event: TeamEvent | None = None) -> Playoffs | None:
-    """The bracket of the league's playoffs, None until the director starts them."""
+    """The bracket of the league's playoffs, None until the director starts them. A fixture's tie is found by
+    where its home team entered the bracket (a fixture left with a team a corrected result no longer sends
+    there stays in its tie's place)."""
     event = event or team_event(tournament)
     if event is None or event.playoff_start is None or not event.playoff_lines:
         return None
-    po = Playoffs(list(event.playoff_lines), event.playoff_start)
+    po = Playoffs(list(event.playoff_lines), event.playoff_start, event.playoff_third_place)
     po.fixtures = [{} for _r in range(po.size)]
     po.won = [set() for _r in range(po.size)]
     fixtures = list(
-        TeamMatch.objects.filter(round__tournament=tournament, round__number__gte=po.start).select_related(
-            "home", "away", "round"
-        )
+        TeamMatch.objects.filter(round__tournament=tournament, round__number__gte=po.start)
+        .select_related("home", "away", "round")
+        .order_by("round__number", "number")
     )
     po.found = results(tournament, fixtures)
     seeds = po.seeds
+    where = {t: i for i, t in enumerate(po.lines) if t is not None}
     for fx in fixtures:
-        index = fx.round.number - po.start
-        if index >= po.size:
+        r = fx.round.number - po.start
+        if r >= po.size or fx.home_id not in where:
             continue
-        po.fixtures[index][frozenset((fx.home_id, fx.away_id))] = fx
-        res = po.found.get(fx.pk)
-        if res is not None:
+        index = where[fx.home_id] >> (r + 1)
+        if index in po.fixtures[r]:
+            if r == po.size - 1 and po.third_place and po.size >= 2 and po.third is None:
+                po.third = fx  # the final's round: the final first, then the third-place match
+            continue
+        po.fixtures[r][index] = fx
+    for r, by_index in enumerate(po.fixtures):
+        for fx in [*by_index.values(), *([po.third] if po.third and r == po.size - 1 else [])]:
+            res = po.found.get(fx.pk)
+            if res is None:
+                continue
             side, why = playoff_winner(res, seeds.get(fx.home_id, 0), seeds.get(fx.away_id, 0))
-            po.won[index].add(fx.home_id if side == "home" else fx.away_id)
+            winner = fx.home_id if side == "home" else fx.away_id
+            if fx is po.third:
+                po.third_won = winner
+            else:
+                po.won[r].add(winner)
             if why != "score":
                 po.why[fx.pk] = why
     return po
+
+
+def due_games(po: Playoffs) -> list[tuple[int, TeamMatch | None, tuple[int, int]]]:
+    """Every playoff game the results so far call for, as (round index, its fixture or None, (home, away)):
+    each tie whose two teams are known, the better seed at home, and the third-place match once both
+    semi-finals are decided (with the fixture the round holds for it)."""
+    seeds = po.seeds
+    out = []
+    current = po.lines
+    for r in range(po.size):
+        for i, (a, b) in enumerate(zip(current[0::2], current[1::2], strict=True)):
+            if a is not None and b is not None:
+                game = (a, b) if seeds.get(a, 0) <= seeds.get(b, 0) else (b, a)
+                out.append((r, po.fixtures[r].get(i), game))
+        current = advance(current, po.won[r], first=r == 0)
+    if po.third_place and po.size >= 2:
+        losers = semifinal_losers(po.lines, po.won)
+        if len(losers) == 2:
+            a, b = sorted(losers, key=lambda t: seeds.get(t, 0))
+            out.append((po.size - 1, po.third, (a, b)))
+    return out
+
+
+def _started(fx: TeamMatch) -> bool:
+    """Whether a fixture is under way: a line-up handed in or a table seated."""
+    return fx.lineups.exists() or fx.tables.exists()
+
+
+def _moved(fx: TeamMatch, game: tuple[int, int]) -> bool:
+    return {fx.home_id, fx.away_id} != set(game)
+
+
+def stale_fixtures(tournament: Tournament) -> list[tuple[TeamMatch, Team, Team]]:
+    """The playoff fixtures under way whose teams a corrected result no longer sends there, each with the
+    two teams that should play it: the director fixes them by hand (``advance_playoffs`` re-seats only a
+    fixture not yet started)."""
+    po = playoffs_of(tournament)
+    if po is None:
+        return []
+    moved = [(fx, game) for _r, fx, game in due_games(po) if fx is not None and _moved(fx, game)]
+    teams = Team.objects.in_bulk([t for _fx, game in moved for t in game])
+    return [(fx, teams[game[0]], teams[game[1]]) for fx, game in moved if _started(fx)]
 
 
 def league_open(tournament: Tournament) -> bool:
@@ -101,9 +174,12 @@ def leaders(tournament: Tournament, per_zone: int, seeding: str) -> list[int]:
 
 
 @transaction.atomic
-def start_playoffs(tournament: Tournament, per_zone: int, seeding: str) -> Playoffs:
+def start_playoffs(
+    tournament: Tournament, per_zone: int, seeding: str, third_place: bool = False
+) -> Playoffs:
     """The bracket of the zone leaders, once every league match has its result; its first round's fixtures
-    are made at once (a bye goes through). Refused for a team Swiss, twice, or with fewer than two teams."""
+    are made at once (a bye goes through); with ``third_place``, the semi-finals' losers play for third place.
+    Refused for a team Swiss, twice, or with fewer than two teams."""
     tournament = lock_open(tournament.pk)
     event = team_event(tournament)
     if event is None or event.kind != TeamEvent.Kind.LEAGUE:
@@ -119,6 +195,7 @@ def start_playoffs(tournament: Tournament, per_zone: int, seeding: str) -> Playo
         raise TeamError(_("The playoffs need at least two teams."))
     last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
     event.playoff_per_zone, event.playoff_seeding = per_zone, seeding
+    event.playoff_third_place = third_place
     event.playoff_lines = seeded_lines(field_)
     event.playoff_start = last + 1
     event.full_clean(exclude=["tournament"])
@@ -130,40 +207,41 @@ def start_playoffs(tournament: Tournament, per_zone: int, seeding: str) -> Playo
 @transaction.atomic
 def advance_playoffs(tournament: Tournament) -> list[TeamMatch]:
     """Every playoff fixture whose two teams are known and not yet made, made now (the better seed at home, no
-    date yet: the director sets it by postponing); returns them. Safe to call at any time, twice."""
+    date yet: the director sets it by postponing), the third-place match after the final; a fixture made
+    before a tie's result was corrected, and not started yet (no line-up, no table), re-seated with the teams
+    the results now send there. Returns the fixtures made or re-seated. Safe to call at any time, twice."""
     tournament = lock_open(tournament.pk)
     event = team_event(tournament)
     po = playoffs_of(tournament, event)
     if po is None:
         return []
-    seeds = po.seeds
     teams = Team.objects.in_bulk([t for t in po.lines if t is not None])
-    made: list[TeamMatch] = []
-    current = po.lines
-    for r in range(po.size):
-        games, _byes = pair_lines(current, seeds)
-        missing = [g for g in games if frozenset(g) not in po.fixtures[r]]
-        if missing:
-            number = po.start + r
-            rnd, _created = Round.objects.get_or_create(
-                tournament=tournament, number=number, defaults={"state": Round.State.PUBLISHED}
-            )
-            next_no = (rnd.team_matches.aggregate(n=Max("number"))["n"] or 0) + 1
-            for i, (home, away) in enumerate(missing):
-                made.append(
-                    TeamMatch.objects.create(
-                        round=rnd,
-                        number=next_no + i,
-                        home=teams[home],
-                        away=teams[away],
-                        venue=teams[home].venue,
-                    )
+    done: list[TeamMatch] = []
+    missing: dict[int, list[tuple[int, int]]] = {}
+    for r, fx, (home, away) in due_games(po):
+        if fx is None:
+            missing.setdefault(r, []).append((home, away))
+        elif _moved(fx, (home, away)) and not _started(fx):
+            fx.home, fx.away, fx.venue = teams[home], teams[away], teams[home].venue
+            fx.save(update_fields=["home", "away", "venue"])
+            log.info("%s: playoff fixture %s re-seated after a corrected result", tournament.slug, fx.pk)
+            done.append(fx)
+    for r, games in missing.items():
+        number = po.start + r
+        rnd, _created = Round.objects.get_or_create(
+            tournament=tournament, number=number, defaults={"state": Round.State.PUBLISHED}
+        )
+        next_no = (rnd.team_matches.aggregate(n=Max("number"))["n"] or 0) + 1
+        for i, (home, away) in enumerate(games):
+            done.append(
+                TeamMatch.objects.create(
+                    round=rnd, number=next_no + i, home=teams[home], away=teams[away], venue=teams[home].venue
                 )
-            if tournament.num_rounds < number:
-                tournament.num_rounds = number
-                tournament.save(update_fields=["num_rounds"])
-        current = advance(current, po.won[r], first=r == 0)
-    return made
+            )
+        if tournament.num_rounds < number:
+            tournament.num_rounds = number
+            tournament.save(update_fields=["num_rounds"])
+    return done
 
 
 def after_table(sender, instance: Match, **kwargs) -> None:
@@ -187,7 +265,7 @@ def _advance(tournament_id: int) -> None:
     if tournament is not None and not tournament.is_finished:
         made = advance_playoffs(tournament)
         if made:
-            log.info("%s: %s playoff fixtures made by themselves", tournament.slug, len(made))
+            log.info("%s: %s playoff fixtures made or re-seated by themselves", tournament.slug, len(made))
 
 
 def connect() -> None:
@@ -217,50 +295,67 @@ def decided_text(why: str) -> str:
     }.get(why, "")
 
 
+def _tie(
+    a, b, winner, fx: TeamMatch | None, po: Playoffs, event: TeamEvent, teams: dict, show: bool
+) -> TeamTie:
+    """One tie of the picture: teams ``a`` and ``b`` (``winner``: who went through), the fixture's team scores
+    and how a drawn match was decided, when the results are shown."""
+    res = po.found.get(fx.pk) if fx else None
+    seeds = po.seeds
+    entries = []
+    for t in (a, b):
+        decided = show and res is not None and t is not None
+        score = ""
+        if decided and t in (fx.home_id, fx.away_id):
+            score = shown(res.home_score if t == fx.home_id else res.away_score, event.scoring)
+        known = decided and winner is not None
+        entries.append(Entry(teams.get(t), seeds.get(t), known and t == winner, known and t != winner, score))
+    why = decided_text(po.why.get(fx.pk, "")) if show and fx else ""
+    return TeamTie(entries, fx, False, why)
+
+
 def playoff_picture(tournament: Tournament, event: TeamEvent, *, show_results: bool) -> dict | None:
     """The bracket a column a round (the final last), each tie with its teams, seeds and, with the results,
-    the team scores and who went through; the placings so far. None before the playoffs start. Without the
-    results, the teams are carried on only as far as the fixtures made show them."""
+    the team scores and who went through; the third-place match once made; the placings so far. None before
+    the playoffs start. Without the results, the teams are carried on only as far as the fixtures made show
+    them."""
     po = playoffs_of(tournament, event)
     if po is None:
         return None
     if show_results:
         won = po.won
     else:  # the teams of the fixtures made, not the scores that put them there
-        won = [{t for pair in po.fixtures[r + 1] for t in pair} for r in range(po.size - 1)]
+        won = [
+            {t for fx in po.fixtures[r + 1].values() for t in (fx.home_id, fx.away_id)}
+            for r in range(po.size - 1)
+        ]
     teams = Team.objects.in_bulk([t for t in po.lines if t is not None])
-    seeds = po.seeds
     columns = []
     for r, column in enumerate(bracket_rounds(po.lines, won)):
         ties = []
-        for tie in column:
-            fx = po.fixtures[r].get(frozenset((tie.a, tie.b)))
-            res = po.found.get(fx.pk) if fx else None
-            entries = []
-            for t in (tie.a, tie.b):
-                decided = show_results and res is not None and t is not None
-                score = ""
-                if decided and fx is not None:
-                    mine = res.home_score if t == fx.home_id else res.away_score
-                    score = shown(mine, event.scoring)
-                entries.append(
-                    Entry(
-                        teams.get(t),
-                        seeds.get(t),
-                        decided and t == tie.winner,
-                        decided and t != tie.winner,
-                        score,
-                    )
-                )
-            why = decided_text(po.why.get(fx.pk, "")) if show_results and fx else ""
-            ties.append(TeamTie(entries, fx, tie.bye, why))
+        for i, tie in enumerate(column):
+            box = _tie(tie.a, tie.b, tie.winner, po.fixtures[r].get(i), po, event, teams, show_results)
+            box.bye = tie.bye
+            ties.append(box)
         columns.append(Column(round_name(r, po.size), po.start + r, ties))
+    third = None
+    if po.third is not None:
+        fx = po.third
+        third = _tie(fx.home_id, fx.away_id, po.third_won, fx, po, event, teams, show_results)
     places = []
     if show_results:
-        got = placings(po.lines, po.won)
+        losers = set(semifinal_losers(po.lines, po.won))
+        played = po.third if po.third and {po.third.home_id, po.third.away_id} == losers else None
+        got = placings(
+            po.lines,
+            po.won,
+            (played.home_id, played.away_id, po.third_won) if played else None,
+            third_place_match=po.third_place,
+        )
+        seeds = po.seeds
         places = [
             (place_text(p), teams[t])
             for t, p in sorted(got.items(), key=lambda item: (item[1].place, seeds.get(item[0], 0)))
         ]
-    fixtures = [fx for by_teams in po.fixtures for fx in by_teams.values()]
-    return {"columns": columns, "third": None, "placings": places, "fixtures": fixtures}
+    fixtures = [fx for by_index in po.fixtures for fx in by_index.values()] + ([po.third] if po.third else [])
+    return {"columns": columns, "third": third, "placings": places, "fixtures": fixtures}

@@ -149,6 +149,13 @@ def _playoffs_sheet(wb: Workbook, tournament: Tournament, event) -> None:
                     tie.decided,
                 ]
             )
+    third = picture["third"]
+    if third is not None:
+        a, b = third.entries
+        final = picture["columns"][-1]
+        through = next((e.pair.name for e in third.entries if e.won), "")
+        row = [final.number, _("Third-place match"), third.fixture.number, a.seed, a.pair.name, a.level]
+        sheet.append(row + [b.seed, b.pair.name, b.level, through, third.decided])
     sheet.close()
 
 

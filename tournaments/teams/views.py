@@ -267,7 +267,13 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     schedule_form = ScheduleForm(request.POST if action == "schedule" else None)
     playoff_form = PlayoffForm(
         request.POST if action == "playoffs" else None,
-        initial={"per_zone": event.playoff_per_zone, "seeding": event.playoff_seeding} if event else None,
+        initial={
+            "per_zone": event.playoff_per_zone,
+            "seeding": event.playoff_seeding,
+            "third_place": event.playoff_third_place,
+        }
+        if event
+        else None,
     )
     try:
         if action == "settings" and settings_form.is_valid():
@@ -288,7 +294,7 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             return redirect("desk-teams", slug=tournament.slug)
         if action == "playoffs" and event and playoff_form.is_valid():
             d = playoff_form.cleaned_data
-            playoffs.start_playoffs(tournament, d["per_zone"], d["seeding"])
+            playoffs.start_playoffs(tournament, d["per_zone"], d["seeding"], d["third_place"])
             messages.success(request, _("The playoffs are drawn."))
             return redirect("team-playoffs", slug=tournament.slug)
         if action == "playoffs-next" and event:
@@ -316,6 +322,20 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "team_form": team_form,
             "schedule_form": schedule_form,
             "playoff_form": playoff_form,
+            "stale": [
+                _(
+                    "Round %(round)s, match %(n)s (%(fixture)s) has started, but the corrected results send "
+                    "%(home)s and %(away)s there: fix it by hand in the admin."
+                )
+                % {
+                    "round": fx.round.number,
+                    "n": fx.number,
+                    "fixture": fx,
+                    "home": home.name,
+                    "away": away.name,
+                }
+                for fx, home, away in (playoffs.stale_fixtures(tournament) if event else [])
+            ],
             "teams": teams,
             "fixtures": TeamMatch.objects.filter(round__tournament=tournament).count(),
         },
