@@ -62,7 +62,7 @@ def test_a_level_match_won_at_the_time_limit_says_how_it_ended_beside_its_equal_
     rnd = pair_round(cup)
     publish_round(rnd)
     first, second = rnd.matches.order_by("table")
-    finish(first, first.pair_ew, "10", "10", ended_by="time")  # the JJ rules: level at time, the bank wins
+    finish(first, first.pair_ew, "T", "T", ended_by="time")  # the JJ rules: level 10 at time, the bank wins
     finish(second, second.pair_ns, "A", "5")
     page = desk_client.get(reverse("bracket", args=[cup.slug])).content.decode()
     assert page.count("Level: the match ended by time limit.") == 1  # the level one only
