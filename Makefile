@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
-.PHONY: run test serve setup system-packages browser lint check messages bench load clean
+.PHONY: run test serve hall setup system-packages browser proxy lint check messages bench load clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ browser:
 	@command -v chromium >/dev/null && fc-list :lang=zh | grep -q . || { $(SUDO) apt-get update -qq && \
 		$(SUDO) apt-get install -y -qq chromium fonts-wqy-zenhei; }
 
+# `make hall` and its test put Debian's nginx in front of the app servers.
+proxy:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { $(SUDO) apt-get update -qq && \
+		$(SUDO) apt-get install -y -qq nginx; }
+
 setup: $(VENV)/.installed system-packages
 	DEBUG=1 $(MANAGE) compilemessages --ignore=.venv -v0
 
@@ -39,6 +44,12 @@ BIND ?= 0.0.0.0:8000
 serve: setup
 	$(BIN)/python -m referee.serve --bind $(BIND)
 
+# The federation's deployment on this machine: nginx (deploy/nginx/referee.conf) in front of two app servers, on
+# PostgreSQL and Redis (DATABASE_URL and REDIS_URL, else the local servers); prints the site's address.
+HALL_PORT ?= 8080
+hall: setup proxy
+	HALL_PORT=$(HALL_PORT) $(BIN)/python -m referee.hall
+
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -47,7 +58,7 @@ check: setup
 	DEBUG=1 $(MANAGE) makemigrations --check --dry-run
 	DEBUG=1 $(MANAGE) check
 
-test: setup browser lint check
+test: setup browser proxy lint check
 	$(BIN)/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 # Refresh the message catalogue after changing interface strings (then translate the new entries).

@@ -13,18 +13,18 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from referee.proxies import address_of
+
 
 def client_address(request: HttpRequest) -> str:
-    """The visitor's address for login throttling.
+    """The visitor's address for login throttling, the throttles and the logs.
 
     Behind a reverse proxy (``BEHIND_PROXY=1``) every request comes from the proxy, so the address the proxy
-    saw is the last one it appended to X-Forwarded-For; earlier entries come from the client and can be forged.
+    saw is the last one in X-Forwarded-For (deploy/nginx replaces the header with it; a proxy that appends puts
+    it last; earlier entries come from the client and can be forged). The header is believed only when the
+    request comes from a trusted proxy: a client that reaches an app server directly counts as itself.
     """
-    if settings.BEHIND_PROXY:
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-        if forwarded[-1]:
-            return forwarded[-1]
-    return request.META.get("REMOTE_ADDR", "")
+    return address_of(request.META)
 
 
 def attempted_username(request: HttpRequest, credentials: dict | None = None) -> str | None:

@@ -1,5 +1,6 @@
 """Settings of the referee site, all read from the environment (see README, “Deployment”)."""
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -122,7 +123,7 @@ TIME_ZONE = "Asia/Shanghai"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "").strip() or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -145,6 +146,9 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # HTTPS, when the site is served over it (README, “Deployment”). Behind a reverse proxy that terminates TLS,
 # BEHIND_PROXY=1 trusts its X-Forwarded-Proto and X-Forwarded-For; never set it without such a proxy.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+# The proxies whose X-Forwarded-For is believed (addresses or networks): a request from anywhere else is counted by
+# its own address, whatever header it sends. The proxy on the same machine by default (`make hall`).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0)

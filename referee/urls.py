@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from tournaments.people import views as people_views
 
@@ -8,7 +10,9 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", people_views.password_change, name="password-change"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # A language choice changes nothing but the page's language, so its form carries no CSRF token: a public page
+    # then sets no cookie and a proxy may share it (docs/decisions/, "the language switch without a token").
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
     path("", include("referee.table.call_urls")),
     path("", include("tournaments.urls")),

@@ -152,10 +152,17 @@ def test_an_overlong_user_name_is_counted_as_a_failed_log_in_not_a_500(page, jud
 
 def test_client_address_trusts_the_proxy_only_behind_one(rf):
     request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="6.6.6.6, 192.168.1.20")
-    with override_settings(BEHIND_PROXY=False):
+    with override_settings(BEHIND_PROXY=False, TRUSTED_PROXIES=["10.0.0.0/24"]):
         assert client_address(request) == "10.0.0.2"
-    with override_settings(BEHIND_PROXY=True):
+    with override_settings(BEHIND_PROXY=True, TRUSTED_PROXIES=["10.0.0.0/24"]):
         assert client_address(request) == "192.168.1.20"
+
+
+@pytest.mark.parametrize("trusted", [["127.0.0.1", "::1"], ["10.0.0.3"], ["not an address"], []])
+def test_a_forwarded_address_from_a_client_that_is_not_a_trusted_proxy_counts_nothing(rf, trusted):
+    request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="192.168.1.20")
+    with override_settings(BEHIND_PROXY=True, TRUSTED_PROXIES=trusted):
+        assert client_address(request) == "10.0.0.2"
 
 
 # ── 2. logging ──────────────────────────────────────────────────────────────────────────────────────────────

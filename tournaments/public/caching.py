@@ -5,8 +5,9 @@ cache under a key made of its address, its language, ``X-Live`` and the tourname
 (``tournaments.public.generation``), which changes with every write the public pages show. The key is also the
 page's ``ETag``: a poll sending it back in ``If-None-Match`` gets a 304 before anything is built — one cache
 read, no database. Signed-in users, and visitors with a message waiting, get the page
-built for them as before. The page's CSRF token (the language switch's form) is the visitor's own: the cached
-copy's is replaced on the way out.
+built for them as before. A cached page holds no CSRF token and sets no cookie (the language switch needs none), so
+it is the same bytes for every visitor, and a proxy in front may keep it for a second too: ``X-Accel-Expires``
+says so to nginx (deploy/nginx/referee.conf), which keeps nothing the site does not mark.
 
 The address in the key is the path and only the query parameters the page reads (``reads``), each in its one
 spelling (a round's number as a number, a table's order as a column name), and the view is given just those: any
@@ -29,14 +30,15 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
-from django.middleware.csrf import get_token
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
 from tournaments.public.generation import tokens
 
 View = Callable[..., HttpResponse]
-CSRF_FIELD = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+PROXY_SECONDS = (
+    "1"  # how long a proxy in front may serve the page without asking: a poll's news waits 1 s at most
+)
 PAGE_TIMEOUT = 3600  # a page no one asks for again (an old generation's) leaves the cache within the hour
 VARIANTS = 32  # queries kept per page and generation: rounds and table orders, not invented ones
 ROUND = re.compile(r"[0-9]{1,3}")
@@ -127,17 +129,17 @@ def matches(request: HttpRequest, etag: str) -> bool:
 
 def finish(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
+    response["X-Accel-Expires"] = (
+        PROXY_SECONDS  # nginx's micro-cache; nginx never passes it on to the visitor
+    )
     patch_cache_control(response, no_cache=True)  # a browser asks again each time, with the ETag
     patch_vary_headers(response, VARY)
     return response
 
 
-def served(request: HttpRequest, stored: tuple[bytes, str]) -> HttpResponse:
+def served(stored: tuple[bytes, str]) -> HttpResponse:
     content, content_type = stored
-    token = get_token(request).encode()
-    return HttpResponse(
-        CSRF_FIELD.sub(lambda m: m.group(1) + token + m.group(2), content), content_type=content_type
-    )
+    return HttpResponse(content, content_type=content_type)
 
 
 def keeps_variant(request: HttpRequest, generation: str) -> bool:
@@ -177,7 +179,7 @@ def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> Vi
         stored = RECENT.get(key) or cache.get(f"public-page:{key}")
         if stored is not None:
             RECENT.put(key, stored)
-            return finish(served(request, stored), etag)
+            return finish(served(stored), etag)
         response = view(request, slug, *args, **kwargs)
         if response.status_code != 200 or response.streaming:
             return response
