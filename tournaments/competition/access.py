@@ -363,6 +363,6 @@ def context(request) -> dict:
     every page."""
     user = getattr(request, "user", None)
     return {
-        "is_director": bool(user and has_desk(user)),
+        "is_director": bool(user and is_director(user)),
         "is_site_admin": bool(user and getattr(user, "is_authenticated", False) and user.is_superuser),
     }
