@@ -24,8 +24,11 @@ from tournaments.models import (
     Bye,
     Deal,
     Match,
+    Membership,
+    Organisation,
     Pair,
     Player,
+    Role,
     Round,
     Team,
     TeamEvent,
@@ -33,6 +36,7 @@ from tournaments.models import (
     TeamPair,
     Tournament,
 )
+from tournaments.organisations import services as organisation_services
 from tournaments.season.services import save_series
 
 PASSWORD = "hostile-pass-1"
@@ -156,6 +160,17 @@ def build_world() -> World:
     )
     series = save_series("春季联赛", [25, 18, 15], 2, True, [t, other])
     hidden_series = save_series("内部联赛", [10, 5], None, False, [other])
+    club = Organisation.objects.create(name="春季俱乐部", slug="spring-club")
+    other_club = Organisation.objects.create(name="秋季俱乐部", slug="autumn-club")
+    Tournament.objects.filter(pk=t.pk).update(organisation=club)
+    Tournament.objects.filter(pk=other.pk).update(organisation=other_club)
+    t.organisation, other.organisation = club, other_club
+    membership = Membership.objects.create(organisation=club, user=account("scorer"), role=Role.SCORER)
+    other_membership = Membership.objects.create(
+        organisation=other_club, user=account("scorer2"), role=Role.SCORER
+    )
+    invitation = organisation_services.invite(club, director, Role.DIRECTOR)
+    other_invitation = organisation_services.invite(other_club, director, Role.ADMIN)
     return World(
         director=director,
         judge=judge,
@@ -182,5 +197,11 @@ def build_world() -> World:
             "teams": teams,
             "other_team": other_team,
             "other_fixture": other_fixture,
+            "organisation": club,
+            "other_organisation": other_club,
+            "membership": membership,
+            "other_membership": other_membership,
+            "invitation": invitation,
+            "other_invitation": other_invitation,
         },
     )

@@ -126,7 +126,19 @@ def actions_for(world: World, route: Route) -> tuple[list[str], list[str]]:
 # Each parameter name: its real values (the world's) and its hostile ones (absent, another tournament's, too
 # large for the database), as URL-safe text.
 BUILDERS = {
-    "slug": lambda w, r: ([w.tournament.slug], ["nope", w.other.slug, "a" * 300]),
+    "slug": lambda w, r: (
+        ([w.extra["organisation"].slug], ["nope", w.extra["other_organisation"].slug, "a" * 300])
+        if r.route.startswith("o/")
+        else ([w.tournament.slug], ["nope", w.other.slug, "a" * 300])
+    ),
+    "membership_id": lambda w, r: (
+        [str(w.extra["membership"].pk)],
+        [str(w.extra["other_membership"].pk), MISSING, *OVERFLOW],
+    ),
+    "invitation_id": lambda w, r: (
+        [str(w.extra["invitation"].pk)],
+        [str(w.extra["other_invitation"].pk), MISSING, *OVERFLOW],
+    ),
     "pair_id": lambda w, r: ([str(p.pk) for p in w.pairs[:3]], [str(w.other_pair.pk), MISSING, *OVERFLOW]),
     "match_id": lambda w, r: ([str(m.pk) for m in w.matches], [str(w.other_match.pk), MISSING, *OVERFLOW]),
     "deal_id": lambda w, r: (
@@ -163,7 +175,10 @@ BUILDERS = {
     "action": actions_for,
     "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
     # A table's link: no live one (it would sign the visitor's client in as the table's device).
-    "token": lambda w, r: (["no-such-link-" + "x" * 30], ["a" * 300, "%00", "%FF", "-"]),
+    "token": lambda w, r: (
+        [w.extra["invitation"].token] if r.route.startswith("invite/") else ["no-such-link-" + "x" * 30],
+        ["a" * 300, "%00", "%FF", "-"],
+    ),
     # The admin's.
     "object_id": object_ids,
     "id": lambda w, r: ([str(w.judge.pk)], ["abc", "%00", str(2**63), MISSING]),

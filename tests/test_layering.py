@@ -53,6 +53,7 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ("workbook",),  # the workbook out and the pairs' import in
     ("setup",),  # a tournament set up and deleted
     ("people",),  # pairs, players (the registry) and accounts
+    ("organisations",),  # who organises what: organisations, their members' roles, invitations
     ("pairing",),  # the draw: pairing, the knockout, its bracket
     ("standings",),  # standings from the database
     ("adjusted",),  # results the director awards, read by the standings and the match fold

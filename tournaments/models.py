@@ -32,6 +32,7 @@ from tournaments.deals.models import (
     Trick,
     WriteReceipt,
 )
+from tournaments.organisations.models import Invitation, Membership, Organisation, Role
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.tables.models import PairPin, TableDevice, TableLink
 from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone
@@ -41,5 +42,6 @@ __all__ = [
     "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play",
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
+    "Invitation", "Membership", "Organisation", "Role",
     "LineUp", "Team", "TeamEvent", "TeamMatch", "TeamPair", "TeamTable", "Zone",
 ]  # fmt: skip

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("tournaments.teams.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    path("", include("tournaments.organisations.urls")),
 ]

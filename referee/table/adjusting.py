@@ -20,8 +20,8 @@ OTHER_SIDE = {"NS": "EW", "EW": "NS"}
 REASON_LENGTH = 300
 
 
-def require_director(user) -> None:
-    if not can_reopen(user):
+def require_director(user, tournament) -> None:
+    if not can_reopen(user, tournament):
         raise PermissionRefused(_("Only the tournament director can adjust a result."))
 
 
@@ -73,7 +73,7 @@ def award(
     deal_number: int | None = None,
 ) -> Adjustment:
     """The director awards a result: it stands over what was played until withdrawn."""
-    require_director(user)
+    require_director(user, match.round.tournament)
     match = lock_for_entry(match)
     adjustment = adjustment_for(
         match, kind, side=side, level_ns=level_ns, level_ew=level_ew, deal_number=deal_number
@@ -97,7 +97,7 @@ def forfeit_as(match: Match, user, adjustment: Adjustment | None) -> None:
 @transaction.atomic
 def withdraw(adjustment: Adjustment, user) -> Adjustment:
     """The director takes an adjustment back: it stays listed as withdrawn, the match is folded again."""
-    require_director(user)
+    require_director(user, adjustment.match.round.tournament)
     match = lock_for_entry(adjustment.match)
     adjustment = Adjustment.objects.select_for_update().get(pk=adjustment.pk)
     if adjustment.withdrawn_at is not None:

@@ -31,7 +31,7 @@ def resolve(
     call: TableCall, user, *, ruling: str, action: str = "", seat: str = "", code: str = ""
 ) -> TableCall:
     """Resolve the call with the director's ruling and, where it applies, a penalty or a reopened deal."""
-    calls.require_director(user)
+    calls.require_director(user, call.match.round.tournament)
     ruling = calls.checked_ruling(ruling)
     if action not in ACTIONS:
         raise calls.CallError(_("Choose what the ruling does."))

@@ -17,7 +17,7 @@ from referee.table.views import json_response, load_match, same_site_next, wants
 from tournaments.calls import services as calls
 from tournaments.calls.forms import CallForm, RulingForm
 from tournaments.calls.views import found
-from tournaments.competition.pages import desk_page
+from tournaments.competition.pages import scoring_page
 from tournaments.models import Tournament
 
 
@@ -49,7 +49,7 @@ def table_call(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect(same_site_next(request) or reverse("match", args=[match.pk]))
 
 
-@desk_page
+@scoring_page
 @require_POST
 def desk_call_resolve(request: HttpRequest, tournament: Tournament, call_id: int) -> HttpResponse:
     """The director's ruling closes the call (with a penalty or the deal reopened, where it applies)."""

@@ -218,7 +218,7 @@ def answered(request: HttpRequest, deal: Deal, action: str, answer: actions.Deal
     else:
         messages.error(request, answer.outcome.message)
     target = request.POST.get("next") or ""
-    if action == "confirm" and target == "queue" and access.can_use_desk(request.user):
+    if action == "confirm" and target == "queue" and access.scores(request.user, deal.match.round.tournament):
         return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
     reopened_to_change = (
         action == "reopen" and target == "review"

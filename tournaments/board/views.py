@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from tournaments.board import state as board
-from tournaments.competition.pages import desk_page
+from tournaments.competition.pages import scoring_page
 from tournaments.models import SEAT_CHOICES, Round, Tournament
 
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -38,21 +38,21 @@ def _board_context(request: HttpRequest, tournament: Tournament) -> dict:
     }
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Every table of the current round; the page's script refreshes the rows from ``desk_board_rows``."""
     return render(request, "tournaments/board/board.html", _board_context(request, tournament))
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_board_rows(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The board's live part alone (counts and rows), for the page's refresh without a reload."""
     return render(request, "tournaments/board/board_live.html", _board_context(request, tournament))
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_queue(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The deals waiting for confirmation, oldest first, each a link to its review (where it is confirmed)."""
@@ -94,14 +94,14 @@ def _printable(request: HttpRequest, tournament: Tournament, number: int, templa
     )
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_table_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A card per table of a published round (table, round, pairs, who sits where), one to a printed page."""
     return _printable(request, tournament, number, "tournaments/board/table_cards.html")
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_score_sheets(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A paper score sheet per table of a published round, for tables that fall back to paper."""

@@ -45,8 +45,9 @@ class CallError(Exception):
         self.status = status
 
 
-def require_director(user) -> None:
-    if not access.is_director(user):
+def require_director(user, tournament) -> None:
+    """Answering a call is for those who run the tournament: its directors and scorers."""
+    if not access.scores(user, tournament):
         raise CallError(_("Only the tournament director can answer a call."), 403)
 
 
@@ -108,7 +109,7 @@ def lock_call(call: TableCall) -> TableCall:
 @transaction.atomic
 def mark_on_the_way(call: TableCall, user) -> TableCall:
     """The director goes to the table: the table's page says so, the queue shows who went."""
-    require_director(user)
+    require_director(user, call.match.round.tournament)
     call = lock_call(call)
     if call.state == TableCall.State.RESOLVED:
         raise CallError(_("This call is resolved already."), 409)
@@ -131,7 +132,7 @@ def resolve_call(
     call: TableCall, user, *, ruling: str, action: str = "", penalty: Penalty | None = None
 ) -> TableCall:
     """Close the call with the director's ruling (and what it did: a penalty, a reopened deal)."""
-    require_director(user)
+    require_director(user, call.match.round.tournament)
     ruling = checked_ruling(ruling)
     call = lock_call(call)
     if call.state == TableCall.State.RESOLVED:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.calls import services as calls
 from tournaments.calls.forms import RulingForm
-from tournaments.competition.pages import desk_page
+from tournaments.competition.pages import scoring_page
 from tournaments.models import Tournament
 
 
@@ -23,7 +23,7 @@ def found(tournament: Tournament, call_id: int):
         raise Http404 from exc
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_calls(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The calls queue: open calls oldest first, then the day's resolved calls with their rulings."""
@@ -35,7 +35,7 @@ def desk_calls(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournaments/calls/queue.html", context)
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_calls_live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The queue's open calls alone, for the page's refresh without a reload."""
@@ -43,7 +43,7 @@ def desk_calls_live(request: HttpRequest, tournament: Tournament) -> HttpRespons
     return render(request, "tournaments/calls/_open.html", context)
 
 
-@desk_page
+@scoring_page
 @require_GET
 def desk_call(request: HttpRequest, tournament: Tournament, call_id: int) -> HttpResponse:
     """One call: its table, reason and deal; "on the way" and the ruling's form while it is open."""
@@ -60,7 +60,7 @@ def desk_call(request: HttpRequest, tournament: Tournament, call_id: int) -> Htt
     )
 
 
-@desk_page
+@scoring_page
 @require_POST
 def desk_call_on_the_way(request: HttpRequest, tournament: Tournament, call_id: int) -> HttpResponse:
     call = found(tournament, call_id)

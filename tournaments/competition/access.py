@@ -1,7 +1,8 @@
 """Who may do what — the one home for access rules.
 
-The tournament director (TD) reads and writes everything; a judge writes the matches assigned to them; a deal is
-confirmed by a second person. Views, services, templates (through the ``access`` context processor) and tests
+An organisation's admins and directors (and a tournament's chief director) read and write everything of its
+events; its scorers enter and confirm results, and set nothing up; the site's admin (a superuser) may do anything
+anywhere. A judge writes the matches assigned to them; a deal is confirmed by a second person. Views, services, templates (through the ``access`` context processor) and tests
 all ask here, never repeat a rule.
 """
 
@@ -12,7 +13,8 @@ from django.contrib.auth.models import Group
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournaments.models import Deal, Round, TableLink
+from tournaments.models import Deal, Membership, Organisation, Round, TableLink, Tournament
+from tournaments.organisations.models import DIRECTING, Role
 
 DIRECTOR_GROUP = "director"
 JUDGE_GROUP = "judge"
@@ -36,11 +38,109 @@ def add_to_group(user, name: str) -> None:
     user.__dict__.pop("_group_names", None)
 
 
+def memberships(user) -> dict[int, str]:
+    """The user's role in each organisation, by its id, read once per user object."""
+    if not getattr(user, "is_authenticated", False):
+        return {}
+    cached = getattr(user, "_memberships", None)
+    if cached is None:
+        cached = dict(Membership.objects.filter(user=user).values_list("organisation_id", "role"))
+        user._memberships = cached
+    return cached
+
+
+def forget_memberships(user) -> None:
+    user.__dict__.pop("_memberships", None)
+    user.__dict__.pop("_chief_of", None)
+
+
+def chief_of(user) -> frozenset[int]:
+    """The ids of the tournaments the user is the chief director of, read once per user object."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    cached = getattr(user, "_chief_of", None)
+    if cached is None:
+        cached = frozenset(Tournament.objects.filter(chief_director=user).values_list("pk", flat=True))
+        user._chief_of = cached
+    return cached
+
+
 def is_director(user) -> bool:
-    """A TD: a superuser or a member of the director group."""
+    """Someone with a desk at all: the site's admin, or an admin or director of some organisation (what the
+    header's links and the desk's lists ask; whose events they may change is ``directs``)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return user.is_superuser or DIRECTOR_GROUP in group_names(user)
+    if user.is_superuser or DIRECTOR_GROUP in group_names(user):
+        return True
+    return any(role in DIRECTING for role in memberships(user).values()) or bool(chief_of(user))
+
+
+def has_desk(user) -> bool:
+    """A director, or a scorer of some organisation: the desk's home lists their events."""
+    return is_director(user) or Role.SCORER in memberships(user).values()
+
+
+def directs(user, tournament) -> bool:
+    """The tournament's director: the site's admin, its chief director, or an admin or director of its
+    organisation. A tournament of no organisation is the site admin's alone."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or (
+        tournament.chief_director_id is not None and tournament.chief_director_id == user.pk
+    ):
+        return True
+    return (
+        tournament.organisation_id is not None
+        and memberships(user).get(tournament.organisation_id) in DIRECTING
+    )
+
+
+def scores(user, tournament) -> bool:
+    """Enters and confirms the tournament's results, runs its board and calls: its directors and its
+    organisation's scorers."""
+    if directs(user, tournament):
+        return True
+    return (
+        tournament.organisation_id is not None
+        and memberships(user).get(tournament.organisation_id) == Role.SCORER
+    )
+
+
+def directed_organisations(user) -> list[int]:
+    """The ids of the organisations whose events the user directs as an admin or a director."""
+    return [org for org, role in memberships(user).items() if role in DIRECTING]
+
+
+def directing_organisations(user):
+    """The organisations a new tournament or series of the user's may belong to."""
+    if getattr(user, "is_authenticated", False) and user.is_superuser:
+        return Organisation.objects.all()
+    return Organisation.objects.filter(pk__in=directed_organisations(user))
+
+
+def directed_tournaments(user, queryset):
+    """The tournaments of ``queryset`` the user directs."""
+    if not getattr(user, "is_authenticated", False):
+        return queryset.none()
+    if user.is_superuser:
+        return queryset
+    return queryset.filter(Q(organisation_id__in=directed_organisations(user)) | Q(chief_director_id=user.pk))
+
+
+def directs_series(user, series) -> bool:
+    """A series is run by its organisation's admins and directors (the site's admin: any)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_superuser or (
+        series.organisation_id is not None and memberships(user).get(series.organisation_id) in DIRECTING
+    )
+
+
+def visible_series(user, queryset):
+    """Public series for everyone; a hidden one for its organisation's members too."""
+    if getattr(user, "is_authenticated", False) and user.is_superuser:
+        return queryset
+    return queryset.filter(Q(is_public=True) | Q(organisation_id__in=list(memberships(user))))
 
 
 def is_judge(user) -> bool:
@@ -59,6 +159,29 @@ def director_accounts():
     """Every TD's account, by user name: a superuser or a member of the director group."""
     accounts = get_user_model().objects.filter(Q(is_superuser=True) | Q(groups__name=DIRECTOR_GROUP))
     return accounts.distinct().order_by("username")
+
+
+def tournament_directors(tournament) -> list:
+    """Who runs the tournament, each with what they may do: its chief director, then its organisation's members
+    by role (``role_label`` on each account)."""
+    found = []
+    if tournament.chief_director_id is not None:
+        chief = get_user_model().objects.get(pk=tournament.chief_director_id)
+        chief.role_label = _("chief director")
+        found.append(chief)
+    if tournament.organisation_id is None:
+        for admin in get_user_model().objects.filter(is_superuser=True, is_active=True).order_by("username"):
+            if admin.pk != tournament.chief_director_id:
+                admin.role_label = _("the site's admin")
+                found.append(admin)
+    else:
+        for membership in Membership.objects.filter(
+            organisation_id=tournament.organisation_id
+        ).select_related("user"):
+            if membership.user_id != tournament.chief_director_id:
+                membership.user.role_label = membership.get_role_display()
+                found.append(membership.user)
+    return found
 
 
 def is_judge_account(account) -> bool:
@@ -112,27 +235,34 @@ def table_refusal(user, match) -> str:
 
 
 def visible_tournaments(user, queryset):
-    """Public tournaments for everyone; the TD sees the hidden ones too."""
-    return queryset if is_director(user) else queryset.filter(is_public=True)
+    """Public tournaments for everyone; its directors and scorers see a hidden one too."""
+    if getattr(user, "is_authenticated", False) and user.is_superuser:
+        return queryset
+    mine = list(memberships(user))
+    if not mine and not getattr(user, "is_authenticated", False):
+        return queryset.filter(is_public=True)
+    return queryset.filter(Q(is_public=True) | Q(organisation_id__in=mine) | Q(chief_director_id=user.pk))
 
 
 def can_read_tournament(user, tournament) -> bool:
-    return tournament.is_public or is_director(user)
+    return tournament.is_public or scores(user, tournament)
 
 
-def can_use_desk(user) -> bool:
-    """The scoring desk (pairing, import, export) is the TD's."""
-    return is_director(user)
+def can_use_desk(user, tournament=None) -> bool:
+    """The scoring desk (pairing, import, export) of a tournament is its directors'; without one, whether the
+    user has a desk at all."""
+    return is_director(user) if tournament is None else directs(user, tournament)
 
 
 def can_see_page(user, tournament, switch: str) -> bool:
-    """A public page of the tournament whose switch (``public_standings`` …) is on, or any page for the TD."""
-    return is_director(user) or (tournament.is_public and bool(getattr(tournament, switch)))
+    """A public page of the tournament whose switch (``public_standings`` …) is on, or any page for those who
+    run it."""
+    return scores(user, tournament) or (tournament.is_public and bool(getattr(tournament, switch)))
 
 
-def sees_drafts(user) -> bool:
-    """Draft rounds (unpublished pairings) are shown to the TD only."""
-    return is_director(user)
+def sees_drafts(user, tournament) -> bool:
+    """Draft rounds (unpublished pairings) are shown to those who run the tournament only."""
+    return scores(user, tournament)
 
 
 def published(matches):
@@ -168,7 +298,7 @@ def is_official(user, match) -> bool:
         return True
     if is_table_account(user):
         return table_match_id(user) == match.pk
-    return is_director(user) or is_judge(user) or is_captain(user, match)
+    return scores(user, match.round.tournament) or is_judge(user) or is_captain(user, match)
 
 
 def can_read_match(user, match) -> bool:
@@ -176,7 +306,7 @@ def can_read_match(user, match) -> bool:
     judge, another judge, a captain: they confirm deals, even in a hidden tournament) and, in a public
     tournament whose pairings are public, everybody."""
     if in_draft(match):
-        return is_director(user)
+        return scores(user, match.round.tournament)
     return is_official(user, match) or can_see_page(user, match.round.tournament, "public_pairings")
 
 
@@ -202,7 +332,7 @@ def can_record(user, match) -> bool:
         return True
     if is_table_account(user):
         return table_match_id(user) == match.pk
-    return is_director(user)
+    return scores(user, match.round.tournament)
 
 
 def can_confirm(user, deal) -> bool:
@@ -211,7 +341,7 @@ def can_confirm(user, deal) -> bool:
     so both pairs' PINs confirm it on that device (``can_confirm_by_pin``), or an official does."""
     if not getattr(user, "is_authenticated", False) or deal.submitted_by_id == user.pk:
         return False
-    if is_director(user) or is_judge(user):
+    if scores(user, deal.match.round.tournament) or is_judge(user):
         return True
     return is_captain(user, deal.match) and not (deal.submitted_by and is_table_account(deal.submitted_by))
 
@@ -222,12 +352,17 @@ def can_confirm_by_pin(user, deal) -> bool:
     return deal.state == Deal.State.SUBMITTED and can_record(user, deal.match)
 
 
-def can_reopen(user) -> bool:
-    """Only the TD reopens a confirmed or submitted deal, forfeits a match or sees the change history."""
-    return is_director(user)
+def can_reopen(user, tournament) -> bool:
+    """Only the tournament's director reopens a confirmed or submitted deal, forfeits a match or sees the change
+    history."""
+    return directs(user, tournament)
 
 
 def context(request) -> dict:
-    """Template context: ``is_director`` for every page, the one name templates use for the TD's links."""
+    """Template context: ``is_director`` (a desk of one's own) and ``is_site_admin`` (the admin site's link) for
+    every page."""
     user = getattr(request, "user", None)
-    return {"is_director": bool(user and is_director(user))}
+    return {
+        "is_director": bool(user and is_director(user)),
+        "is_site_admin": bool(user and getattr(user, "is_authenticated", False) and user.is_superuser),
+    }

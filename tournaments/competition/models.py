@@ -121,6 +121,17 @@ class Tournament(models.Model):
     # history keeps every finish and reopening with who and when (``tournaments.competition.finishing``).
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
     finished_by = by_user(_("finished by"), editable=False)
+    # Who runs it: the organisation's directors (and scorers, for results); the chief director directs this one
+    # tournament whatever their role in the organisation. A tournament of no organisation is the site admin's.
+    organisation = models.ForeignKey(
+        "tournaments.Organisation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("organisation"),
+    )
+    chief_director = by_user(_("chief director"))
 
     # Who changed the settings and when (a ruleset change re-scores every deal: the director answers for it), and
     # who finished or reopened the tournament.

@@ -41,7 +41,27 @@ def tournament_page(view: View) -> View:
     return wrapped
 
 
-def desk_page(view: View) -> View:
-    """A desk page of one tournament: the director's guard first (a visitor learns nothing of the address), then
-    the tournament."""
-    return director_required(tournament_page(view))
+def guarded_tournament_page(may: Callable[[object, Tournament], bool]) -> Callable[[View], View]:
+    """A desk page of one tournament for those ``may`` lets in: a visitor goes to the login page, anyone else who
+    has no desk is refused before the tournament is looked up (they learn nothing of the address), and one whose
+    desk is another organisation's is refused too."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not access.has_desk(request.user):
+                raise PermissionDenied
+            tournament = get_object_or_404(Tournament, slug=slug)
+            if not may(request.user, tournament):
+                raise PermissionDenied
+            return view(request, tournament, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+desk_page = guarded_tournament_page(access.directs)  # setting up and running the tournament: its directors
+scoring_page = guarded_tournament_page(access.scores)  # results, the board and the calls: its scorers too

@@ -21,8 +21,7 @@ from django.utils.crypto import get_random_string
 from django.utils.translation import gettext as _
 
 from tournaments.competition import access
-from tournaments.competition.accounts import create_director
-from tournaments.models import Match, Pair
+from tournaments.models import Match, Membership, Pair, Role, Tournament
 from tournaments.people.errors import PeopleError
 
 # No 0/O, 1/l/I: the password is read off paper at the table.
@@ -239,12 +238,17 @@ def assign_judge(match: Match, judge, by) -> Match:
 
 
 @transaction.atomic
-def create_director_account(username: str, name: str = "") -> tuple[object, str]:
-    """Another director's account (a second desk on the day), with the first director's powers; returns it and
-    its password, shown once as a judge's is. Each director then changes their own password."""
+def create_director_account(username: str, name: str = "", tournament=None) -> tuple[object, str]:
+    """Another director's account (a second desk on the day): a director of the tournament's organisation, or the
+    tournament's chief director when it belongs to none (never the site's admin); returns it and its password,
+    shown once as a judge's is. Each director then changes their own password."""
     password = new_password()
     with free_name(username):
-        account = create_director(username, password)
-    account.first_name = name
-    account.save(update_fields=["first_name"])
+        account = get_user_model().objects.create_user(username=username, password=password, first_name=name)
+    if tournament is not None and tournament.organisation_id is not None:
+        Membership.objects.create(
+            organisation_id=tournament.organisation_id, user=account, role=Role.DIRECTOR
+        )
+    elif tournament is not None:
+        Tournament.objects.filter(pk=tournament.pk).update(chief_director=account)
     return account, password

@@ -309,8 +309,9 @@ ACCOUNT_KINDS = {
         create_director_account,
         gettext_lazy("A new director's log-in"),
         gettext_lazy(
-            "The new director has your powers on every tournament of this site. The password is made for you and "
-            "shown once, on the next page: hand it over, then they change it."
+            "The new director runs every event of this tournament's organisation (or this tournament alone, when it "
+            "belongs to none). The password is made for you and shown once, on the next page: hand it over, then "
+            "they change it."
         ),
         "desk-directors",
         gettext_lazy("Back to the directors"),
@@ -324,7 +325,12 @@ def _account_add(request: HttpRequest, tournament: Tournament, kind: str) -> Htt
     form = form_class(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            account, password = create(form.cleaned_data["username"], form.cleaned_data["name"])
+            if kind == "director":
+                account, password = create(
+                    form.cleaned_data["username"], form.cleaned_data["name"], tournament
+                )
+            else:
+                account, password = create(form.cleaned_data["username"], form.cleaned_data["name"])
         except PeopleError as exc:
             form.add_error("username", exc.message)
         else:
@@ -417,7 +423,7 @@ def directors(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request,
         "tournaments/people/directors.html",
-        {"tournament": tournament, "directors": access.director_accounts()},
+        {"tournament": tournament, "directors": access.tournament_directors(tournament)},
     )
 
 

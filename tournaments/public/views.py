@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import login
-from django.db.models import Q
+from django.db.models import F, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +22,7 @@ from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.pages import tournament_page
 from tournaments.competition.wording import match_status
 from tournaments.competition.words import setting_label
-from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.models import Deal, Match, Organisation, Round, Tournament
 from tournaments.pairing.bracket import final_placings
 from tournaments.people.forms import DirectorSetupForm
 from tournaments.public.caching import public_cache
@@ -55,7 +55,13 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "tournaments/public/home.html",
         {
-            "tournaments": access.visible_tournaments(request.user, Tournament.objects.all()),
+            "tournaments": access.visible_tournaments(
+                request.user,
+                Tournament.objects.select_related("organisation").order_by(
+                    F("organisation__name").asc(nulls_last=True), "-start_date", "name"
+                ),
+            ),
+            "my_organisations": Organisation.objects.filter(pk__in=list(access.memberships(request.user))),
             "my_matches": my_matches,
         },
     )
@@ -178,7 +184,7 @@ def links_for(request: HttpRequest, tournament: Tournament) -> dict:
 
 def visible_rounds(request: HttpRequest, tournament: Tournament):
     rounds = tournament.rounds.all()
-    return rounds if access.sees_drafts(request.user) else rounds.exclude(state=Round.State.DRAFT)
+    return rounds if access.sees_drafts(request.user, tournament) else rounds.exclude(state=Round.State.DRAFT)
 
 
 def _pair_url(tournament: Tournament):

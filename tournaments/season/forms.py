@@ -6,8 +6,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.competition import access
 from tournaments.competition.ids import IdChoicesField
 from tournaments.models import Player, Series, Tournament
+from tournaments.organisations.forms import organisation_field
 from tournaments.season.models import MAX_PLACINGS, MAX_POINTS, points_problem
 
 NAME_LENGTH = Series._meta.get_field("name").max_length
@@ -35,7 +37,7 @@ class SeriesForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, series: Series | None = None, **kwargs):
+    def __init__(self, *args, series: Series | None = None, user=None, **kwargs):
         if "initial" not in kwargs:
             series = series or Series()
             kwargs["initial"] = {
@@ -46,6 +48,11 @@ class SeriesForm(forms.Form):
                 "tournaments": list(series.tournaments.all()) if series.pk else [],
             }
         super().__init__(*args, **kwargs)
+        if user is not None:
+            self.fields["tournaments"].queryset = access.directed_tournaments(
+                user, self.fields["tournaments"].queryset
+            )
+            organisation_field(self, user, series)
 
     def clean_points(self) -> list[int]:
         words = self.cleaned_data["points"].replace(",", " ").replace("，", " ").split()

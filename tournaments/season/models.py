@@ -46,6 +46,14 @@ class Series(models.Model):
         help_text=_("each player's best results; empty: all count"),
     )
     is_public = models.BooleanField(_("public"), default=True)
+    organisation = models.ForeignKey(
+        "tournaments.Organisation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="series",
+        verbose_name=_("organisation"),
+    )
     tournaments = models.ManyToManyField(
         Tournament, related_name="series", blank=True, verbose_name=_("tournaments")
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournaments.competition import access
 from tournaments.competition.finishing import lock_open
 from tournaments.models import Pair, Series, Tournament, by_seed
 from tournaments.season import ratings
@@ -30,6 +31,8 @@ def save_series(
     tournaments: list[Tournament],
     series: Series | None = None,
     by=None,
+    *,
+    organisation=None,
 ) -> Series:
     """Create a series (its address from its name: pinyin for Chinese) or change one; the history keeps who
     and when."""
@@ -38,7 +41,10 @@ def save_series(
     series.name, series.points, series.best_of, series.is_public = name, points, best_of, is_public
     if by is not None:
         series._history_user = by
+    if new and organisation is None and by is not None:
+        organisation = access.directing_organisations(by).first()
     if new:
+        series.organisation = organisation
         _save_new(series)
     else:
         series.save()

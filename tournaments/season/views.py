@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,8 +28,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def visible_series(user):
-    series = Series.objects.all()
-    return series if access.is_director(user) else series.filter(is_public=True)
+    return access.visible_series(user, Series.objects.all())
 
 
 def _series(request: HttpRequest, slug: str) -> Series:
@@ -77,17 +77,30 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 # --- the director's -----------------------------------------------------------------------------------------
 
 
+def _directed_series(request: HttpRequest, slug: str) -> Series:
+    """A series the user directs; another organisation's is refused (403), as every desk page refuses."""
+    found = get_object_or_404(Series, slug=slug)
+    if not access.directs_series(request.user, found):
+        raise PermissionDenied
+    return found
+
+
 @director_required
 def desk_series_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/season/desk_series.html", {"all_series": Series.objects.all()})
+    mine = (
+        Series.objects.all()
+        if request.user.is_superuser
+        else Series.objects.filter(organisation_id__in=access.directed_organisations(request.user))
+    )
+    return render(request, "tournaments/season/desk_series.html", {"all_series": mine})
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def desk_series_form(request: HttpRequest, series: str | None = None) -> HttpResponse:
     """A new series, or a series' settings and tournaments."""
-    found = get_object_or_404(Series, slug=series) if series else None
-    form = SeriesForm(request.POST or None, series=found)
+    found = _directed_series(request, series) if series else None
+    form = SeriesForm(request.POST or None, series=found, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         saved = services.save_series(
@@ -98,6 +111,7 @@ def desk_series_form(request: HttpRequest, series: str | None = None) -> HttpRes
             list(data["tournaments"]),
             found,
             request.user,
+            organisation=data.get("organisation"),
         )
         messages.success(request, _("Saved."))
         return redirect("series", series=saved.slug)
@@ -106,7 +120,7 @@ def desk_series_form(request: HttpRequest, series: str | None = None) -> HttpRes
 
 @director_required
 def desk_series_workbook(request: HttpRequest, series: str) -> HttpResponse:
-    found = get_object_or_404(Series, slug=series)
+    found = _directed_series(request, series)
     out = io.BytesIO()
     write_series_workbook(found, out)
     return attach(HttpResponse(out.getvalue(), content_type=XLSX), *series_workbook_names(found))

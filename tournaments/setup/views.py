@@ -18,6 +18,8 @@ from rules.ruleset import PRESETS, Ruleset, RulesetError
 from tournaments.competition.finishing import TournamentFinished
 from tournaments.competition.pages import desk_page, director_required
 from tournaments.models import Tournament
+from tournaments.organisations.forms import organisation_field
+from tournaments.organisations.services import owner_of_new
 from tournaments.setup.forms import DeleteTournamentForm, RulesetForm, TournamentForm, moved
 from tournaments.setup.services import (
     SettingsError,
@@ -41,6 +43,13 @@ def tournament_settings(request: HttpRequest, tournament: Tournament) -> HttpRes
     return settings_page(request, tournament)
 
 
+def tournament_form(request: HttpRequest, tournament: Tournament, data=None) -> TournamentForm:
+    """The settings form; a new tournament of someone who directs several organisations asks whose it is."""
+    form = TournamentForm(data, instance=tournament)
+    organisation_field(form, request.user, tournament)
+    return form
+
+
 def stored_spec(tournament: Tournament):
     """The tournament's ruleset as the form starts from it (the standard preset if what is stored is unreadable)."""
     try:
@@ -52,11 +61,11 @@ def stored_spec(tournament: Tournament):
 def settings_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     spec = stored_spec(tournament)
     if request.method == "GET":
-        return show(request, tournament, TournamentForm(instance=tournament), RulesetForm(spec=spec))
+        return show(request, tournament, tournament_form(request, tournament), RulesetForm(spec=spec))
     data = request.POST
     if "move" in data or "take_preset" in data:
         data = moved(data, data["move"]) if "move" in data else data
-        form = TournamentForm(data, instance=tournament)
+        form = tournament_form(request, tournament, data)
         form.quiet = True
         if "take_preset" in data:
             chosen = data.get("rules-preset")
@@ -65,10 +74,12 @@ def settings_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             rules = RulesetForm(data, spec=spec)
             rules.quiet = True
         return show(request, tournament, form, rules)
-    form, rules = TournamentForm(data, instance=tournament), RulesetForm(data, spec=spec)
+    form, rules = tournament_form(request, tournament, data), RulesetForm(data, spec=spec)
     if not (form.is_valid() and rules.is_valid()):
         return show(request, tournament, form, rules, status=400)
     instance = form.save(commit=False)
+    if instance.pk is None:
+        instance.organisation = form.cleaned_data.get("organisation") or owner_of_new(request.user)
     asks = not instance.is_finished and "confirm_rescore" not in data  # a finished tournament refuses at once
     if asks and rules_change(instance, rules.spec) and recorded_deals(instance)[0]:
         return show(request, tournament, form, rules, confirm=recorded_deals(instance))

@@ -214,7 +214,7 @@ def side_of(team_match: TeamMatch, user) -> Team | None:
 
 def may_hand_in(team_match: TeamMatch, team: Team, user) -> bool:
     """The team's captain before the deadline, or the director at any time, while the tables are not seated."""
-    if access.is_director(user):
+    if access.directs(user, team_match.round.tournament):
         return True
     if team.captain_id is None or team.captain_id != getattr(user, "pk", None):
         return False

@@ -166,7 +166,7 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         TeamMatch.objects.filter(round__tournament=tournament).select_related(*FIXTURE), pk=fixture_id
     )
     user = request.user
-    director = access.is_director(user)
+    director = access.directs(user, tournament)
     mine = services.side_of(fixture, user)
     lineups = list(fixture.lineups.select_related("team"))
     seated = fixture.tables.exists()

@@ -41,5 +41,5 @@ def adjustments_box(context, match) -> dict:
     return {
         "match": match,
         "adjustments": [a for a in adjustments_of(match) if a.withdrawn_at is None] if shown else [],
-        "is_director": access.is_director(user),
+        "is_director": access.directs(user, match.round.tournament),
     }

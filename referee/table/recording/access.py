@@ -60,4 +60,4 @@ def may_reopen(user, deal: Deal) -> bool:
         return False
     if deal.state == Deal.State.SUBMITTED and can_record(user, deal.match):
         return True
-    return can_reopen(user)
+    return can_reopen(user, deal.match.round.tournament)

@@ -194,7 +194,7 @@ def call_time(match: Match, user, *, now: datetime | None = None) -> MatchState:
 @transaction.atomic
 def forfeit_match(match: Match, user, *, side: str) -> MatchState:
     """The TD records a no-show or a withdrawal: ``side`` forfeits and the other side wins."""
-    if not can_reopen(user):
+    if not can_reopen(user, match.round.tournament):
         raise PermissionRefused(_("Only the tournament director can record a forfeit."))
     if side not in ("NS", "EW"):
         raise RecordingError(_("Choose the side that forfeits."))

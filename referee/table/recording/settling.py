@@ -280,7 +280,7 @@ def mark_played(deal: Deal, user, violations: Iterable[Mapping[str, Any]]) -> No
 
 def dismiss(deal: Deal, user, key: str, note: str) -> Ruling:
     """The director dismisses violation ``key``; the note says why (kept with who and when, and in the history)."""
-    if not can_reopen(user):
+    if not can_reopen(user, deal.match.round.tournament):
         raise PermissionRefused(_("Only the tournament director can dismiss a violation."))
     note = note.strip()
     if not note:
@@ -293,7 +293,7 @@ def dismiss(deal: Deal, user, key: str, note: str) -> Ruling:
 
 def withdraw_dismissal(deal: Deal, user, key: str) -> None:
     """The director takes a dismissal back: the violation is open again (the history keeps both)."""
-    if not can_reopen(user):
+    if not can_reopen(user, deal.match.round.tournament):
         raise PermissionRefused(_("Only the tournament director can dismiss a violation."))
     require_record(user, deal.match)
     deal = lock_deal(deal, None)

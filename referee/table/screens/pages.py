@@ -48,7 +48,7 @@ def match_screen(match: Match, user) -> dict:
         "can_record": can_record(user, match),
         "confirmable": {d.pk for d in deals if d.state == Deal.State.SUBMITTED and can_confirm(user, d)},
         "pin_confirmable": {d.pk for d in deals if can_confirm_by_pin(user, d)},
-        "history": match_history(match) if can_reopen(user) else None,
+        "history": match_history(match) if can_reopen(user, match.round.tournament) else None,
         "banker_side": side_of(state.banker) if state.banker else None,
         "result": end_words(match, state.end)[0],
         "ended_by": end_words(match, state.end)[1],

@@ -73,7 +73,7 @@ def review_screen(deal: Deal, user) -> dict:
         "kitty_size": rs.kitty_size,
         "complete": snap.complete,
         "can_record": can_record(user, deal.match),
-        "can_dismiss": can_reopen(user),
+        "can_dismiss": can_reopen(user, deal.match.round.tournament),
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
         "can_pin_confirm": can_confirm_by_pin(user, deal),
         "pin_pairs": (("NS", deal.match.pair_ns), ("EW", deal.match.pair_ew)),

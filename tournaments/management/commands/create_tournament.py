@@ -2,7 +2,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from rules.ruleset import PRESETS
-from tournaments.models import Tournament
+from tournaments.models import Organisation, Tournament
 
 
 class Command(BaseCommand):
@@ -29,13 +29,20 @@ class Command(BaseCommand):
         parser.add_argument("--venue", default="")
         parser.add_argument("--avoid-same-club", action="store_true")
         parser.add_argument("--hidden", action="store_true", help="not public until the TD switches it on")
+        parser.add_argument("--organisation", default="", help="the slug of the organisation that runs it")
 
     def handle(self, *args, **o) -> None:
         if Tournament.objects.filter(slug=o["slug"]).exists():
             raise CommandError(f"a tournament with slug {o['slug']!r} exists already")
         if o["rounds"] < 1:
             raise CommandError("--rounds must be at least 1")
+        organisation = None
+        if o["organisation"]:
+            organisation = Organisation.objects.filter(slug=o["organisation"]).first()
+            if organisation is None:
+                raise CommandError(f"no organisation with slug {o['organisation']!r}")
         t = Tournament(
+            organisation=organisation,
             slug=o["slug"],
             name=o["name"],
             venue=o["venue"],
