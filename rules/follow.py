@@ -125,7 +125,7 @@ def _tractor_witness(held: Sequence[Card], trump: Trump) -> tuple[Card, ...]:
 def random_follow(
     hand: Sequence[Card], lead_suit: int, shape: Shape, trump: Trump, rng: random.Random
 ) -> tuple[Card, ...] | None:
-    """A random legal follow (the simulator's player); None in the rare case the greedy build misses.
+    """A random legal follow (the simulator's player); where the greedy build misses, the checker's witness.
 
     What the lead asks is built first (two decks here, ``sets.owed_cards`` for a lead with ``kinds``), the rest
     filled from the suit at random."""
@@ -148,9 +148,27 @@ def random_follow(
     rng.shuffle(pool)
     play += pool[: n - len(play)]
     result = tuple(play)
-    if follow_problem(hand_counts(hand), result, lead_suit, shape, trump) is not None:
+    found = follow_problem(hand_counts(hand), result, lead_suit, shape, trump)
+    if found is None:
+        return result
+    return witness_follow(hand, found.witness, lead_suit, shape, trump)
+
+
+def witness_follow(
+    hand: Sequence[Card], witness: Sequence[Card], lead_suit: int, shape: Shape, trump: Trump
+) -> tuple[Card, ...] | None:
+    """A refusal's witness (the units of the hand's best forming) filled up from the led suit: the legal follow
+    every refused play has, or None if it were not legal. The simulator's player falls back on it where its
+    greedy random build missed (its placement spoiled the forming the hand's best needs)."""
+    rest = [c for c in hand if trump.eff[c] == lead_suit]
+    for c in witness:
+        if c not in rest:
+            return None
+        rest.remove(c)
+    play = tuple(witness) + tuple(rest[: shape.size - len(witness)])
+    if len(play) != shape.size or follow_problem(hand_counts(hand), play, lead_suit, shape, trump):
         return None
-    return result
+    return play
 
 
 def _owed_pairs(held: Sequence[Card], shape: Shape, trump: Trump, rng: random.Random) -> list[Card]:

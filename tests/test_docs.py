@@ -21,9 +21,19 @@ COPIES = {
 }
 
 
-# The repository's copy of the rules may end with the readings settled after the specification (§13.6's list
-# goes on): bullets only, so every word of the specification stays as it is.
+# The repository's copy of the rules may carry the readings settled after the specification where §13.6's list
+# ends (§13's end, before any later section such as §14): bullets only, so every word of the specification stays
+# as it is.
 SETTLED = re.compile(r"(?:- [^\n]+\n(?:  [^\n]+\n)*)*")
+
+
+def settled_at(spec: str) -> int:
+    """Where a copy may insert settled bullets: the end of §13.6's list (the next top-level section or the end)."""
+    start = spec.find("\n### 13.6")
+    if start < 0:
+        return len(spec)
+    end = spec.find("\n## ", start)
+    return len(spec) if end < 0 else end
 
 
 def body(text: str) -> str:
@@ -42,8 +52,14 @@ def test_docs_copy_matches_the_specification_next_door(copy):
         assert expected.count(old) == 1, f"{original} changed where {copy} names the seeds: update the copy"
         expected = expected.replace(old, new)
     text = body((ROOT / "docs" / copy).read_text(encoding="utf-8"))
-    assert text[: len(expected)] == expected, f"copy {original} into docs/{copy}"
-    assert SETTLED.fullmatch(text[len(expected) :]), f"docs/{copy} adds only settled points after {original}"
+    at = settled_at(expected)
+    head, tail = expected[:at], expected[at:]
+    assert text[:at] == head, f"copy {original} into docs/{copy}"
+    assert text.endswith(tail), f"copy {original} into docs/{copy} (after §13)"
+    added = text[at : len(text) - len(tail)]
+    assert len(text) >= len(expected) and SETTLED.fullmatch(added), (
+        f"docs/{copy} adds only settled points at the end of §13.6 of {original}"
+    )
 
 
 MODULE_ROW = re.compile(r"`((?:rules|tournaments|referee|tools)/[\w/]+\.py)`")

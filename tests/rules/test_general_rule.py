@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules.cards import Card, card_counts, parse_cards
-from rules.follow import follow_problem, hand_counts
+from rules.follow import follow_problem, hand_counts, witness_follow
 from rules.judge import judge
 from rules.order import Trump
 from rules.ruleset import PRESETS
@@ -185,11 +185,8 @@ def test_the_general_rule_agrees_with_every_card_disjoint_forming(case):
         == best(held, shape.kinds, t)
     )
     if prob is not None:
-        rest = list(held)
-        for c in prob.witness:
-            rest.remove(c)
-        fill = tuple(prob.witness) + tuple(rest[: len(lead) - len(prob.witness)])
-        assert follow_problem(hand_counts(held), fill, suit, shape, t) is None
+        fill = witness_follow(held, prob.witness, suit, shape, t)
+        assert fill is not None and follow_problem(hand_counts(held), fill, suit, shape, t) is None
 
 
 @settings(
