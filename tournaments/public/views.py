@@ -37,7 +37,6 @@ from tournaments.standings.tables import (
     ResultTable,
     StandingsTable,
 )
-from tournaments.teams.models import team_event
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -197,7 +196,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``.
     Once the tournament is finished they are the final standings, and no longer refresh."""
     tournament = public_tournament(request, slug, "public_standings")
-    if team_event(tournament):  # a team event ranks its teams; its pairs' records are on the team pages
+    # A team event (its settings reached by their one-to-one link, so this room never imports the teams room,
+    # which builds on it) ranks its teams; its pairs' records are on the team pages.
+    if hasattr(tournament, "team_event"):
         return redirect("team-tables", slug=tournament.slug)
     try:
         up_to = int(request.GET["round"])
