@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from .pairing import swiss_round
+from rules.pairing import swiss_round
 
 FIELDS = (64, 128, 256)
 ROUNDS = 9
