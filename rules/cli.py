@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .judge import judge
 from .record import RecordError
@@ -51,7 +52,7 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _load(text: str) -> object:
+def _load(text: str) -> Any:  # any JSON document: the judge refuses what is not a record
     try:
         return json.loads(text, parse_int=_bounded_int)
     except (json.JSONDecodeError, RecursionError) as e:
