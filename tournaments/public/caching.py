@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
+from typing import overload
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -157,11 +158,19 @@ def keeps_variant(request: HttpRequest, generation: str) -> bool:
         return cache.add(counter, 1, PAGE_TIMEOUT)
 
 
-def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> View:
+@overload
+def public_cache(view: View, *, reads: tuple[str, ...] = ()) -> View: ...
+
+
+@overload
+def public_cache(view: None = None, *, reads: tuple[str, ...] = ()) -> Callable[[View], View]: ...
+
+
+def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> View | Callable[[View], View]:
     """Cache a public page of one tournament (its view takes ``slug`` first) for visitors not signed in; the page
     reads the query parameters ``reads`` and no other."""
     if view is None:
-        return lambda view: public_cache(view, reads=reads)
+        return lambda page: public_cache(page, reads=reads)
 
     @wraps(view)
     def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:

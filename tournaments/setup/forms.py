@@ -132,13 +132,13 @@ TEXT_SETTINGS = {
 
 
 # Numbers no ruleset needs, refused before the engine sees them (the engine refuses them too, and judges the rest).
-BOUNDS = {"min_value": -MAX_NUMBER, "max_value": MAX_NUMBER}
+BOUNDS: dict[str, Any] = {"min_value": -MAX_NUMBER, "max_value": MAX_NUMBER}
 
 
 def setting_field(name: str, example: Any) -> forms.Field:
     """The form field for one setting, chosen by the setting's type (``example`` is a preset's value)."""
     kind = HINTS[name]
-    kw = {"label": words.setting_label(name), "help_text": words.setting_help(name)}
+    kw: dict[str, Any] = {"label": words.setting_label(name), "help_text": words.setting_help(name)}
     if name in TEXT_SETTINGS:
         return TEXT_SETTINGS[name](**kw)
     if kind is bool:
