@@ -15,7 +15,7 @@ from referee.table.simulation import simulate_match
 from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
 from tests.desk.helpers import delete_url, en, ruleset_form, settings_data, settings_url, tournament_form
-from tournaments.competition import wording
+from tournaments.competition import display
 from tournaments.competition import words as ruleset_words
 from tournaments.models import Deal, Match, Tournament
 from tournaments.pairing.services import pair_round, publish_round
@@ -202,7 +202,7 @@ def test_every_setting_of_the_engine_has_a_field_and_words():
 
 def test_every_preset_of_the_engine_is_offered_with_a_name_and_a_line_in_chinese():
     with translation.override("zh-hans"):
-        offered = wording.ruleset_presets()
+        offered = display.ruleset_presets()
     assert [code for code, _n, _l in offered] == list(PRESETS)
     for code, name, line in offered:
         assert name != code and line, code

@@ -17,15 +17,15 @@ from rules.knockout import rounds_of
 from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import Ruleset, RulesetError
 from rules.standings import TIEBREAKS
+from tournaments.competition.display import TIE_BREAK_NAMES
 from tournaments.competition.refusals import ruleset_refusal
 from tournaments.competition.stamps import by_user
-from tournaments.competition.wording import TIE_BREAK_NAMES
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 
-# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.competition.wording.
+# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.competition.display.
 TIE_BREAK_LABELS = TIE_BREAK_NAMES
 TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)

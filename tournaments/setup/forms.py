@@ -23,8 +23,8 @@ from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import MAX_NUMBER, PRESETS, Ruleset, RulesetError
 from rules.standings import TIEBREAKS
 from tournaments.competition import words
+from tournaments.competition.display import ruleset_presets, tie_break_name
 from tournaments.competition.refusals import ruleset_problem
-from tournaments.competition.wording import ruleset_presets, tie_break_name
 from tournaments.models import Tournament
 
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
 from tournaments.competition.accounts import display_name
-from tournaments.competition.wording import match_status
+from tournaments.competition.display import match_status
 from tournaments.models import Match, Pair
 
 NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT
 from rules.order import TRUMP, trump_from_text
 from rules.scoring import failed_throw_points
-from tournaments.competition.wording import card_face
+from tournaments.competition.display import card_face
 from tournaments.models import Deal
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
