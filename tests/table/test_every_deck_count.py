@@ -449,7 +449,7 @@ def test_a_quick_deal_scores_the_kitty_by_the_last_leads_sets(table, judge, lead
 
 @pytest.mark.parametrize("preset", ["three-deck", "four-deck"])
 def test_the_settings_form_writes_and_reads_back_a_presets_follow_orders(preset):
-    from tournaments.competition.words import follow_tables_text, read_follow_tables
+    from tournaments.competition.ruleset_settings import follow_tables_text, read_follow_tables
 
     tables = Ruleset.from_spec(preset).as_dict()["follow_tables"]
     text = follow_tables_text(tables)

@@ -21,7 +21,7 @@ from tournaments.competition import access
 from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.display import match_status
 from tournaments.competition.pages import tournament_page
-from tournaments.competition.words import setting_label
+from tournaments.competition.ruleset_settings import setting_label
 from tournaments.models import Deal, Match, Round, Tournament
 from tournaments.pairing.bracket import final_placings
 from tournaments.people.forms import DirectorSetupForm
