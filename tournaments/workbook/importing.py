@@ -23,7 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments.competition.finishing import lock_open
-from tournaments.competition.text import text_problem
+from tournaments.competition.free_text import text_problem
 from tournaments.models import Pair, Tournament
 from tournaments.people.registry import clean_name, player_named, playing
 from tournaments.workbook.limits import workbook_problem
