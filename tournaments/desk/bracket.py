@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.models import Match, Round, Tournament
 from tournaments.pairing.bracket import bracket_picture
 from tournaments.pairing.knockout import is_bracket_round

@@ -25,7 +25,7 @@ from tournaments.competition.finishing import (
     why_not_finish,
     why_not_reopen,
 )
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.desk.bracket import round_bracket
 from tournaments.desk.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, ReopenForm, SwapForm
 from tournaments.models import Bye, Round, Tournament

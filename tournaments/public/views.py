@@ -20,7 +20,7 @@ from django_tables2 import RequestConfig
 from tournaments.competition import access
 from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.display import match_status
-from tournaments.competition.pages import tournament_page
+from tournaments.competition.page_guards import tournament_page
 from tournaments.competition.ruleset_settings import setting_label
 from tournaments.models import Deal, Match, Round, Tournament
 from tournaments.pairing.bracket import final_placings

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
-from tournaments.competition.pages import desk_page, director_required
+from tournaments.competition.page_guards import desk_page, director_required
 from tournaments.models import Player, PlayerMerge, Series, Tournament
 from tournaments.people import registry
 from tournaments.season import ratings, services

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.board import state as board
 from tournaments.board.views import table_sheet
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.models import Round, Tournament
 from tournaments.tables import services
 from tournaments.tables.addresses import hall_url, opened_on_loopback
