@@ -26,8 +26,8 @@ from tournaments.competition.finishing import (
     why_not_reopen,
 )
 from tournaments.competition.page_guards import desk_page
-from tournaments.desk.bracket import round_bracket
 from tournaments.desk.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, ReopenForm, SwapForm
+from tournaments.desk.knockout_round import round_bracket
 from tournaments.models import Bye, Round, Tournament
 from tournaments.pairing.bracket import bracket_picture
 from tournaments.pairing.services import (
