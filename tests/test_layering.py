@@ -54,7 +54,7 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ("teams",),  # team events: teams, line-ups, team matches across tables, zones and their tables
     ("public",),  # the public's pages and the projector screen
     ("checkin",),  # who is here for the next round; the round paired from them, absent pairs' forfeits
-    ("tables",),  # a table's link and PINs; the desk's table links page shows the board's cards
+    ("table_links",),  # a table's link and PINs; the desk's table links page shows the board's cards
     ("board",),  # the director's board of tables, the confirmation queue, cards and score sheets
     ("calls",),  # a table's calls for the referee and the rulings
     ("season",),  # a club's series and ratings, its pages and its workbook

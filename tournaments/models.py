@@ -33,7 +33,7 @@ from tournaments.deals.models import (
     WriteReceipt,
 )
 from tournaments.season.models import PlayerMerge, Series
-from tournaments.tables.models import PairPin, TableDevice, TableLink
+from tournaments.table_links.models import PairPin, TableDevice, TableLink
 from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone
 
 __all__ = [

@@ -16,7 +16,7 @@ from tournaments.models import Deal, Round, TableLink
 
 DIRECTOR_GROUP = "director"
 JUDGE_GROUP = "judge"
-# A table device's account (``tournaments.tables.services``) is named ``table:<round>:<table>:<random>``: no form
+# A table device's account (``tournaments.table_links.services``) is named ``table:<round>:<table>:<random>``: no form
 # accepts a colon in a user name, so no person's account can be mistaken for one.
 TABLE_ACCOUNT_PREFIX = "table:"
 

@@ -7,7 +7,7 @@ from tournaments.desk import knockout_round, screen_message, views
 from tournaments.people import views as people_views
 from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
-from tournaments.tables import views as table_views
+from tournaments.table_links import views as table_views
 
 urlpatterns = [
     path("", views.desk, name="desk"),
