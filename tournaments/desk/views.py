@@ -42,7 +42,7 @@ from tournaments.pairing.services import (
     why_not_pair,
     why_not_unpublish,
 )
-from tournaments.standings.tables import PairingTable
+from tournaments.standings.grids import PairingGrid
 from tournaments.teams.sheets import team_sheets
 from tournaments.workbook.download import attach
 from tournaments.workbook.export import workbook_filename, workbook_title, write_workbook
@@ -160,7 +160,7 @@ def desk_round(request: HttpRequest, tournament: Tournament, number: int) -> Htt
         {
             "tournament": tournament,
             "round": rnd,
-            "pairing": PairingTable(matches, orderable=False),
+            "pairing": PairingGrid(matches, orderable=False),
             "formset": formset,
             "byes_form": byes,
             "swap_form": swap,

@@ -29,13 +29,13 @@ from tournaments.public.caching import public_cache
 from tournaments.public.history import rank_picture
 from tournaments.public.pair_now import pair_now
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
-from tournaments.standings.tables import (
-    MatchTable,
-    PairingTable,
-    PairMatchTable,
-    PairTable,
-    ResultTable,
-    StandingsTable,
+from tournaments.standings.grids import (
+    MatchGrid,
+    PairGrid,
+    PairingGrid,
+    PairMatchGrid,
+    ResultGrid,
+    StandingsGrid,
 )
 
 
@@ -86,7 +86,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     links = links_for(request, tournament)
     rows = tournament.pairs.select_related("player1", "player2")
-    pairs = PairTable(
+    pairs = PairGrid(
         rows,
         prefix="p-",
         slug=tournament.slug if links["show_results"] else None,
@@ -96,7 +96,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     config.configure(pairs)
     matches, current = None, shown_round(links["rounds"], request.GET.get("m-round"))
     if links["show_pairings"] and current is not None:  # one round's matches; the others a link away
-        matches = MatchTable(
+        matches = MatchGrid(
             current.matches.select_related("round", "pair_ns", "pair_ew", "judge"),
             prefix="m-",
             exclude=("round",)
@@ -205,7 +205,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     except (KeyError, ValueError):
         up_to = None
     links = links_for(request, tournament)
-    table = StandingsTable(
+    table = StandingsGrid(
         [line.as_row() for line in compute_standings(tournament, up_to)],
         tie_breaks=tie_break_columns(tournament),
         pair_url=_pair_url(tournament) if links["show_results"] else None,
@@ -241,11 +241,11 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge", "winner"
     )
     links = links_for(request, tournament)
-    pairing = PairingTable(matches, prefix="p-")
+    pairing = PairingGrid(matches, prefix="p-")
     RequestConfig(request, paginate=False).configure(pairing)
     results = None
     if links["show_results"]:
-        results = ResultTable(
+        results = ResultGrid(
             matches, prefix="r-", deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
         )
         RequestConfig(request, paginate=False).configure(results)
@@ -272,7 +272,7 @@ def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     matches = Match.objects.filter(round=current, state=Match.State.FINISHED).select_related(
         "round", "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "winner"
     )
-    table = ResultTable(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
+    table = ResultGrid(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
     RequestConfig(request, paginate=False).configure(table)
     context = {"tournament": tournament, "table": table, "current_round": current, **links}
     return render(request, "tournaments/public/results.html", context)
@@ -291,9 +291,7 @@ def pair_page(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
             "round", "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "winner"
         )
     )
-    table = PairMatchTable(
-        matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
-    )
+    table = PairMatchGrid(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
     RequestConfig(request, paginate=False).configure(table)
     line = next((x for x in compute_standings(tournament) if x.pair.pk == pair.pk), None)
     return render(
