@@ -452,7 +452,7 @@ def test_the_settings_page_says_words_not_codes(client, director, language):
     import re
 
     from rules.ruleset import Ruleset
-    from tests.test_words import code_leaks, visible
+    from tests.test_no_codes_on_screen import code_leaks, visible
 
     t = Tournament.objects.create(name="春季赛", slug="spring", ruleset={"preset": "jj-competition"})
     client.cookies["django_language"] = language
