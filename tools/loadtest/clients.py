@@ -168,8 +168,8 @@ class Judge:
             found = re.search(r"/deal/(\d+)/", reply.headers.get("Location", ""))
             return int(found.group(1)) if found else None
         page = self.send("GET", f"/match/{match_id}/", accept_json=False)
-        found = page and re.search(rb'class="button primary" href="/deal/(\d+)/"', page.body)
-        return int(found.group(1)) if found else None
+        button = page and re.search(rb'class="button primary" href="/deal/(\d+)/"', page.body)
+        return int(button.group(1)) if button else None
 
     def state(self, deal_id: int) -> dict | None:
         reply = self.send("GET", f"/deal/{deal_id}/state/")

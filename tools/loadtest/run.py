@@ -203,7 +203,7 @@ def drive(
             j.budget = run
     restarts: list[float] = []
     killer = None
-    if options["kill"]:
+    if options["kill"] and server is not None:  # --kill needs a server this command started (handle checks)
         after = options["kill_after"] if options["kill_after"] is not None else options["duration"] / 2
         killer = kill_midway(server, run, after, restarts)
     server_cpu, client_cpu = server.cpu_seconds() if server else None, time.process_time()
@@ -213,7 +213,12 @@ def drive(
         log = run_clients(jobs, judges, run, options)
         elapsed = time.monotonic() - run.start
         log.cpu["clients"] = time.process_time() - client_cpu
-        if server_cpu is not None and not restarts and (now := server.cpu_seconds()) is not None:
+        if (
+            server is not None
+            and server_cpu is not None
+            and not restarts
+            and (now := server.cpu_seconds()) is not None
+        ):
             log.cpu["server"] = now - server_cpu
         log.public = gather(watching, logs, addresses, pages, options["standings_burst"])
         if server is not None and not restarts and options["bare_seconds"] > 0:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def by_user(verbose_name: str, *, on_delete=models.SET_NULL, **extra) -> models.ForeignKey:
+
+def by_user(verbose_name: StrOrPromise, *, on_delete=models.SET_NULL, **extra) -> models.ForeignKey:
     """The account that did it: optional, never followed back from the account (``related_name="+"``); a
     deleted account leaves the row (SET_NULL) unless ``on_delete`` says the account must stay (PROTECT)."""
     return models.ForeignKey(

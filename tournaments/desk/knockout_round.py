@@ -3,6 +3,8 @@ through, and why). The rules of it are ``tournaments.pairing.knockout``'s."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -26,7 +28,7 @@ class TieForm(forms.Form):
 
     def __init__(self, *args, match: Match, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["pair"].choices = [
+        cast(forms.ChoiceField, self.fields["pair"]).choices = [
             (match.pair_ns_id, match.pair_ns.name),
             (match.pair_ew_id, match.pair_ew.name),
         ]
