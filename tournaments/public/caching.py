@@ -67,7 +67,8 @@ class Recent:
     copy in memory is never stale and saves the shared cache's read and unpickling of a large page."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size, self.pages = size, OrderedDict()
+        self.size = size
+        self.pages: OrderedDict[str, tuple[bytes, str]] = OrderedDict()  # content and its type
         self.lock = threading.Lock()
 
     def get(self, key: str):
@@ -176,7 +177,8 @@ def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> Vi
     def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
         if not cacheable(request):
             return view(request, slug, *args, **kwargs)
-        request.GET = read_query(request, reads)
+        # An immutable QueryDict like Django's own; the stubs type GET as a stub-only subclass of it.
+        request.GET = read_query(request, reads)  # type: ignore[assignment]
         request.META["QUERY_STRING"] = request.GET.urlencode()  # the page's own links (the language switch's)
         generation = tokens(slug)
         if generation is None:

@@ -213,7 +213,8 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
         return Parsed([], [Problem(1, None, _("The header must be %(header)s.") % {"header": expected})])
     existing = set(tournament.pairs.values_list("name", flat=True))
     seen: dict[str, int] = {}
-    taken, players_seen = playing(tournament), {}
+    taken = playing(tournament)
+    players_seen: dict[str, int] = {}  # a player's name → the row that has them
     entries, problems = [], []
     for number, raw in enumerate(rows[1:], start=2):
         cells = list(raw) + [None] * (len(COLUMNS) - len(raw))

@@ -80,7 +80,7 @@ def picker_layout(level: str, trump: str, permanent_twos: bool, language: str | 
             continue
         cards = groups[suit]
         run = trump_suit_run(cards, t) if suit == TRUMP and t.trump is not None else 0
-        if run:
+        if run and t.trump is not None:
             rows.append(("T", names[TRUMP], True, tuple(CARD_TEXT[c] for c in cards[: len(cards) - run])))
             rows.append(("SHCD"[t.trump], names[t.trump], True, tuple(CARD_TEXT[c] for c in cards[-run:])))
             continue
