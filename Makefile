@@ -50,9 +50,11 @@ HALL_PORT ?= 8080
 hall: setup proxy
 	HALL_PORT=$(HALL_PORT) $(BIN)/python -m referee.hall
 
+# mypy reads its settings from pyproject.toml (strict on rules/); the django-stubs plugin loads the settings.
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	DEBUG=1 $(BIN)/mypy
 
 check: setup
 	DEBUG=1 $(MANAGE) makemigrations --check --dry-run

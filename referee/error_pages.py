@@ -27,7 +27,7 @@ from rules.ruleset import RulesetError
 from tournaments.competition.access import can_read_tournament
 from tournaments.competition.finishing import TournamentFinished
 from tournaments.competition.refusals import ruleset_problem
-from tournaments.competition.words import setting_label
+from tournaments.competition.ruleset_settings import setting_label
 from tournaments.models import Tournament
 
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]{1,80})/")

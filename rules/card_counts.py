@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_SYMBOL
 from .messages import message
@@ -39,6 +39,13 @@ def used_up(rec: Record, cards: Iterable[Card]) -> tuple[Card, ...]:
 
 class CardCounts:
     """The whole-deal checks of card counts; the judge supplies ``rec``, ``add``, ``viol`` and ``_played``."""
+
+    rec: Record
+    viol: list[Violation]
+    _played: tuple[list[int], dict[str, int]] | None
+
+    def add(self, trick: int | None, seat: str | None, code: str, at: str | None = None, **kw: Any) -> None:
+        raise NotImplementedError  # the judge's: a violation worded and kept
 
     def _seen(self) -> tuple[list[int], dict[str, int]]:
         """How often each card was played, and how many cards each seat played."""

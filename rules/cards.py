@@ -148,7 +148,7 @@ def parse_cards(text: str | Iterable[str] | None) -> tuple[Card, ...]:
         except KeyError:
             pass
         text = _plain(text)
-        tokens = (
+        tokens: list[str] = (
             text.split() if text.isascii() and "," not in text and ";" not in text else _SPLIT.split(text)
         )
     else:

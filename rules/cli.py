@@ -1,5 +1,5 @@
-"""Command line: ``python -m rules judge FILE|-``, ``python -m rules bench`` (judging) and
-``python -m rules bench pairing`` (Swiss draws over simulated events).
+"""Command line: ``python -m rules judge FILE|-``, and the commands the program adds (``rules/__main__.py``
+adds ``bench``, whose code lives with the other benchmarks in ``tools/bench/``).
 
 Exit status of ``judge``: 0 ok, 1 violations, 2 unreadable input (one line on stderr naming the culprit,
 nothing on stdout).
@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .judge import judge
 from .record import RecordError
@@ -18,22 +20,24 @@ from .record import RecordError
 MAX_DIGITS = 30  # no number of a deal record comes near; Python refuses over 4,300 with a ValueError
 
 
-def _parser() -> argparse.ArgumentParser:
+@dataclass(frozen=True)
+class Command:
+    """A subcommand the program adds to the engine's own: its help line, its arguments and what it runs."""
+
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _parser(commands: Mapping[str, Command]) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m rules", description="升级 / 拖拉机 referee: judge deal records."
     )
     sub = p.add_subparsers(dest="command", required=True)
     j = sub.add_parser("judge", help="judge one tractor-deal/1 record and print the verdict JSON")
     j.add_argument("file", help="the record file, or - for standard input")
-    b = sub.add_parser("bench", help="time judging simulated deals, or (bench pairing) Swiss draws")
-    b.add_argument("what", nargs="?", choices=("judging", "pairing"), default="judging", help="what to time")
-    b.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
-    b.add_argument(
-        "--pairs", type=int, nargs="+", default=None, help="pairing: field sizes (default 64 128 256)"
-    )
-    b.add_argument("--rounds", type=int, default=9, help="pairing: rounds per event (default 9)")
-    b.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
-    b.add_argument("--profile", action="store_true", help="print cProfile's top entries")
+    for name, command in commands.items():
+        command.add_arguments(sub.add_parser(name, help=command.help))
     return p
 
 
@@ -48,7 +52,7 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _load(text: str) -> object:
+def _load(text: str) -> Any:  # any JSON document: the judge refuses what is not a record
     try:
         return json.loads(text, parse_int=_bounded_int)
     except (json.JSONDecodeError, RecursionError) as e:
@@ -80,32 +84,10 @@ def judge_command(path: str) -> int:
     return 0 if verdict.ok else 1
 
 
-def pairing_bench(fields: Sequence[int] | None, rounds: int, seed: int) -> int:
-    from .pairing_bench import FIELDS, report, run
-
-    fields = fields or FIELDS
-    if rounds < 1 or min(fields) < 2:
-        print("error: --rounds must be at least 1 and --pairs at least 2", file=sys.stderr)
-        return 2
-    print(report(run(fields, rounds, seed)))
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, commands: Mapping[str, Command] | None = None) -> int:
+    """Run ``judge`` or one of ``commands`` (what the program adds, by name)."""
+    commands = commands or {}
+    args = _parser(commands).parse_args(argv)
     if args.command == "judge":
         return judge_command(args.file)
-    if args.what == "pairing":
-        return pairing_bench(args.pairs, args.rounds, args.seed)
-    from .bench import run, run_presets
-
-    if args.deals < 1:
-        print("error: --deals must be at least 1", file=sys.stderr)
-        return 2
-    n, dt = run(args.deals, args.seed, args.profile)
-    print(f"judged {n} deals in {dt:.3f} s: {n / dt:.0f} deals/s")
-    if not args.profile:
-        per = max(1, args.deals // 4)
-        for name, rate in run_presets(per, args.seed).items():
-            print(f"  {name:<17} {rate:6.0f} deals/s ({per} deals)")
-    return 0
+    return commands[args.command].run(args)

@@ -213,6 +213,7 @@ class _Judge(CardCounts):
             h[c] -= 1
             sn[e] -= 1
             pts += POINTS[c]
+        winner: str
         winner, (win_card,) = plays[best]
         summary, fact = _single_result(plays[0][0], winner, pts, win_card in _JACKS)
         self.summaries.append(summary)
@@ -281,6 +282,7 @@ class _Judge(CardCounts):
             h = self.hands[s]
             if self.given:
                 self._held(k, s, cards, cards)
+            prob: FollowProblem | None
             if single and len(cards) == 1:
                 if t.eff[cards[0]] != suit and self.suit_n[s][suit]:
                     prob = FollowProblem("revoke_suit", tuple(suit_cards(h, suit, t)))
@@ -307,7 +309,7 @@ class _Judge(CardCounts):
             self.summaries.append(TrickSummary(leader, None, pts, name))
             return None
         w = winner_index(card_lists, t, shape)
-        winner = plays[w][0]
+        winner: str = plays[w][0]
         self.summaries.append(TrickSummary(leader, winner, pts, name))
         if shape is _SINGLE_SHAPE:
             facts_lead = _SINGLE_LEAD

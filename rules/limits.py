@@ -114,7 +114,7 @@ def _check_tricks(tricks: Any, bounds: _Bounds, kitty: int) -> None:
     bounds.total(played, "tricks")
 
 
-def _named_plays(plays: list, i: int, bounds: _Bounds) -> int:
+def _named_plays(plays: list[Any], i: int, bounds: _Bounds) -> int:
     """Cards of one trick's plays counted play by play, so that the culprit is named."""
     return sum(
         bounds.cards(play[1], f"tricks[{i}].plays[{j}]")

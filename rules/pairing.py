@@ -40,7 +40,7 @@ def circle_schedule(ids: Sequence[Hashable]) -> list[list[tuple[Hashable, Hashab
         for i in range(1, n // 2):
             a, b = cur[i], cur[m - i]
             games.append((a, b) if i % 2 else (b, a))
-        out = []
+        out: list[tuple[Hashable, Hashable | None]] = []
         for a, b in games:
             if a is None or b is None:
                 out.append((a if b is None else b, None))
@@ -95,7 +95,7 @@ class SwissRound:
     bye: Hashable | None
     gave_way: list[GaveWay] = field(default_factory=list)
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[object]:
         return iter((self.games, self.bye))
 
 
@@ -127,7 +127,9 @@ def _least_cost_matching(n: int, costs: Mapping[tuple[int, int], tuple[int, ...]
     return sorted((min(e), max(e)) for e in mate)
 
 
-def _nearest(n: int, edges: Iterable[tuple[int, int]], apart: Callable[[int, int], int], k: int) -> set:
+def _nearest(
+    n: int, edges: Iterable[tuple[int, int]], apart: Callable[[int, int], int], k: int
+) -> set[tuple[int, int]]:
     """The edges that are among the ``k`` nearest (by ``apart``, then rank) of either of their ends."""
     offered: dict[int, list[tuple[int, int, tuple[int, int]]]] = {i: [] for i in range(n)}
     for i, j in edges:
@@ -147,7 +149,7 @@ def _largest_matching(n: int, edges: Iterable[tuple[int, int]]) -> int:
 
 def swiss_match(
     order: Sequence[Hashable],
-    played: Iterable[frozenset] = (),
+    played: Iterable[frozenset[Hashable]] = (),
     clubs: Mapping[Hashable, str] | None = None,
     *,
     avoid_same_club: bool = False,
@@ -184,7 +186,7 @@ def swiss_match(
 
     def soft(i: int, j: int) -> tuple[int, int, int]:
         if first_round:
-            apart = (i < half) == (j < half)
+            apart = int((i < half) == (j < half))
             rank = (j - i - half) ** 2
         else:
             apart = (points.get(order[i], 0) - points.get(order[j], 0)) ** 2
@@ -214,7 +216,7 @@ def swiss_match(
 
 def gave_way(
     games: Iterable[Game],
-    played: Iterable[frozenset] = (),
+    played: Iterable[frozenset[Hashable]] = (),
     clubs: Mapping[Hashable, str] | None = None,
     *,
     avoid_same_club: bool = False,
@@ -253,7 +255,7 @@ def swiss_round(
     ranked: Sequence[Hashable],
     *,
     first_round: bool = False,
-    played: Iterable[frozenset] = (),
+    played: Iterable[frozenset[Hashable]] = (),
     clubs: Mapping[Hashable, str] | None = None,
     avoid_same_club: bool = False,
     had_bye: Collection[Hashable] = (),

@@ -126,21 +126,23 @@ def kitty_multiplier(rs: Ruleset, shape: LeadShape) -> int:
     if rs.kitty_scheme == KittyScheme.UNIT_POWER:
         if shape.kind == "single":
             return 2
-        return (
-            2 * shape.sets**shape.pairs
+        return 2 * int(
+            shape.sets**shape.pairs
         )  # RULES §13.5: 2·n^len (pair ×4, tractor 2·2^len, 泰坦尼克 2·3^len)
     if rs.kitty_scheme == KittyScheme.CARD_POWER:
-        return min(2**shape.cards, rs.kitty_cap)
+        return min(int(2**shape.cards), rs.kitty_cap)
     table = dict(rs.kitty_table)
     if shape.kind == "tractor":
         return table.get(f"tractor:{shape.pairs}", table["tractor"])
-    return table.get(shape.kind, 2 * shape.sets**shape.pairs)  # kinds of more decks a table does not name
+    return table.get(
+        shape.kind, 2 * int(shape.sets**shape.pairs)
+    )  # kinds of more decks a table does not name
 
 
 def _check_seat(seat: str | None, what: str) -> str:
     if seat not in SEATS:
         raise ScoringError(f"{what}: unknown seat {seat!r}")
-    return seat  # type: ignore[return-value]
+    return seat
 
 
 def penalty_points(
@@ -280,7 +282,8 @@ def score_deal(
         outcome, nb = "match_won", None
     else:
         outcome = "takeover" if gain.side == "attackers" else "banker_holds"
-    after, stops = None, ()
+    after = None
+    stops: tuple[LevelStop, ...] = ()
     if levels is not None:
         after, stops = level_changes(
             rs,

@@ -327,14 +327,14 @@ def shape_problem(
             return None
         return None
     kinds = shape.kinds
-    vp = general_value(play, kinds, t)
-    if vp == _full(kinds):
+    played = general_value(play, kinds, t)
+    if played == _full(kinds):
         return None  # the play holds all the lead asks: no hand can ask more
-    vh = general_value(held, kinds, t)
-    if vp >= vh:
+    could = general_value(held, kinds, t)
+    if played >= could:
         return None
     chains = len(_demand(kinds)[1])
-    first = next(i for i, (a, b) in enumerate(zip(vp, vh, strict=True)) if a < b)
+    first = next(i for i, (a, b) in enumerate(zip(played, could, strict=True)) if a < b)
     code = "revoke_tractor" if first < chains else "revoke_pair"
     return (code, tuple(t.sort(best_forming(held, kinds, t)[1])))
 

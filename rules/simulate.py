@@ -103,20 +103,23 @@ def _play_trick(
         att_units = decompose(attempt, t)
         others = {s: [c for c in hands[s] if eff[c] == suit] for s in SEATS if s != leader}
         chk = check_throw(att_units, others, t) if len(att_units) > 1 else None
-        partner_only = chk is not None and not chk.stands and side_of(chk.challenger) == side_of(leader)
-        if partner_only:
-            chk = _opponent_challenge(att_units, others, leader, chk, t)
+        failed = chk if chk is not None and not chk.stands and chk.challenger is not None else None
+        partner_only = failed is not None and side_of(str(failed.challenger)) == side_of(leader)
+        if partner_only and failed is not None:
+            chk = _opponent_challenge(att_units, others, leader, failed, t)
         if partner_only and chk is None:  # only the partner could stop it, and partners never challenge
             lead = rng.choice(units).cards
         elif chk is None or chk.stands:
             lead = attempt
         else:
-            lead = chk.forced.cards  # type: ignore[union-attr]
+            forced, beater = chk.forced, chk.beater
+            assert forced is not None and beater is not None  # a failed throw names both (``check_throw``)
+            lead = forced.cards
             throw = {
                 "attempted": format_cards(attempt, t),
                 "challenger": chk.challenger,
-                "shown": format_cards(chk.beater.cards, t),
-            }  # type: ignore[union-attr]
+                "shown": format_cards(beater.cards, t),
+            }
     elif t.max_set > 2 and rng.random() < 0.5:  # three or four decks: lead the largest unit often
         lead = max(units, key=lambda u: (u.rank_key, u.top)).cards
     else:

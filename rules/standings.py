@@ -163,12 +163,12 @@ def standings(
     for tb in st.tiebreaks:
         if tb == "head_to_head":
             groups: dict[tuple[int, ...], list[str]] = defaultdict(list)
-            for p, k in keys.items():
-                groups[k].append(p)
+            for p, key in keys.items():
+                groups[key].append(p)
             for group in groups.values():
-                for p, k in _head_to_head(group, h2h, opponents).items():
-                    cols["head_to_head"][p] = k[0]
-                    keys[p] += k
+                for p, beaten in _head_to_head(group, h2h, opponents).items():
+                    cols["head_to_head"][p] = beaten[0]
+                    keys[p] += beaten
         else:
             for p in keys:
                 keys[p] += (cols[tb][p],)
@@ -201,8 +201,8 @@ def _head_to_head(
     out: dict[str, tuple[int, ...]] = {}
     for v, ps in sub.items():
         if 1 < len(ps) < len(group):
-            for p, k in _head_to_head(ps, h2h, opponents).items():
-                out[p] = (v, *k)
+            for p, beaten in _head_to_head(ps, h2h, opponents).items():
+                out[p] = (v, *beaten)
         else:
             for p in ps:
                 out[p] = (v,)

@@ -204,12 +204,12 @@ def team_standings(
     for tb in tiebreaks:
         if tb == "head_to_head":
             groups: dict[tuple[int, ...], list[str]] = defaultdict(list)
-            for t, k in keys.items():
-                groups[k].append(t)
+            for t, key in keys.items():
+                groups[key].append(t)
             for group in groups.values():
-                for t, k in _head_to_head(group, h2h, met).items():
-                    cols["head_to_head"][t] = k[0]
-                    keys[t] += k
+                for t, beaten in _head_to_head(group, h2h, met).items():
+                    cols["head_to_head"][t] = beaten[0]
+                    keys[t] += beaten
         else:
             for t in keys:
                 keys[t] += (cols[tb][t],)
@@ -237,8 +237,8 @@ def _head_to_head(
     out: dict[str, tuple[int, ...]] = {}
     for v, ts in sub.items():
         if 1 < len(ts) < len(group):
-            for t, k in _head_to_head(ts, h2h, met).items():
-                out[t] = (v, *k)
+            for t, beaten in _head_to_head(ts, h2h, met).items():
+                out[t] = (v, *beaten)
         else:
             for t in ts:
                 out[t] = (v,)
@@ -252,7 +252,7 @@ def team_swiss_round(
     ranked: Sequence[Hashable],
     *,
     first_round: bool = False,
-    played: Iterable[frozenset] = (),
+    played: Iterable[frozenset[Hashable]] = (),
     had_bye: Collection[Hashable] = (),
     home_minus_away: Mapping[Hashable, int] | None = None,
     scores: Mapping[Hashable, int] | None = None,

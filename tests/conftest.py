@@ -16,7 +16,7 @@ from hypothesis import settings as hypothesis_settings
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Pair, Player, Round, Tournament
-from tournaments.tables.services import PinHasher
+from tournaments.table_links.services import PinHasher
 
 # Hashing passwords at full strength is most of the suite's time; the tests check who may log in, not the hash.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -62,44 +62,118 @@ def test_docs_copy_matches_the_specification_next_door(copy):
     )
 
 
-MODULE_ROW = re.compile(r"`((?:rules|tournaments|referee|tools)/[\w/]+\.py)`")
-PACKAGES = ("rules", "tournaments", "referee", "tools")
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+MOST_LINES = 200
+# A path the map names in backticks: a package's file or folder, a template or a static file.
+NAMED_PATH = re.compile(r"`((?:rules|tournaments|referee|tools|templates|static|tests)/[\w/.-]*)`")
 
 
-def mapped_modules() -> set[str]:
-    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    return set(MODULE_ROW.findall(text.split("## Module map", 1)[1].split("\n## ", 1)[0]))
+def section(text: str, heading: str) -> str:
+    """The text under ``## heading`` up to the next heading of that level."""
+    return text.split(f"\n## {heading}", 1)[1].split("\n## ", 1)[0]
 
 
-def tree_modules() -> set[str]:
-    """Every module with a job of its own: not package markers, app configs, migrations, commands or tags."""
-    skip = ("__init__.py", "apps.py")
-    return {
+def test_the_architecture_map_fits_on_a_page():
+    lines = ARCHITECTURE.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= MOST_LINES, (
+        f"docs/architecture.md has {len(lines)} lines: keep the map, move the rest"
+    )
+
+
+def test_every_path_the_architecture_map_names_exists():
+    named = set(NAMED_PATH.findall(ARCHITECTURE.read_text(encoding="utf-8")))
+    gone = sorted(p for p in named if "<" not in p and not (ROOT / p).exists())
+    assert named and not gone, f"docs/architecture.md names what is gone: {gone}"
+
+
+def test_the_rooms_table_is_every_room_in_the_layering_tests_order():
+    from tests.test_layering import ROOMS
+
+    rows = re.findall(r"^\| `(\w+)/` \|", section(ARCHITECTURE.read_text(encoding="utf-8"), "Rooms"), re.M)
+    assert rows == [room for band in ROOMS for room in band]
+
+
+def test_no_rule_of_the_game_imports_django():
+    """Where things live, rule 1 (the layering test reads every import; this reads the statements' text)."""
+    found = [
         str(path.relative_to(ROOT))
-        for package in PACKAGES
-        for path in (ROOT / package).rglob("*.py")
-        if path.name not in skip and not {"migrations", "management", "templatetags"} & set(path.parts)
-    }
+        for path in (ROOT / "rules").rglob("*.py")
+        if re.search(r"^\s*(?:import|from) django", path.read_text(encoding="utf-8"), re.M)
+    ]
+    assert not found, f"rules/ imports Django in {found}"
 
 
-def test_the_module_map_in_architecture_md_matches_the_tree():
-    mapped, tree = mapped_modules(), tree_modules()
-    assert not tree - mapped, f"modules missing from docs/architecture.md: {sorted(tree - mapped)}"
-    assert not mapped - tree, f"docs/architecture.md names modules that are gone: {sorted(mapped - tree)}"
+def test_every_model_is_in_a_models_module():
+    """Where things live, rule 2; simple-history's historical models are made by the library, not written."""
+    from django.apps import apps
+
+    stray = [
+        f"{model.__module__}.{model.__name__}"
+        for model in apps.get_app_config("tournaments").get_models()
+        if not model.__module__.endswith(".models") and not model.__name__.startswith("Historical")
+    ]
+    assert not stray, f"models outside a models.py: {stray}"
 
 
-def test_the_module_map_names_each_module_once():
-    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    section = text.split("## Module map", 1)[1].split("\n## ", 1)[0]
-    named = [m for line in section.splitlines() if line.startswith("| `") for m in MODULE_ROW.findall(line)]
-    repeated = sorted({m for m in named if named.count(m) > 1})
-    assert not repeated, f"docs/architecture.md's module map names these more than once: {repeated}"
+def url_patterns():
+    """Every address of the site with the URL module that names it, Django's own (the admin, auth) left out."""
+    from django.urls import URLResolver, get_resolver
+
+    def walk(resolver, module):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern, getattr(pattern.urlconf_module, "__name__", module))
+            else:
+                view = getattr(pattern.callback, "view_class", pattern.callback)
+                if not view.__module__.startswith("django") and not module.startswith("django"):
+                    yield module, view.__module__, pattern
+
+    yield from walk(get_resolver(), "referee.urls")
+
+
+def test_every_page_is_in_the_package_of_its_reader():
+    """Where things live, rule 3: the judges' pages in referee/table/, the desk's and the public's in a room."""
+    wrong = []
+    for module, view, pattern in url_patterns():
+        if module.startswith("referee.table"):
+            expected = "referee.table."
+        elif module.startswith("tournaments."):
+            expected = "tournaments."
+        else:
+            expected = ("referee.", "tournaments.")
+        if not view.startswith(expected) or view.split(".")[0] in ("rules", "tools"):
+            wrong.append(f"{pattern.name or pattern.pattern}: {view} (named by {module})")
+    assert not wrong, "pages outside their reader's package:\n" + "\n".join(wrong)
+
+
+def test_every_address_is_in_a_url_module():
+    """Where things live, rule 4."""
+    wrong = sorted(
+        {
+            m
+            for m, _view, _p in url_patterns()
+            if m.rsplit(".", 1)[-1] not in ("urls",) and not m.endswith("_urls")
+        }
+    )
+    assert not wrong, f"addresses outside a URL module: {wrong}"
+
+
+def test_every_decision_record_is_numbered_dated_and_listed_once():
+    records = sorted((ROOT / "docs" / "decisions").glob("*.md"))
+    numbers = [r.name.split("-", 1)[0] for r in records]
+    assert numbers == [f"{n:04d}" for n in range(1, len(records) + 1)], "records are numbered 0001, 0002, …"
+    for record in records:
+        head = record.read_text(encoding="utf-8").splitlines()[:3]
+        assert head[0].startswith(f"# {record.name[:4]}. ") and re.match(
+            r"Date: \d{4}-\d\d-\d\d\.", head[2]
+        ), f"{record.name} starts with its number and title, then its date"
 
 
 def test_the_readme_lists_every_doc():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    listed = set(re.findall(r"\]\((docs/[\w.-]+\.md)\)", readme.split("## Documents", 1)[1]))
+    listed = set(re.findall(r"\]\((docs/[\w.-]+(?:\.md|/))\)", readme.split("## Documents", 1)[1]))
     docs = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
+    docs |= {"docs/decisions/"}
     assert not docs - listed, f"README.md's Documents table does not list {sorted(docs - listed)}"
 
 
@@ -107,7 +181,7 @@ LINK = re.compile(r"\]\(([^)]+)\)")
 
 
 @pytest.mark.parametrize(
-    "doc", ["README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))]
+    "doc", ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))]
 )
 def test_readme_and_docs_link_only_inside_the_repository(doc):
     text = (ROOT / doc).read_text(encoding="utf-8")

@@ -11,6 +11,10 @@ relative imports; networkx finds the cycles. Decisions:
   that imports a name from its package, and it orders nothing that could break.
 - Imports under ``if TYPE_CHECKING:`` count like any other: a type from a higher package is a back-arrow too.
 - ``tests/`` and ``manage.py`` are not checked; a new top-level package must take its place in ``LAYERS``.
+- A package's ``__main__`` is a program, like ``manage.py``, not a part of the library: ``ENTRY_POINTS`` names
+  the few that may import a package above their own (``python -m rules bench`` runs the benchmark code kept in
+  ``tools/bench/``). No module may import one, and one under ``NOT_BELOW`` still reaches none of those outside
+  packages, through any chain of imports.
 
 Inside ``tournaments/`` the rooms (its subpackages) are ordered the same way, ``ROOMS`` top to bottom: the pages,
 then the services, then the data. A room may import its own modules and any room below it, never one above.
@@ -22,6 +26,9 @@ Decisions there:
 - The app's own glue (``admin``, ``urls``, ``apps``, commands, migrations, template tags, the package itself) sits
   above every room: it may import any room, and no room may import it.
 - A new subpackage of ``tournaments/`` fails the test until it takes its place in ``ROOMS`` (or ``GLUE``).
+- Two rooms never import each other, counting each room's whole folder, its ``models.py`` too: the order above
+  lets any room import every ``models.py``, so without this a lower room could still lean on a higher one's
+  models while the higher one leans on its pages (the public pages and the team event did).
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("tools", "referee", "tournaments", "rules")  # top to bottom: each may import only those below it
 NOT_BELOW = {"rules": ("django",)}  # outside packages a layer must not import (``django`` and ``django_*``)
 NOT_LAYERED = {"tests"}
+ENTRY_POINTS = {"rules.__main__"}  # programs (``python -m rules``): above every layer, imported by no module
 APP = "tournaments"
 ROOMS = (  # top to bottom: each room may import only its own modules and the rooms below it
     ("desk",),  # the desk's pages and its URLs, which gather every room's desk pages
@@ -46,7 +54,7 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ("teams",),  # team events: teams, line-ups, team matches across tables, zones and their tables
     ("public",),  # the public's pages and the projector screen
     ("checkin",),  # who is here for the next round; the round paired from them, absent pairs' forfeits
-    ("tables",),  # a table's link and PINs; the desk's table links page shows the board's cards
+    ("table_links",),  # a table's link and PINs; the desk's table links page shows the board's cards
     ("board",),  # the director's board of tables, the confirmation queue, cards and score sheets
     ("calls",),  # a table's calls for the referee and the rulings
     ("season",),  # a club's series and ratings, its pages and its workbook
@@ -107,6 +115,8 @@ def back_arrows(
     outside = not_below.get(package, ())
     found = []
     for module in modules_of(graph, package):
+        if module in ENTRY_POINTS:
+            continue
         for imported in sorted(graph.find_modules_directly_imported_by(module)):
             if forbidden(imported, above, outside):
                 found += [f"{at}: {module} imports {imported}" for at in where(graph, root, module, imported)]
@@ -200,6 +210,31 @@ def assert_no_room_back_arrow(
     assert not found, f"a room of {app} imports one above it (order: {order}):\n" + "\n".join(found)
 
 
+def room_of(module: str, app: str = APP, rooms: Sequence[Sequence[str]] = ROOMS) -> str | None:
+    """The room whose folder holds ``module`` (its ``models.py`` included); None outside the rooms."""
+    parts = module.split(".")
+    names = {name for band in rooms for name in band}
+    return parts[1] if parts[0] == app and len(parts) > 2 and parts[1] in names else None
+
+
+def rooms_importing_each_other(
+    graph: grimp.ImportGraph, root: Path, app: str = APP, rooms: Sequence[Sequence[str]] = ROOMS
+) -> list[str]:
+    """Each pair of rooms whose folders import each other, with the statements of both directions."""
+    arrows: dict[tuple[str, str], list[str]] = {}
+    for module in modules_of(graph, app):
+        here = room_of(module, app, rooms)
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            there = room_of(imported, app, rooms)
+            if here and there and here != there:
+                arrows.setdefault((here, there), []).extend(where(graph, root, module, imported))
+    return [
+        f"{a} ⇄ {b}: {', '.join(arrows[a, b])} against {', '.join(arrows[b, a])}"
+        for a, b in sorted(arrows)
+        if a < b and (b, a) in arrows
+    ]
+
+
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
     return build(packages_in(ROOT))
@@ -227,6 +262,24 @@ def test_every_top_level_package_has_its_place_in_the_layer_order():
 
 def test_no_room_of_the_app_imports_a_room_above_it(graph):
     assert_no_room_back_arrow(graph, ROOT)
+
+
+def test_no_two_rooms_of_the_app_import_each_other(graph):
+    found = rooms_importing_each_other(graph, ROOT)
+    assert not found, "rooms import each other (models.py counted with its room):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
+def test_no_module_imports_a_program(graph, entry):
+    importers = sorted(graph.find_modules_that_directly_import(entry))
+    assert not importers, f"{entry} is a program, imported by {importers}"
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
+def test_a_program_of_a_pure_package_reaches_none_of_its_outside_packages(graph, entry):
+    outside = NOT_BELOW.get(entry.split(".")[0], ())
+    reached = sorted(m for m in graph.find_upstream_modules(entry) if forbidden(m, (), outside))
+    assert not reached, f"{entry} reaches {reached} through its imports"
 
 
 def test_every_subpackage_of_the_app_has_its_place_in_the_room_order():
@@ -338,4 +391,20 @@ def test_the_checker_holds_a_rooms_models_to_the_data_and_its_glue_above_every_r
         f"{HIGH}/services/models.py:1: {HIGH}.services.models imports {HIGH}.services.work "
         "(room services, above the data)",
         f"{HIGH}/services/work.py:1: {HIGH}.services.work imports {HIGH}.admin (the app's glue, above room services)",
+    ]
+
+
+def test_the_checker_finds_two_rooms_importing_each_other_through_a_models_module(probe, tmp_path):
+    graph = probe(
+        {
+            f"{HIGH}/pages/__init__.py": "",
+            f"{HIGH}/pages/models.py": "Row = 1\n",
+            f"{HIGH}/pages/views.py": f"from {HIGH}.services.work import do\n",
+            f"{HIGH}/services/__init__.py": "",
+            f"{HIGH}/services/work.py": f"def do():\n    from {HIGH}.pages.models import Row\n    return Row\n",
+        }
+    )
+    assert room_back_arrows(graph, tmp_path, HIGH, PROBE_ROOMS) == []  # every room may import the data
+    assert rooms_importing_each_other(graph, tmp_path, HIGH, PROBE_ROOMS) == [
+        f"pages ⇄ services: {HIGH}/pages/views.py:1 against {HIGH}/services/work.py:2"
     ]

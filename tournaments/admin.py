@@ -35,8 +35,8 @@ from tournaments.admin_reading import (
     ReadOnly,
     check_every_admin,
 )
+from tournaments.competition.display import preset_name, ruleset_presets
 from tournaments.competition.finishing import FinishError, refusal
-from tournaments.competition.wording import preset_name, ruleset_presets
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 from tournaments.pairing import services as pairing
 from tournaments.people.errors import PeopleError
@@ -207,7 +207,7 @@ class TournamentAdmin(KeptByTheDesk, admin.ModelAdmin):
         return preset_name(obj.preset_name)
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        """The ruleset's JSON field lists every preset by its code, name and one line (``wording.ruleset_presets``)."""
+        """The ruleset's JSON field lists every preset by its code, name and one line (``display.ruleset_presets``)."""
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
         if db_field.name == "ruleset":
             presets = "; ".join(f"{code}: {name} — {line}" for code, name, line in ruleset_presets())

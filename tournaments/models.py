@@ -32,9 +32,9 @@ from tournaments.deals.models import (
     Trick,
     WriteReceipt,
 )
-from tournaments.organisations.models import Invitation, Membership, Organisation, Role
+from tournaments.organisations.models import DIRECTING, Invitation, Membership, Organisation, Role
 from tournaments.season.models import PlayerMerge, Series
-from tournaments.tables.models import PairPin, TableDevice, TableLink
+from tournaments.table_links.models import PairPin, TableDevice, TableLink
 from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone
 
 __all__ = [
@@ -42,6 +42,6 @@ __all__ = [
     "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play",
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
-    "Invitation", "Membership", "Organisation", "Role",
+    "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
     "LineUp", "Team", "TeamEvent", "TeamMatch", "TeamPair", "TeamTable", "Zone",
 ]  # fmt: skip

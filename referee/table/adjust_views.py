@@ -12,7 +12,7 @@ from referee.table import adjusting
 from referee.table.recording.errors import RecordingError
 from tournaments.adjusted.forms import AdjustmentForm
 from tournaments.adjusted.services import adjustments_of
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.models import Adjustment, Match, Tournament
 
 

@@ -13,7 +13,7 @@ from referee.table.recording.errors import PermissionRefused, RecordingError
 from referee.table.recording.match_fold import recompute_match
 from tournaments.adjusted.services import match_adjustment
 from tournaments.competition.access import can_reopen
-from tournaments.competition.text import text_problem
+from tournaments.competition.free_text import text_problem
 from tournaments.models import RANK_CHOICES, Adjustment, Match
 
 OTHER_SIDE = {"NS": "EW", "EW": "NS"}

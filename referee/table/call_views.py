@@ -17,7 +17,7 @@ from referee.table.views import json_response, load_match, same_site_next, wants
 from tournaments.calls import services as calls
 from tournaments.calls.forms import CallForm, RulingForm
 from tournaments.calls.views import found
-from tournaments.competition.pages import scoring_page
+from tournaments.competition.page_guards import scoring_page
 from tournaments.models import Tournament
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from referee.table.consequences import penalty_label, seat_label
 from referee.table.recording.changes import DealChanges
-from tournaments.competition.wording import card_faces, deal_outcome, violation_name
+from tournaments.competition.display import card_faces, deal_outcome, violation_name
 
 
 def result_words(result: Mapping[str, Any] | None, total: int | None) -> str:

@@ -21,7 +21,7 @@ from rules.levels import LevelGain
 from rules.ruleset import Ruleset
 from rules.scoring import Consequence, failed_throw_points, penalty_consequence, score_deal
 from rules.seats import side_of
-from tournaments.competition.wording import deal_outcome
+from tournaments.competition.display import deal_outcome
 from tournaments.models import PENALTY_LABELS
 
 

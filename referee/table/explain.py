@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee.table.consequences import consequence_text, failed_throws, penalty_label, seat_label
-from rules.judge import Verdict
 from rules.levels import JACK, MUST_PLAY, TARGET, LevelGain, LevelStop, level_changes
 from rules.ranks import rank_text
 from rules.ruleset import Ruleset
 from rules.scoring import penalty_consequence
+from rules.verdict import Verdict
 
 
 def side_name(side: str) -> str:

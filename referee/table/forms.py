@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -113,7 +115,7 @@ class QuickEntryForm(SeatedForm):
         self.fields["points"].widget.attrs.update({"max": ruleset.deck_points, "step": 5})
         if ruleset.kitty_size:
             self.fields["kitty_points"].widget.attrs.update({"max": most_kitty_points(ruleset), "step": 5})
-            self.fields["last_lead"].choices = last_lead_choices(ruleset)
+            cast(forms.ChoiceField, self.fields["last_lead"]).choices = last_lead_choices(ruleset)
         else:
             for name in ("kitty_points", "attackers_won_last", "last_lead"):
                 del self.fields[name]

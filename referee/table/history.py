@@ -9,7 +9,7 @@ from itertools import chain
 from django.utils.translation import gettext as _
 
 from rules.ranks import rank_text
-from tournaments.competition.wording import card_faces, penalty_note
+from tournaments.competition.display import card_faces, penalty_note
 from tournaments.models import Deal, Match, Penalty, Play, Trick
 
 

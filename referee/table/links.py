@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 from referee.security import client_address
 from referee.throttle import TABLE_LINKS
 from tournaments.competition.access import is_table_account
-from tournaments.tables import services as links
+from tournaments.table_links import services as links
 
 DEVICE_KEY = links.DEVICE_KEY
 BACKEND = "referee.auth.ModelBackend"

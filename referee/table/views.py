@@ -31,7 +31,7 @@ from referee.table.screens.labels import done_sentence
 from referee.table.screens.review import review_screen
 from tournaments.competition import access
 from tournaments.models import Deal, Match
-from tournaments.tables import services as table_links
+from tournaments.table_links import services as table_links
 
 # What the judges' pages show of a match: read with it in one query.
 MATCH_RELATED = (

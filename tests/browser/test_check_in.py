@@ -11,7 +11,7 @@ from tests.browser.helpers import enter_pairs, expect, login
 from tests.desk.helpers import finish
 from tournaments.competition.accounts import create_director
 from tournaments.models import Adjustment, Match, Tournament
-from tournaments.tables.services import make_pin
+from tournaments.table_links.services import make_pin
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,7 +21,7 @@ from tests.browser.helpers import (
     wait_for_version,
 )
 from tests.table.helpers import deck_ruleset
-from tournaments.competition.wording import card_faces
+from tournaments.competition.display import card_faces
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)

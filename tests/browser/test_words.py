@@ -12,7 +12,7 @@ from referee.table.recording.card_text import unreadable_token
 from rules.cards import CARD_SYMBOL, CardError, parse_cards
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.scenes import PASSWORD, build_scene
-from tests.test_words import code_leaks, lone_seats
+from tests.test_no_codes_on_screen import code_leaks, lone_seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tournaments.checkin import services
 from tournaments.models import Absence, Adjustment, CheckIn, Match
 from tournaments.pairing.services import publish_round
-from tournaments.tables.services import make_pin
+from tournaments.table_links.services import make_pin
 
 pytestmark = pytest.mark.django_db
 

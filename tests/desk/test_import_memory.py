@@ -2,7 +2,7 @@
 
 Each file is read in a fresh Python (a subprocess) so the rest of the suite does not move the figure; the
 figure is the growth of the process's peak resident memory (``ru_maxrss``) over reading the file, after a
-small workbook has been read once to load openpyxl and lxml. docs/architecture.md gives the measured figures.
+small workbook has been read once to load openpyxl and lxml. docs/benchmarks.md gives the measured figures.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from tests.desk.helpers import empty_strings_workbook, largest_workbook, xlsx_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
-# Measured on 2 shared cores (docs/architecture.md): 4 MB for the largest accepted workbook, under 1 MB for the
+# Measured on 2 shared cores (docs/benchmarks.md): 4 MB for the largest accepted workbook, under 1 MB for the
 # hostile one (481 MB before the caps). The bound is a generous margin over both: 2 x 8 MB (the largest figure
 # seen over repeated runs, rounded up), well under what one uncapped table of texts costs.
 PEAK_BOUND_MB = 16

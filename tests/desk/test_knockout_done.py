@@ -17,8 +17,8 @@ from tournaments.pairing.bracket import final_placings
 from tournaments.pairing.services import pair_round, publish_round
 from tournaments.pairing.ties import decide_tie
 from tournaments.season import ratings
+from tournaments.season.series_standings import series_standings
 from tournaments.season.services import save_series
-from tournaments.season.tables import series_tables
 
 
 def decide_level_matches(client, t: Tournament, number: int) -> None:
@@ -73,9 +73,9 @@ def test_a_swiss_of_24_then_a_top_8_knockout_fills_its_bracket_and_the_season_by
     champion = Pair.objects.get(pk=Match.objects.get(round__tournament=t, round__number=9).goes_through_id)
     placings = final_placings(t)
     assert placings[0] == ("1", champion)
-    tables = series_tables(series)
-    assert [row.name for row in tables.pairs[:2]] == [p.name for _place, p in placings[:2]]
-    assert tables.pairs[0].total == 10 and tables.pairs[1].total == 8 and tables.pairs[8].total == 0
+    standings = series_standings(series)
+    assert [row.name for row in standings.pairs[:2]] == [p.name for _place, p in placings[:2]]
+    assert standings.pairs[0].total == 10 and standings.pairs[1].total == 8 and standings.pairs[8].total == 0
     series_page = desk.get(reverse("series", args=[series.slug])).content.decode()
     assert champion.name in series_page
 

@@ -313,7 +313,7 @@ def test_overview_hides_a_draft_pairing_from_the_public(client, director, tourna
 
 @pytest.mark.django_db
 def test_the_tournament_page_names_the_settings_played_otherwise_than_the_preset(client, tournament):
-    from tournaments.competition.words import setting_label
+    from tournaments.competition.ruleset_settings import setting_label
 
     tournament.ruleset = {"preset": "standard", "misplay_points": 20, "kitty_cap": 32}
     tournament.save()

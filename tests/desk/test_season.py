@@ -18,7 +18,7 @@ from tournaments.people.errors import PeopleError
 from tournaments.people.pairs import PairEntry, save_pair
 from tournaments.people.registry import MergeError, merge_players
 from tournaments.season import ratings
-from tournaments.season.tables import series_tables
+from tournaments.season.series_standings import series_standings
 from tournaments.workbook.importing import parse
 
 
@@ -47,17 +47,17 @@ def test_a_player_entered_in_another_tournament_and_pair_is_the_same_player(dire
 
 
 @pytest.mark.django_db
-def test_the_series_tables_count_each_players_best_two_of_three(director):
+def test_the_series_standings_count_each_players_best_two_of_three(director):
     season = build_season(director)
     merged(season, director)
-    tables = series_tables(season.series)
-    assert totals(tables.players) == {
+    standings = series_standings(season.series)
+    assert totals(standings.players) == {
         "张三": (1, 50), "李四": (1, 50), "孙七": (1, 50), "周八": (1, 50),
         "王五": (5, 43), "赵六": (5, 43), "吴九": (7, 27), "郑十": (7, 27),
     }  # fmt: skip
-    zhang = next(r for r in tables.players if r.name == "张三")
+    zhang = next(r for r in standings.players if r.name == "张三")
     january, february, march = season.tournaments
-    assert zhang.cells(tables.tournaments) == [(25, True), (18, False), (25, True)]
+    assert zhang.cells(standings.tournaments) == [(25, True), (18, False), (25, True)]
 
 
 @pytest.mark.django_db
@@ -66,7 +66,7 @@ def test_pairs_are_their_two_players_whatever_they_were_called(director):
     merged(season, director)
     by_players = {
         tuple(sorted(p.name for p in row.players)): (row.rank, row.total, len(row.points))
-        for row in series_tables(season.series).pairs
+        for row in series_standings(season.series).pairs
     }
     assert by_players == {
         ("张三", "李四"): (1, 50, 2),
@@ -81,7 +81,7 @@ def test_pairs_are_their_two_players_whatever_they_were_called(director):
 @pytest.mark.django_db
 def test_before_the_merge_the_typo_is_a_player_of_its_own(director):
     season = build_season(director)
-    rows = totals(series_tables(season.series).players)
+    rows = totals(series_standings(season.series).players)
     assert rows["吴九"] == (7, 27) and rows["郑十"] == (8, 24) and rows["郑石"] == (9, 15)
 
 
@@ -89,7 +89,7 @@ def test_before_the_merge_the_typo_is_a_player_of_its_own(director):
 def test_with_every_result_counting_the_totals_add_all_three(director):
     season = build_season(director, best_of=None)
     merged(season, director)
-    rows = totals(series_tables(season.series).players)
+    rows = totals(series_standings(season.series).players)
     assert rows["张三"] == (1, 68) and rows["孙七"] == (2, 65) and rows["郑十"] == (7, 39)
 
 
@@ -99,9 +99,9 @@ def test_an_unfinished_tournament_is_shown_but_not_counted(director):
     march = season.tournaments[2]
     march.finished_at = None
     march.save()
-    tables = series_tables(season.series)
-    assert [t.name for t in tables.counted] == ["一月赛", "二月赛"]
-    assert totals(tables.players)["张三"] == (1, 43)
+    standings = series_standings(season.series)
+    assert [t.name for t in standings.counted] == ["一月赛", "二月赛"]
+    assert totals(standings.players)["张三"] == (1, 43)
 
 
 @pytest.mark.django_db

@@ -15,8 +15,7 @@ from referee.table.simulation import simulate_match
 from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
 from tests.desk.helpers import delete_url, en, ruleset_form, settings_data, settings_url, tournament_form
-from tournaments.competition import wording
-from tournaments.competition import words as ruleset_words
+from tournaments.competition import display, ruleset_settings
 from tournaments.models import Deal, Match, Tournament
 from tournaments.pairing.services import pair_round, publish_round
 from tournaments.setup.forms import (
@@ -193,16 +192,16 @@ def test_every_setting_of_the_engine_has_a_field_and_words():
     form = RulesetForm()
     assert set(SETTINGS) == {f.name for f in fields(Ruleset)} - {"preset"}
     assert set(SETTINGS) <= set(form.fields)
-    assert set(SETTINGS) <= set(ruleset_words.SETTING_WORDS)
+    assert set(SETTINGS) <= set(ruleset_settings.SETTING_WORDS)
     for name in SETTINGS:
         for value, _label in getattr(form.fields[name], "choices", []):
             if value not in ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"):
-                assert value in ruleset_words.CHOICE_WORDS, (name, value)
+                assert value in ruleset_settings.CHOICE_WORDS, (name, value)
 
 
 def test_every_preset_of_the_engine_is_offered_with_a_name_and_a_line_in_chinese():
     with translation.override("zh-hans"):
-        offered = wording.ruleset_presets()
+        offered = display.ruleset_presets()
     assert [code for code, _n, _l in offered] == list(PRESETS)
     for code, name, line in offered:
         assert name != code and line, code
@@ -453,7 +452,7 @@ def test_the_settings_page_says_words_not_codes(client, director, language):
     import re
 
     from rules.ruleset import Ruleset
-    from tests.test_words import code_leaks, visible
+    from tests.test_no_codes_on_screen import code_leaks, visible
 
     t = Tournament.objects.create(name="春季赛", slug="spring", ruleset={"preset": "jj-competition"})
     client.cookies["django_language"] = language

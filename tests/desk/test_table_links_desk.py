@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tests.table.helpers import as_user, open_link
 from tournaments.models import Match, Round, TableLink
-from tournaments.tables import services
+from tournaments.table_links import services
 
 pytestmark = pytest.mark.django_db
 

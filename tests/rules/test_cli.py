@@ -9,6 +9,7 @@ import pytest
 from rules.cli import main
 from rules.ruleset import PRESETS
 from rules.simulate import simulate_deal
+from tools.bench.cli import COMMAND as BENCH
 
 
 def run_cli(args, stdin=None):
@@ -75,7 +76,7 @@ def test_help_lists_judge_and_bench():
 
 
 def test_bench_reports_the_deals_it_judged(capsys):
-    assert main(["bench", "--deals", "5", "--seed", "3"]) == 0
+    assert main(["bench", "--deals", "5", "--seed", "3"], {"bench": BENCH}) == 0
     out = capsys.readouterr().out
     assert "judged 5 deals in" in out
     for name in PRESETS:
@@ -85,14 +86,14 @@ def test_bench_reports_the_deals_it_judged(capsys):
 def test_bench_pairing_reports_a_row_per_field(capsys):
     # Eight pairs in two clubs of four, three rounds: each pair has four opponents of the other club, so the
     # draws need neither a repeat nor a same-club table.
-    assert main(["bench", "pairing", "--pairs", "8", "12", "--rounds", "3"]) == 0
+    assert main(["bench", "pairing", "--pairs", "8", "12", "--rounds", "3"], {"bench": BENCH}) == 0
     header, *rows = capsys.readouterr().out.splitlines()
     assert header.split()[:4] == ["pairs", "rounds", "repeats", "same-club"]
     assert [row.split()[:4] for row in rows] == [["8", "3", "0", "0"], ["12", "3", "0", "0"]]
 
 
 def test_bench_pairing_refuses_an_event_without_rounds(capsys):
-    assert main(["bench", "pairing", "--rounds", "0"]) == 2
+    assert main(["bench", "pairing", "--rounds", "0"], {"bench": BENCH}) == 2
     assert "--rounds" in capsys.readouterr().err
 
 

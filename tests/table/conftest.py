@@ -84,7 +84,7 @@ def empty_cache():
 @pytest.fixture
 def card(match, director, empty_cache):
     """Table 1's card issued by the director: its link's token and both pairs' PINs."""
-    from tournaments.tables import services
+    from tournaments.table_links import services
 
     return services.issue_card(match, director)
 

@@ -25,7 +25,7 @@ from rules.cards import parse_cards
 from rules.judge import judge as engine_judge
 from rules.ruleset import PRESETS, Ruleset
 from tests.table.helpers import DECKS, deck_ruleset, posted_plays, quick_fields, record_play, simulated
-from tournaments.competition import wording
+from tournaments.competition import display
 from tournaments.models import Deal, Match, Tournament
 from tournaments.workbook.export import write_workbook
 
@@ -84,21 +84,21 @@ def test_the_test_rulesets_have_the_decks_of_their_name(decks):
 def test_every_preset_has_a_name_and_a_line_in_both_languages():
     for lang in ("zh-hans", "en"):
         with translation.override(lang):
-            presets = wording.ruleset_presets()
+            presets = display.ruleset_presets()
             assert [code for code, _name, _line in presets] == list(PRESETS)
             for code, name, line in presets:
                 assert name and name != code and line, code
-                assert wording.preset_description(code) == line
+                assert display.preset_description(code) == line
     with translation.override("zh-hans"):
-        assert wording.preset_name("one-deck") == "一副牌"
-        assert wording.preset_name("three-deck") == "三副牌"
-        assert wording.preset_name("four-deck") == "四副牌"
+        assert display.preset_name("one-deck") == "一副牌"
+        assert display.preset_name("three-deck") == "三副牌"
+        assert display.preset_name("four-deck") == "四副牌"
 
 
 def test_the_tournament_page_names_the_preset_and_what_it_plays(table, client, decks):
     page = client.get(reverse("tournament", args=[table.round.tournament.slug])).content.decode()
     name = Ruleset.from_spec(deck_ruleset(decks)).preset
-    assert wording.preset_name(name) in page and wording.preset_description(name) in page
+    assert display.preset_name(name) in page and display.preset_description(name) in page
 
 
 # ------------------------------------------------------------------ card picker and notation
@@ -415,10 +415,10 @@ def test_the_admin_names_each_tournaments_preset_and_lists_every_preset(table, d
     c = as_user(director)
     t = table.round.tournament
     listing = c.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
-    assert wording.preset_name(Ruleset.from_spec(t.ruleset).preset) in listing
+    assert display.preset_name(Ruleset.from_spec(t.ruleset).preset) in listing
     form = c.get(reverse("admin:tournaments_tournament_add")).content.decode()  # a saved one's is the desk's
     for code in PRESETS:
-        assert f"{code}: {wording.preset_name(code)}" in form
+        assert f"{code}: {display.preset_name(code)}" in form
 
 
 LEADS_BY_DECKS = {
@@ -449,7 +449,7 @@ def test_a_quick_deal_scores_the_kitty_by_the_last_leads_sets(table, judge, lead
 
 @pytest.mark.parametrize("preset", ["three-deck", "four-deck"])
 def test_the_settings_form_writes_and_reads_back_a_presets_follow_orders(preset):
-    from tournaments.competition.words import follow_tables_text, read_follow_tables
+    from tournaments.competition.ruleset_settings import follow_tables_text, read_follow_tables
 
     tables = Ruleset.from_spec(preset).as_dict()["follow_tables"]
     text = follow_tables_text(tables)

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from referee import serve
-from tools.loadtest.clients import Browser
+from tools.loadtest.browser import Browser
 from tools.loadtest.server import Server
 
 POLL = 5  # seconds: the spectators' default interval (manage.py load --spectator-interval)

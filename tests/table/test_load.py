@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from rules.simulate import simulate_deal
-from tools.loadtest.clients import PlayEntry, conflict_outcome, plays_of, shows_play
+from tools.loadtest.clients import conflict_outcome
 from tools.loadtest.figures import compare_plays
+from tools.loadtest.plays import PlayEntry, plays_of, shows_play
 from tools.loadtest.server import local_address
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from django.utils.module_loading import import_string
 
 from referee import serve
 from tests.table.helpers import open_link
-from tournaments.tables import services
+from tournaments.table_links import services
 
 TOKEN = "Zq3kX9mB_tY7wQ2rL5nV8cD1fH4jK6pS0uE3gA9bT2x"
 

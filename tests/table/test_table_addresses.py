@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments.tables.addresses import loopback
+from tournaments.table_links.addresses import loopback
 
 pytestmark = pytest.mark.django_db
 

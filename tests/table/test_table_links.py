@@ -14,7 +14,7 @@ from django.utils import timezone
 from tests.table.helpers import Clock, as_user, open_link
 from tournaments.competition import access
 from tournaments.models import Round, TableDevice, TableLink
-from tournaments.tables import services
+from tournaments.table_links import services
 
 pytestmark = pytest.mark.django_db
 

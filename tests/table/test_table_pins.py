@@ -16,7 +16,7 @@ from referee.table.recording import pin_confirm as pins
 from tests.table.helpers import JSON, Clock, as_user, key, open_link, submitted_by
 from tests.threads import in_thread
 from tournaments.models import Deal, PairPin, TableLink
-from tournaments.tables import services
+from tournaments.table_links import services
 
 pytestmark = pytest.mark.django_db
 

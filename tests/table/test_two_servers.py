@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.loadtest.clients import Browser, Judge
+from tools.loadtest.browser import Browser
+from tools.loadtest.clients import Judge
 from tools.loadtest.server import Server, free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ from tests.table.helpers import (
     simulated,
     simulated_first,
 )
-from tournaments.competition.wording import card_faces
+from tournaments.competition.display import card_faces
 from tournaments.models import Deal
 
 pytestmark = pytest.mark.django_db

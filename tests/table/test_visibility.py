@@ -2,7 +2,7 @@
 
 Rows: anonymous, a logged-in spectator, the table's judge, another judge, a captain, the director; columns: a
 public or hidden tournament, the public switches all on or all off, a published or draft round. The expected
-answers are written out, not derived from ``tournaments.competition.access``; docs/architecture.md ("Choices") states them.
+answers are written out, not derived from ``tournaments.competition.access``; docs/decisions/0012-who-sees-a-match.md states them.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from django.utils import translation
 
 from tournaments.models import Deal, Match, Pair, Penalty, Player, Round, Seating, Tournament
 from tournaments.standings.compute import compute_standings, tie_break_columns
-from tournaments.standings.tables import StandingsTable
+from tournaments.standings.grids import StandingsGrid
 from tournaments.workbook.export import write_workbook
 
 SEATS = "NESW"
@@ -115,7 +115,7 @@ def build_event(n_pairs: int, n_rounds: int, n_deals: int, seed: int = 2026) -> 
 
 def render_standings(t: Tournament) -> str:
     request = RequestFactory().get(f"/t/{t.slug}/standings/", HTTP_X_LIVE="1")
-    table = StandingsTable([x.as_row() for x in compute_standings(t)], tie_breaks=tie_break_columns(t))
+    table = StandingsGrid([x.as_row() for x in compute_standings(t)], tie_breaks=tie_break_columns(t))
     table.request = request
     return render_to_string(
         "tournaments/standings/fragment.html",

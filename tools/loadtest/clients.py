@@ -8,146 +8,23 @@ state (with the new version) in the JSON reply. Traffic only ever goes to this m
 
 from __future__ import annotations
 
-import http.client
-import json
 import random
 import re
 import threading
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import urlencode
 
-from rules.cards import format_cards, parse_cards
 from rules.ranks import parse_rank
 from rules.simulate import simulate_deal
+from tools.loadtest.browser import CONNECTION_ERRORS, Browser
+from tools.loadtest.budget import Budget, Pace
 from tools.loadtest.figures import increasing
-
-CONNECTION_ERRORS = (OSError, http.client.HTTPException)
-TRUMPS = ("S", "H", "C", "D", "NT")
-# Seconds a kept-alive connection is reused after its last answer: past a spectator's poll (5 s), within the
-# server's keep-alive (referee/serve.py's KEEPALIVE, 75 s), as a browser does; a reused connection the server
-# closed meanwhile is opened anew and the request sent once more (nothing was answered on it).
-IDLE_REUSE = 30.0
-STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
-
-
-# ---------------------------------------------------------------- plays of a simulated deal
-
-
-def card_key(seat: str, cards: Iterable[str] | str) -> tuple[str, tuple[str, ...]]:
-    """A play as a comparable value: the seat and its cards in canonical text, whatever order they came in."""
-    text = cards if isinstance(cards, str) else " ".join(cards)
-    return seat, tuple(sorted(format_cards(parse_cards(text)).split()))
-
-
-@dataclass(frozen=True)
-class PlayEntry:
-    """One play of a simulated deal, at its place in the deal (counted over all tricks)."""
-
-    position: int
-    seat: str
-    cards: str
-    throw: dict | None = None
-
-    @property
-    def key(self) -> tuple[str, tuple[str, ...]]:
-        return card_key(self.seat, self.cards)
-
-    def fields(self, version: int) -> dict[str, Any]:
-        """The form fields deal.js posts for this play."""
-        data: dict[str, Any] = {"seat": self.seat, "cards": self.cards, "version": version}
-        if self.throw:
-            data.update({f"throw_{k}": v for k, v in self.throw.items()})
-        return data
-
-
-def plays_of(record: dict) -> list[PlayEntry]:
-    """The record's plays in the order the judge enters them (a challenged throw goes with its lead)."""
-    out: list[PlayEntry] = []
-    for trick in record["tricks"]:
-        for j, (seat, cards) in enumerate(trick["plays"]):
-            out.append(PlayEntry(len(out), seat, cards, trick.get("throw") if j == 0 else None))
-    return out
-
-
-def state_keys(state: dict) -> list[tuple[str, tuple[str, ...]]]:
-    """The plays a deal-state reply shows, in order."""
-    return [
-        card_key(p["seat"], [c["code"] for c in p["cards"]])
-        for t in state.get("tricks", [])
-        for p in t["plays"]
-    ]
-
-
-def shows_play(state: dict | None, entry: PlayEntry) -> bool:
-    """The reply's state already holds this play at its place (a retry whose first try was saved)."""
-    if not state:
-        return False
-    keys = state_keys(state)
-    return entry.position < len(keys) and keys[entry.position] == entry.key
-
-
-# ---------------------------------------------------------------- bounds of a run
-
-
-class Budget:
-    """The run's bounds, shared by every client: no new play after the deadline, no request past the cap."""
-
-    def __init__(self, duration: float, max_requests: int) -> None:
-        self.start = time.monotonic()
-        self.deadline = self.start + duration
-        self.left = max_requests
-        self.lock = threading.Lock()
-        self.stopped = threading.Event()
-
-    def take(self) -> bool:
-        """Count one request; False once the cap is reached or the run was stopped."""
-        with self.lock:
-            if self.left <= 0 or self.stopped.is_set():
-                return False
-            self.left -= 1
-            return True
-
-    @property
-    def over(self) -> bool:
-        return self.stopped.is_set() or self.left <= 0 or time.monotonic() >= self.deadline
-
-    def sleep_until(self, when: float) -> bool:
-        """Wait for ``when`` (a monotonic time); False when the run ends first."""
-        while True:
-            now = time.monotonic()
-            if self.over or when > self.deadline:
-                return False
-            if now >= when:
-                return True
-            self.stopped.wait(min(when - now, 0.5))
-
-
-class Pace:
-    """When a client posts its next play: on a fixed schedule (open loop) or at once (closed loop)."""
-
-    def __init__(self, budget: Budget, rate: float | None, phase: float = 0.0) -> None:
-        self.budget = budget
-        self.interval = 1 / rate if rate else 0.0
-        self.next_at = budget.start + phase
-        self.late = 0  # plays that went out more than a second after their time (the server was slow)
-
-    def wait(self) -> bool:
-        if not self.interval:
-            return not self.budget.over
-        if not self.budget.sleep_until(self.next_at):
-            return False
-        if time.monotonic() - self.next_at > 1.0:
-            self.late += 1
-        self.next_at += self.interval
-        return True
-
+from tools.loadtest.plays import TRUMPS, PlayEntry, plays_of, shows_play, state_keys
 
 # ---------------------------------------------------------------- what the clients saw
 
@@ -196,94 +73,6 @@ class Log:
 
 
 # ---------------------------------------------------------------- a judge's phone
-
-
-@dataclass
-class Reply:
-    status: int
-    headers: http.client.HTTPMessage
-    body: bytes
-    elapsed: float
-
-    def json(self) -> dict:
-        try:
-            return json.loads(self.body)
-        except ValueError:
-            return {}
-
-    @property
-    def state(self) -> dict | None:
-        return self.json().get("state")
-
-
-class Browser:
-    """Cookies and one kept-alive connection: enough of a browser for the site's forms and JSON actions."""
-
-    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
-        self.host, self.port, self.timeout = host, port, timeout
-        self.cookies: dict[str, str] = {}
-        self.conn: http.client.HTTPConnection | None = None
-        self.used_at = 0.0
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        fields: dict | None = None,
-        *,
-        accept_json: bool = False,
-        headers: dict | None = None,
-    ) -> Reply:
-        """One request; connection errors are raised (and the connection dropped) for the caller to retry."""
-        headers = {
-            "Accept": "application/json" if accept_json else "text/html",
-            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
-            **(headers or {}),
-        }
-        body = None
-        if method == "POST":
-            body = urlencode(fields or {})
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
-        if self.conn is not None and time.monotonic() - self.used_at > IDLE_REUSE:
-            self.close()
-        start = time.perf_counter()
-        try:
-            response, data = self._exchange(method, path, body, headers)
-        except CONNECTION_ERRORS:
-            self.close()
-            raise
-        elapsed = time.perf_counter() - start
-        self.used_at = time.monotonic()
-        for header in response.headers.get_all("Set-Cookie") or []:
-            for name, morsel in SimpleCookie(header).items():
-                self.cookies[name] = morsel.value
-        if response.will_close:
-            self.close()
-        return Reply(response.status, response.headers, data, elapsed)
-
-    def _exchange(self, method: str, path: str, body, headers: dict):
-        """The request on the kept connection (once more on a new one when the server had closed it idle)."""
-        reused = self.conn is not None
-        if self.conn is None:
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        try:
-            self.conn.request(method, path, body, headers)
-            response = self.conn.getresponse()
-            return response, response.read()
-        except STALE:
-            if not reused:
-                raise
-            self.close()
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-            self.conn.request(method, path, body, headers)
-            response = self.conn.getresponse()
-            return response, response.read()
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
 
 
 class Judge:
@@ -379,8 +168,8 @@ class Judge:
             found = re.search(r"/deal/(\d+)/", reply.headers.get("Location", ""))
             return int(found.group(1)) if found else None
         page = self.send("GET", f"/match/{match_id}/", accept_json=False)
-        found = page and re.search(rb'class="button primary" href="/deal/(\d+)/"', page.body)
-        return int(found.group(1)) if found else None
+        button = page and re.search(rb'class="button primary" href="/deal/(\d+)/"', page.body)
+        return int(button.group(1)) if button else None
 
     def state(self, deal_id: int) -> dict | None:
         reply = self.send("GET", f"/deal/{deal_id}/state/")

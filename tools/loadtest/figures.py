@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 
@@ -26,8 +27,8 @@ def compare_plays(
     stored: Sequence[tuple],
     *,
     acked: set[int],
-    rejected: set[int] = frozenset(),
-    unresolved: set[int] = frozenset(),
+    rejected: AbstractSet[int] = frozenset(),
+    unresolved: AbstractSet[int] = frozenset(),
 ) -> Tally:
     """Stored plays must be the record's plays in order, each one acknowledged (or of unknown outcome)."""
     tally = Tally()

@@ -13,7 +13,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from referee.serve import KEEPALIVE
-from tools.loadtest.clients import CONNECTION_ERRORS, Browser, Budget
+from tools.loadtest.browser import CONNECTION_ERRORS, Browser
+from tools.loadtest.budget import Budget
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 

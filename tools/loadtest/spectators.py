@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from tools.loadtest.clients import CONNECTION_ERRORS, Browser, Budget
+from tools.loadtest.browser import CONNECTION_ERRORS, Browser
+from tools.loadtest.budget import Budget
 from tools.loadtest.figures import percentile
 
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from tournaments.board import state as board
-from tournaments.competition.pages import scoring_page
+from tournaments.competition.page_guards import scoring_page
 from tournaments.models import SEAT_CHOICES, Round, Tournament
 
 SEAT_NAMES = dict(SEAT_CHOICES)

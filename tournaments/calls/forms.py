@@ -33,7 +33,8 @@ class RulingForm(forms.Form):
     code = forms.ChoiceField(label=_("Penalty"), choices=[("", "—"), *PENALTY_CODES], required=False)
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("action") == TableCall.Action.PENALTY and not (data.get("seat") and data.get("code")):
             raise forms.ValidationError(_("Choose the seat at fault and the penalty."))
         return data

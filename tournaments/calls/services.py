@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.competition import access
 from tournaments.competition.finishing import require_open
-from tournaments.competition.text import text_problem
+from tournaments.competition.free_text import text_problem
 from tournaments.models import Deal, Match, Penalty, TableCall, Tournament
 
 NOTE_LENGTH = 200

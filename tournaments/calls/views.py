@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.calls import services as calls
 from tournaments.calls.forms import RulingForm
-from tournaments.competition.pages import scoring_page
+from tournaments.competition.page_guards import scoring_page
 from tournaments.models import Tournament
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -14,7 +16,7 @@ class PinCheckInForm(forms.Form):
 
     def __init__(self, *args, pairs=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["pair"].choices = [("", "—"), *((p.pk, p.name) for p in pairs)]
+        cast(forms.ChoiceField, self.fields["pair"]).choices = [("", "—"), *((p.pk, p.name) for p in pairs)]
 
 
 class PairCheckedInForm(forms.Form):

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from tournaments.competition.finishing import lock_open
 from tournaments.models import Absence, CheckIn, Pair, Round, Tournament, by_seed
 from tournaments.pairing.services import PairingError, pair_round
-from tournaments.tables.services import pin_matches
+from tournaments.table_links.services import pin_matches
 
 PIN_TRIES = 5  # wrong PINs for one pair before its self check-in waits
 PIN_WAIT = 600  # seconds

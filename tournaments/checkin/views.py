@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments.checkin import services
 from tournaments.checkin.forms import PairCheckedInForm, PinCheckInForm
 from tournaments.competition.finishing import FinishError
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.models import Match, Tournament
 
 

@@ -13,12 +13,11 @@ from django.contrib.auth.models import Group
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournaments.models import Deal, Membership, Organisation, Round, TableLink, Tournament
-from tournaments.organisations.models import DIRECTING, Role
+from tournaments.models import DIRECTING, Deal, Membership, Organisation, Role, Round, TableLink, Tournament
 
 DIRECTOR_GROUP = "director"
 JUDGE_GROUP = "judge"
-# A table device's account (``tournaments.tables.services``) is named ``table:<round>:<table>:<random>``: no form
+# A table device's account (``tournaments.table_links.services``) is named ``table:<round>:<table>:<random>``: no form
 # accepts a colon in a user name, so no person's account can be mistaken for one.
 TABLE_ACCOUNT_PREFIX = "table:"
 
@@ -167,19 +166,19 @@ def tournament_directors(tournament) -> list:
     found = []
     if tournament.chief_director_id is not None:
         chief = get_user_model().objects.get(pk=tournament.chief_director_id)
-        chief.role_label = _("chief director")
+        setattr(chief, "role_label", _("chief director"))  # noqa: B010 (a label for the page, not a field)
         found.append(chief)
     if tournament.organisation_id is None:
         for admin in get_user_model().objects.filter(is_superuser=True, is_active=True).order_by("username"):
             if admin.pk != tournament.chief_director_id:
-                admin.role_label = _("the site's admin")
+                setattr(admin, "role_label", _("the site's admin"))  # noqa: B010
                 found.append(admin)
     else:
         for membership in Membership.objects.filter(
             organisation_id=tournament.organisation_id
         ).select_related("user"):
             if membership.user_id != tournament.chief_director_id:
-                membership.user.role_label = membership.get_role_display()
+                setattr(membership.user, "role_label", membership.get_role_display())  # noqa: B010
                 found.append(membership.user)
     return found
 

@@ -17,15 +17,15 @@ from rules.knockout import rounds_of
 from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import Ruleset, RulesetError
 from rules.standings import TIEBREAKS
+from tournaments.competition.display import TIE_BREAK_NAMES
 from tournaments.competition.refusals import ruleset_refusal
-from tournaments.competition.stamps import by_user
-from tournaments.competition.wording import TIE_BREAK_NAMES
+from tournaments.competition.stamps import by_user, owned_by
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 
-# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.competition.wording.
+# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.competition.display.
 TIE_BREAK_LABELS = TIE_BREAK_NAMES
 TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)
@@ -121,16 +121,7 @@ class Tournament(models.Model):
     # history keeps every finish and reopening with who and when (``tournaments.competition.finishing``).
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
     finished_by = by_user(_("finished by"), editable=False)
-    # Who runs it: the organisation's directors (and scorers, for results); the chief director directs this one
-    # tournament whatever their role in the organisation. A tournament of no organisation is the site admin's.
-    organisation = models.ForeignKey(
-        "tournaments.Organisation",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="tournaments",
-        verbose_name=_("organisation"),
-    )
+    organisation = owned_by("tournaments")  # who runs it (access.directs), with its chief director
     chief_director = by_user(_("chief director"))
 
     # Who changed the settings and when (a ruleset change re-scores every deal: the director answers for it), and

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from rules.ruleset import RulesetError
-from tournaments.competition.words import setting_label
+from tournaments.competition.ruleset_settings import setting_label
 
 Say = Callable[[Mapping[str, Any]], str]
 

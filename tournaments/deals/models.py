@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from rules import scoring
+from tournaments.competition.display import deal_outcome
 from tournaments.competition.models import RANK_CHOICES, SEAT_CHOICES, Match, OfTournament
 from tournaments.competition.stamps import Recorded, by_user
-from tournaments.competition.wording import deal_outcome
 
 TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦"), ("NT", _("no trump"))]
 # The penalty codes are the engine's (rules.scoring.PENALTY_CODES); only their labels live here.
@@ -143,7 +143,7 @@ class Deal(models.Model):
 
     @property
     def outcome_label(self) -> str:
-        """The deal's outcome in words (``tournaments.competition.wording.deal_outcome``)."""
+        """The deal's outcome in words (``tournaments.competition.display.deal_outcome``)."""
         return deal_outcome(self.result)
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.models import Tournament
 
 

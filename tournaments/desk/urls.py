@@ -3,11 +3,11 @@
 from django.urls import path
 
 from tournaments.board import views as board_views
-from tournaments.desk import bracket, screen_message, views
+from tournaments.desk import knockout_round, screen_message, views
 from tournaments.people import views as people_views
 from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
-from tournaments.tables import views as table_views
+from tournaments.table_links import views as table_views
 
 urlpatterns = [
     path("", views.desk, name="desk"),
@@ -18,7 +18,9 @@ urlpatterns = [
     path("rounds/<int:number>/byes/<int:bye_id>/", views.desk_bye_points, name="desk-bye-points"),
     path("rounds/<int:number>/delete/", views.desk_delete_round, name="desk-delete-round"),
     path(
-        "rounds/<int:number>/tables/<int:match_id>/decide/", bracket.desk_decide_tie, name="desk-decide-tie"
+        "rounds/<int:number>/tables/<int:match_id>/decide/",
+        knockout_round.desk_decide_tie,
+        name="desk-decide-tie",
     ),
     path("import/", views.desk_import, name="desk-import"),
     path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),

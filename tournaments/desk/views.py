@@ -25,9 +25,9 @@ from tournaments.competition.finishing import (
     why_not_finish,
     why_not_reopen,
 )
-from tournaments.competition.pages import desk_page
-from tournaments.desk.bracket import round_bracket
+from tournaments.competition.page_guards import desk_page
 from tournaments.desk.forms import ByeForm, ByePointsForm, ImportForm, MatchRowForm, ReopenForm, SwapForm
+from tournaments.desk.knockout_round import round_bracket
 from tournaments.models import Bye, Round, Tournament
 from tournaments.pairing.bracket import bracket_picture
 from tournaments.pairing.services import (
@@ -42,7 +42,7 @@ from tournaments.pairing.services import (
     why_not_pair,
     why_not_unpublish,
 )
-from tournaments.standings.tables import PairingTable
+from tournaments.standings.grids import PairingGrid
 from tournaments.teams.sheets import team_sheets
 from tournaments.workbook.download import attach
 from tournaments.workbook.export import workbook_filename, workbook_title, write_workbook
@@ -160,7 +160,7 @@ def desk_round(request: HttpRequest, tournament: Tournament, number: int) -> Htt
         {
             "tournament": tournament,
             "round": rnd,
-            "pairing": PairingTable(matches, orderable=False),
+            "pairing": PairingGrid(matches, orderable=False),
             "formset": formset,
             "byes_form": byes,
             "swap_form": swap,

@@ -100,7 +100,7 @@ def accept(token: str, user) -> Membership:
     membership, made = Membership.objects.get_or_create(
         organisation=invitation.organisation, user=user, defaults={"role": invitation.role}
     )
-    order = [Role.SCORER, Role.DIRECTOR, Role.ADMIN]
+    order: list[str] = [Role.SCORER, Role.DIRECTOR, Role.ADMIN]
     if not made and order.index(invitation.role) > order.index(membership.role):
         membership.role = invitation.role
         membership.save(update_fields=["role"])

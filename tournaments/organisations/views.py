@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
-from tournaments.competition.pages import director_required
+from tournaments.competition.page_guards import director_required
 from tournaments.models import Invitation, Membership, Organisation, Tournament
 from tournaments.organisations import services
 from tournaments.organisations.forms import InvitationForm, OrganisationForm
@@ -142,12 +142,14 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     invitation = Invitation.objects.select_related("organisation").filter(token=token[:64]).first()
     if invitation is None:
         raise Http404
-    form = UserCreationForm(request.POST or None) if not request.user.is_authenticated else None
+    form: UserCreationForm | None = (
+        UserCreationForm(request.POST or None) if not request.user.is_authenticated else None
+    )
     if request.method == "POST" and invitation.is_open:
         try:
             if request.user.is_authenticated:
                 services.accept(token, request.user)
-            elif form.is_valid():
+            elif form is not None and form.is_valid():
                 membership = services.new_account_from_invitation(
                     token, form.cleaned_data["username"], form.cleaned_data["password1"]
                 )

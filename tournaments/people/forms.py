@@ -3,6 +3,8 @@ offered by name on every form that picks one: each checks what was typed and han
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
@@ -14,6 +16,9 @@ from tournaments.competition.accounts import display_name
 from tournaments.models import Pair, Tournament
 from tournaments.people.accounts import account_named, captain_problem
 from tournaments.people.pairs import PairEntry
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 NAME_LENGTH = Pair._meta.get_field("name").max_length
 SEED_MAX = 32767  # a PositiveSmallIntegerField
@@ -84,7 +89,7 @@ class PairForm(forms.Form):
         return PairEntry(**self.cleaned_data)
 
 
-def username_field(help_text: str) -> forms.CharField:
+def username_field(help_text: StrOrPromise) -> forms.CharField:
     """A user name to log in with, as Django's accounts take it."""
     return forms.CharField(
         label=_("user name"), max_length=150, validators=[UnicodeUsernameValidator()], help_text=help_text

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
 from tournaments.competition.accounts import display_name
-from tournaments.competition.pages import desk_page, director_required
+from tournaments.competition.page_guards import desk_page, director_required
 from tournaments.models import Match, Pair, Tournament
 from tournaments.people.accounts import (
     assign_judge,

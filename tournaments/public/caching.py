@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
+from typing import overload
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -66,7 +67,8 @@ class Recent:
     copy in memory is never stale and saves the shared cache's read and unpickling of a large page."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size, self.pages = size, OrderedDict()
+        self.size = size
+        self.pages: OrderedDict[str, tuple[bytes, str]] = OrderedDict()  # content and its type
         self.lock = threading.Lock()
 
     def get(self, key: str):
@@ -157,17 +159,26 @@ def keeps_variant(request: HttpRequest, generation: str) -> bool:
         return cache.add(counter, 1, PAGE_TIMEOUT)
 
 
-def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> View:
+@overload
+def public_cache(view: View, *, reads: tuple[str, ...] = ()) -> View: ...
+
+
+@overload
+def public_cache(view: None = None, *, reads: tuple[str, ...] = ()) -> Callable[[View], View]: ...
+
+
+def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> View | Callable[[View], View]:
     """Cache a public page of one tournament (its view takes ``slug`` first) for visitors not signed in; the page
     reads the query parameters ``reads`` and no other."""
     if view is None:
-        return lambda view: public_cache(view, reads=reads)
+        return lambda page: public_cache(page, reads=reads)
 
     @wraps(view)
     def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
         if not cacheable(request):
             return view(request, slug, *args, **kwargs)
-        request.GET = read_query(request, reads)
+        # An immutable QueryDict like Django's own; the stubs type GET as a stub-only subclass of it.
+        request.GET = read_query(request, reads)  # type: ignore[assignment]
         request.META["QUERY_STRING"] = request.GET.urlencode()  # the page's own links (the language switch's)
         generation = tokens(slug)
         if generation is None:

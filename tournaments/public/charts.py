@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from rules.ranks import RANK_INDEX, RANKS, rank_text
-from tournaments.competition.wording import card_face, card_faces
+from tournaments.competition.display import card_face, card_faces
 
 SIDE_COLOURS = {"NS": "#1f5fbf", "EW": "#c2410c"}
 # Eight colours told apart by most colour-blind eyes (Okabe–Ito, darkened for a white ground).

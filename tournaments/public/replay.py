@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tournaments.competition import access
-from tournaments.competition.pages import tournament_page
+from tournaments.competition.page_guards import tournament_page
 from tournaments.models import SEAT_CHOICES, Deal, Match, Tournament
 from tournaments.public.caching import public_cache
 from tournaments.public.charts import TrickCards, trick_picture

@@ -10,7 +10,7 @@ from django.utils import timezone
 from tournaments.public.caching import public_cache
 from tournaments.public.screen_data import current_round, qr_code, screen_panels
 from tournaments.public.views import tournament_for
-from tournaments.tables.addresses import hall_url
+from tournaments.table_links.addresses import hall_url
 
 
 def screen_context(request: HttpRequest, slug: str) -> dict:

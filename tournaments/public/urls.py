@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.public import bracket, replay, screen, views
+from tournaments.public import bracket_page, replay, screen, views
 from tournaments.setup import views as setup_views
 
 urlpatterns = [
@@ -12,7 +12,7 @@ urlpatterns = [
     path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/rounds/<int:number>/", views.round_page, name="round"),
     path("t/<slug:slug>/results/", views.results_page, name="results"),
-    path("t/<slug:slug>/bracket/", bracket.bracket_page, name="bracket"),
+    path("t/<slug:slug>/bracket/", bracket_page.bracket_page, name="bracket"),
     path("t/<slug:slug>/pairs/<int:pair_id>/", views.pair_page, name="pair"),
     path("t/<slug:slug>/matches/<int:match_id>/deals/", views.deal_log_page, name="deal-log"),
     path(

@@ -19,9 +19,9 @@ from django_tables2 import RequestConfig
 
 from tournaments.competition import access
 from tournaments.competition.accounts import create_director, site_is_new
-from tournaments.competition.pages import tournament_page
-from tournaments.competition.wording import match_status
-from tournaments.competition.words import setting_label
+from tournaments.competition.display import match_status
+from tournaments.competition.page_guards import tournament_page
+from tournaments.competition.ruleset_settings import setting_label
 from tournaments.models import Deal, Match, Organisation, Round, Tournament
 from tournaments.pairing.bracket import final_placings
 from tournaments.people.forms import DirectorSetupForm
@@ -29,15 +29,14 @@ from tournaments.public.caching import public_cache
 from tournaments.public.history import rank_picture
 from tournaments.public.pair_now import pair_now
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
-from tournaments.standings.tables import (
-    MatchTable,
-    PairingTable,
-    PairMatchTable,
-    PairTable,
-    ResultTable,
-    StandingsTable,
+from tournaments.standings.grids import (
+    MatchGrid,
+    PairGrid,
+    PairingGrid,
+    PairMatchGrid,
+    ResultGrid,
+    StandingsGrid,
 )
-from tournaments.teams.models import team_event
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -93,7 +92,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     links = links_for(request, tournament)
     rows = tournament.pairs.select_related("player1", "player2")
-    pairs = PairTable(
+    pairs = PairGrid(
         rows,
         prefix="p-",
         slug=tournament.slug if links["show_results"] else None,
@@ -103,7 +102,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     config.configure(pairs)
     matches, current = None, shown_round(links["rounds"], request.GET.get("m-round"))
     if links["show_pairings"] and current is not None:  # one round's matches; the others a link away
-        matches = MatchTable(
+        matches = MatchGrid(
             current.matches.select_related("round", "pair_ns", "pair_ew", "judge"),
             prefix="m-",
             exclude=("round",)
@@ -203,14 +202,16 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``.
     Once the tournament is finished they are the final standings, and no longer refresh."""
     tournament = public_tournament(request, slug, "public_standings")
-    if team_event(tournament):  # a team event ranks its teams; its pairs' records are on the team pages
+    # A team event (its settings reached by their one-to-one link, so this room never imports the teams room,
+    # which builds on it) ranks its teams; its pairs' records are on the team pages.
+    if hasattr(tournament, "team_event"):
         return redirect("team-tables", slug=tournament.slug)
     try:
         up_to = int(request.GET["round"])
     except (KeyError, ValueError):
         up_to = None
     links = links_for(request, tournament)
-    table = StandingsTable(
+    table = StandingsGrid(
         [line.as_row() for line in compute_standings(tournament, up_to)],
         tie_breaks=tie_break_columns(tournament),
         pair_url=_pair_url(tournament) if links["show_results"] else None,
@@ -246,11 +247,11 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "judge", "winner"
     )
     links = links_for(request, tournament)
-    pairing = PairingTable(matches, prefix="p-")
+    pairing = PairingGrid(matches, prefix="p-")
     RequestConfig(request, paginate=False).configure(pairing)
     results = None
     if links["show_results"]:
-        results = ResultTable(
+        results = ResultGrid(
             matches, prefix="r-", deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
         )
         RequestConfig(request, paginate=False).configure(results)
@@ -277,7 +278,7 @@ def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     matches = Match.objects.filter(round=current, state=Match.State.FINISHED).select_related(
         "round", "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "winner"
     )
-    table = ResultTable(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
+    table = ResultGrid(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
     RequestConfig(request, paginate=False).configure(table)
     context = {"tournament": tournament, "table": table, "current_round": current, **links}
     return render(request, "tournaments/public/results.html", context)
@@ -296,9 +297,7 @@ def pair_page(request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
             "round", "pair_ns__player1", "pair_ns__player2", "pair_ew__player1", "pair_ew__player2", "winner"
         )
     )
-    table = PairMatchTable(
-        matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
-    )
+    table = PairMatchGrid(matches, deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None)
     RequestConfig(request, paginate=False).configure(table)
     line = next((x for x in compute_standings(tournament) if x.pair.pk == pair.pk), None)
     return render(

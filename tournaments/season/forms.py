@@ -49,9 +49,9 @@ class SeriesForm(forms.Form):
             }
         super().__init__(*args, **kwargs)
         if user is not None:
-            self.fields["tournaments"].queryset = access.directed_tournaments(
-                user, self.fields["tournaments"].queryset
-            )
+            field = self.fields["tournaments"]
+            assert isinstance(field, forms.ModelMultipleChoiceField)
+            field.queryset = access.directed_tournaments(user, field.queryset)
             organisation_field(self, user, series)
 
     def clean_points(self) -> list[int]:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from tournaments.competition.models import Tournament
-from tournaments.competition.stamps import by_user
+from tournaments.competition.stamps import by_user, owned_by
 
 DEFAULT_POINTS = [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
 MAX_PLACINGS = 64
@@ -46,14 +46,7 @@ class Series(models.Model):
         help_text=_("each player's best results; empty: all count"),
     )
     is_public = models.BooleanField(_("public"), default=True)
-    organisation = models.ForeignKey(
-        "tournaments.Organisation",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="series",
-        verbose_name=_("organisation"),
-    )
+    organisation = owned_by("series")
     tournaments = models.ManyToManyField(
         Tournament, related_name="series", blank=True, verbose_name=_("tournaments")
     )

@@ -14,13 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
-from tournaments.competition.pages import desk_page, director_required
+from tournaments.competition.page_guards import desk_page, director_required
 from tournaments.models import Player, PlayerMerge, Series, Tournament
 from tournaments.people import registry
 from tournaments.season import ratings, services
 from tournaments.season.chart import rating_chart
 from tournaments.season.forms import MergeForm, SeriesForm
-from tournaments.season.tables import series_tables
+from tournaments.season.series_standings import series_standings
 from tournaments.season.workbook import series_workbook_names, write_series_workbook
 from tournaments.workbook.download import attach
 
@@ -36,14 +36,19 @@ def _series(request: HttpRequest, slug: str) -> Series:
 
 
 def series_page(request: HttpRequest, series: str) -> HttpResponse:
-    """The series' tables: players (with their rating) and pairs, each tournament's points, the best counted."""
+    """The series' standings: players (with their rating) and pairs, each tournament's points, the best counted."""
     found = _series(request, series)
-    tables = series_tables(found)
-    readable = {t.pk for t in tables.tournaments if access.can_read_tournament(request.user, t)}
+    standings = series_standings(found)
+    readable = {t.pk for t in standings.tournaments if access.can_read_tournament(request.user, t)}
     return render(
         request,
         "tournaments/season/series.html",
-        {"series": found, "tables": tables, "readable": readable, "finished": {t.pk for t in tables.counted}},
+        {
+            "series": found,
+            "standings": standings,
+            "readable": readable,
+            "finished": {t.pk for t in standings.counted},
+        },
     )
 
 

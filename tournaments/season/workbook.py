@@ -12,22 +12,22 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 
 from tournaments.models import Series
-from tournaments.season.tables import Row, SeriesTables, series_tables
+from tournaments.season.series_standings import Row, SeriesStandings, series_standings
 from tournaments.workbook.export import Sheet
 
 NOT_COUNTED = Font(italic=True, color="888888")
 
 
-def _sheet(wb: Workbook, title: str, tables: SeriesTables, rows: list[Row], rated: bool) -> None:
+def _sheet(wb: Workbook, title: str, standings: SeriesStandings, rows: list[Row], rated: bool) -> None:
     columns = [(_("rank"), 7), (_("pair") if not rated else _("player"), 24)]
     columns += [(_("players"), 24)] if not rated else [(_("rating"), 9)]
-    columns += [(t.name, 14) for t in tables.tournaments] + [(_("total"), 9)]
+    columns += [(t.name, 14) for t in standings.tournaments] + [(_("total"), 9)]
     sheet = Sheet(wb, title, columns)
     for row in rows:
         lead = [row.rank, row.name]
         lead.append(" / ".join(p.name for p in row.players) if not rated else row.rating)
         cells = [sheet.cell(v) for v in lead]
-        for points, counted in row.cells(tables.tournaments):
+        for points, counted in row.cells(standings.tournaments):
             if points is not None and not counted:
                 c = WriteOnlyCell(sheet.ws, points)
                 c.font = NOT_COUNTED
@@ -41,11 +41,11 @@ def _sheet(wb: Workbook, title: str, tables: SeriesTables, rows: list[Row], rate
 
 
 def write_series_workbook(series: Series, out: str | IO[bytes]) -> None:
-    """The series' tables in the active language."""
-    tables = series_tables(series)
+    """The series' standings in the active language."""
+    standings = series_standings(series)
     wb = Workbook(write_only=True)
-    _sheet(wb, _("Players"), tables, tables.players, rated=True)
-    _sheet(wb, _("Pairs"), tables, tables.pairs, rated=False)
+    _sheet(wb, _("Players"), standings, standings.players, rated=True)
+    _sheet(wb, _("Pairs"), standings, standings.pairs, rated=False)
     wb.save(out)
 
 

@@ -22,9 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from rules.ranks import RANK_TEXT, RANKS
 from rules.ruleset import MAX_NUMBER, PRESETS, Ruleset, RulesetError
 from rules.standings import TIEBREAKS
-from tournaments.competition import words
+from tournaments.competition import ruleset_settings
+from tournaments.competition.display import ruleset_presets, tie_break_name
 from tournaments.competition.refusals import ruleset_problem
-from tournaments.competition.wording import ruleset_presets, tie_break_name
 from tournaments.models import Tournament
 
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
@@ -80,7 +80,7 @@ class TextSettingField(forms.CharField):
     def clean(self, value):
         try:
             return self.read(super().clean(value))
-        except words.TextFormatError as exc:
+        except ruleset_settings.TextFormatError as exc:
             raise forms.ValidationError(str(exc)) from exc
 
 
@@ -91,7 +91,7 @@ def json_setting_field(**kwargs) -> TextSettingField:
         try:
             return json.loads(text) if text.strip() else None
         except (ValueError, RecursionError) as exc:  # a typo, 5,000 digits, nesting 100,000 deep
-            raise words.TextFormatError(_("Write this setting as JSON.")) from exc
+            raise ruleset_settings.TextFormatError(_("Write this setting as JSON.")) from exc
 
     return TextSettingField(
         lambda v: json.dumps(v, ensure_ascii=False), read, _("Write it as JSON."), **kwargs
@@ -100,15 +100,15 @@ def json_setting_field(**kwargs) -> TextSettingField:
 
 TEXT_SETTINGS = {
     "kitty_table": lambda **kw: TextSettingField(
-        words.kitty_table_text,
-        words.read_kitty_table,
+        ruleset_settings.kitty_table_text,
+        ruleset_settings.read_kitty_table,
         _("One kind and its multiplier each, separated by commas: single ×2, pair of cards ×4, tractor ×16."),
         rows=2,
         **kw,
     ),
     "follow_tables": lambda **kw: TextSettingField(
-        words.follow_tables_text,
-        words.read_follow_tables,
+        ruleset_settings.follow_tables_text,
+        ruleset_settings.read_follow_tables,
         _(
             "One lead a line, a colon, then its follow lines from the first, separated by “/”: 3x1 a set of three, "
             "2x2 a tractor of two pairs, 3x* a chain of threes of any length, 2x+ the longest tractor that fits, "
@@ -118,8 +118,8 @@ TEXT_SETTINGS = {
         **kw,
     ),
     "level_bands": lambda **kw: TextSettingField(
-        words.level_bands_text,
-        words.read_level_bands,
+        ruleset_settings.level_bands_text,
+        ruleset_settings.read_level_bands,
         _(
             "One band a line, from the lowest points up: the attackers' points it starts at (“below” for the "
             "first band), a colon, the side that goes up and its levels; the last band may add “one more every "
@@ -132,13 +132,16 @@ TEXT_SETTINGS = {
 
 
 # Numbers no ruleset needs, refused before the engine sees them (the engine refuses them too, and judges the rest).
-BOUNDS = {"min_value": -MAX_NUMBER, "max_value": MAX_NUMBER}
+BOUNDS: dict[str, Any] = {"min_value": -MAX_NUMBER, "max_value": MAX_NUMBER}
 
 
 def setting_field(name: str, example: Any) -> forms.Field:
     """The form field for one setting, chosen by the setting's type (``example`` is a preset's value)."""
     kind = HINTS[name]
-    kw = {"label": words.setting_label(name), "help_text": words.setting_help(name)}
+    kw: dict[str, Any] = {
+        "label": ruleset_settings.setting_label(name),
+        "help_text": ruleset_settings.setting_help(name),
+    }
     if name in TEXT_SETTINGS:
         return TEXT_SETTINGS[name](**kw)
     if kind is bool:
@@ -148,7 +151,9 @@ def setting_field(name: str, example: Any) -> forms.Field:
     if kind == int | None:
         return OptionalIntegerField(**kw, **BOUNDS)
     if isinstance(kind, type) and issubclass(kind, StrEnum):
-        return forms.ChoiceField(choices=[(m.value, words.choice_name(m.value)) for m in kind], **kw)
+        return forms.ChoiceField(
+            choices=[(m.value, ruleset_settings.choice_name(m.value)) for m in kind], **kw
+        )
     if kind is str and example in RANKS:
         return forms.ChoiceField(choices=RANK_CHOICES, **kw)
     if kind == tuple[str, ...]:

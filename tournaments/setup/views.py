@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from rules.ruleset import PRESETS, Ruleset, RulesetError
 from tournaments.competition.finishing import TournamentFinished
-from tournaments.competition.pages import desk_page, director_required
+from tournaments.competition.page_guards import desk_page, director_required
 from tournaments.models import Tournament
 from tournaments.organisations.forms import organisation_field
 from tournaments.organisations.services import owner_of_new

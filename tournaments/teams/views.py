@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
-from tournaments.competition.pages import desk_page, tournament_page
+from tournaments.competition.page_guards import desk_page, tournament_page
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
 from tournaments.public.caching import public_cache
 from tournaments.teams import playoffs, services

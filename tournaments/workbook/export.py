@@ -25,7 +25,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from rules.ranks import RANK_TEXT, rank_text
-from tournaments.competition.wording import deal_outcome, match_result, penalty_note
+from tournaments.competition.display import deal_outcome, match_result, penalty_note
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
 from tournaments.pairing.bracket import bracket_picture, final_placings
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns

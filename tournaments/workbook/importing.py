@@ -23,7 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments.competition.finishing import lock_open
-from tournaments.competition.text import text_problem
+from tournaments.competition.free_text import text_problem
 from tournaments.models import Pair, Tournament
 from tournaments.people.registry import clean_name, player_named, playing
 from tournaments.workbook.limits import workbook_problem
@@ -213,7 +213,8 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
         return Parsed([], [Problem(1, None, _("The header must be %(header)s.") % {"header": expected})])
     existing = set(tournament.pairs.values_list("name", flat=True))
     seen: dict[str, int] = {}
-    taken, players_seen = playing(tournament), {}
+    taken = playing(tournament)
+    players_seen: dict[str, int] = {}  # a player's name → the row that has them
     entries, problems = [], []
     for number, raw in enumerate(rows[1:], start=2):
         cells = list(raw) + [None] * (len(COLUMNS) - len(raw))

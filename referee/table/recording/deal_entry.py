@@ -35,7 +35,7 @@ from rules.ruleset import Ruleset, TimeRule
 from rules.scoring import PENALTY_CODES
 from rules.seats import SEATS, side_of
 from tournaments.competition.access import can_confirm
-from tournaments.competition.text import text_problem
+from tournaments.competition.free_text import text_problem
 from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty
 
 TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)

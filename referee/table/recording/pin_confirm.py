@@ -23,7 +23,7 @@ from referee.table.recording.versions import lock_deal, touch
 from referee.throttle import PINS
 from tournaments.competition.access import can_confirm_by_pin
 from tournaments.models import Deal, Pair
-from tournaments.tables.services import PIN_DIGITS, pin_matches
+from tournaments.table_links.services import PIN_DIGITS, pin_matches
 
 
 class TooManyPins(RecordingError):

@@ -25,9 +25,9 @@ from referee.table.recording.turns import Turn, before_play, keep
 from referee.table.recording.versions import claim, read_deal
 from rules.card_counts import used_up
 from rules.cards import CARD_TEXT, parse_cards
-from rules.judge import Verdict
 from rules.record import Record, ThrowRecord
 from rules.ruleset import Ruleset
+from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
 
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.

@@ -31,7 +31,7 @@ from rules.ranks import parse_rank
 from rules.record import Record, RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
-from tournaments.competition.text import text_problem
+from tournaments.competition.free_text import text_problem
 from tournaments.models import Deal, Match, Penalty, Play, Trick
 
 

@@ -35,7 +35,7 @@ from rules.scoring import PENALTY_FOR_VIOLATION
 from rules.seats import SEATS
 from tournaments.competition.access import can_reopen
 from tournaments.competition.accounts import display_name
-from tournaments.competition.text import text_problem
+from tournaments.competition.free_text import text_problem
 from tournaments.models import Deal, Penalty, Ruling
 
 KEY_PATTERN = re.compile(r"(?:-|\d{1,3}):[NWSE-]:[a-z_]{1,20}")

@@ -17,11 +17,12 @@ from referee.table.recording.hot_sql import TRICK_COLUMNS
 from referee.table.recording.rulesets import ruleset_for
 from rules.cards import Card, CardError, parse_cards
 from rules.facts import PenaltyCall
-from rules.judge import Verdict, judge
+from rules.judge import judge
 from rules.ranks import parse_rank
 from rules.record import FORMAT, Record, RecordError, ThrowRecord, TrickRecord
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import SIDES, next_seat, side_of
+from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
 
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from referee.table.recording.snapshot import Snapshot, snapshot
-from rules.judge import Verdict
 from rules.record import Record
+from rules.verdict import Verdict
 from tournaments.models import Deal, Trick
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT
 from rules.order import TRUMP, trump_from_text
 from rules.scoring import failed_throw_points
-from tournaments.competition.wording import card_face
+from tournaments.competition.display import card_face
 from tournaments.models import Deal
 
 FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
@@ -80,7 +80,7 @@ def picker_layout(level: str, trump: str, permanent_twos: bool, language: str | 
             continue
         cards = groups[suit]
         run = trump_suit_run(cards, t) if suit == TRUMP and t.trump is not None else 0
-        if run:
+        if run and t.trump is not None:
             rows.append(("T", names[TRUMP], True, tuple(CARD_TEXT[c] for c in cards[: len(cards) - run])))
             rows.append(("SHCD"[t.trump], names[t.trump], True, tuple(CARD_TEXT[c] for c in cards[-run:])))
             continue

@@ -27,7 +27,7 @@ from tournaments.competition.access import (
     can_record,
     can_reopen,
 )
-from tournaments.competition.wording import match_result
+from tournaments.competition.display import match_result
 from tournaments.models import Deal, Match
 
 

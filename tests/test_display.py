@@ -6,7 +6,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from tournaments.competition.wording import deal_outcome, kitty_bonus, match_result, match_status
+from tournaments.competition.display import deal_outcome, kitty_bonus, match_result, match_status
 from tournaments.models import Deal, Match
 
 

@@ -17,11 +17,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.board import state as board
 from tournaments.board.views import table_sheet
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.models import Round, Tournament
-from tournaments.tables import services
-from tournaments.tables.addresses import hall_url, opened_on_loopback
-from tournaments.tables.qr import qr_svg
+from tournaments.table_links import services
+from tournaments.table_links.addresses import hall_url, opened_on_loopback
+from tournaments.table_links.qr import qr_svg
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -39,7 +39,7 @@ def table_links(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         "rows": services.round_links(rnd),
         "loopback": opened_on_loopback(request),
     }
-    return render(request, "tournaments/tables/links.html", context)
+    return render(request, "tournaments/table_links/links.html", context)
 
 
 def _card(request: HttpRequest, issued: services.IssuedCard) -> dict:

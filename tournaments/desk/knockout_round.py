@@ -3,6 +3,8 @@ through, and why). The rules of it are ``tournaments.pairing.knockout``'s."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -11,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments.competition.pages import desk_page
+from tournaments.competition.page_guards import desk_page
 from tournaments.models import Match, Round, Tournament
 from tournaments.pairing.bracket import bracket_picture
 from tournaments.pairing.knockout import is_bracket_round
@@ -26,7 +28,7 @@ class TieForm(forms.Form):
 
     def __init__(self, *args, match: Match, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["pair"].choices = [
+        cast(forms.ChoiceField, self.fields["pair"]).choices = [
             (match.pair_ns_id, match.pair_ns.name),
             (match.pair_ew_id, match.pair_ew.name),
         ]

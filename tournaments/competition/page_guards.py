@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Concatenate, ParamSpec, TypeVar
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -14,6 +15,8 @@ from tournaments.competition import access
 from tournaments.models import Tournament
 
 View = Callable[..., HttpResponse]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def director_required(view: View) -> View:
@@ -30,12 +33,14 @@ def director_required(view: View) -> View:
     return wrapped
 
 
-def tournament_page(view: View) -> View:
+def tournament_page(
+    view: Callable[Concatenate[HttpRequest, Tournament, P], R],
+) -> Callable[Concatenate[HttpRequest, str, P], R]:
     """A page whose address names a tournament (``<slug>``): the view is given the tournament, or the page is a
     404, so no view looks it up again."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, slug: str, *args, **kwargs):
+    def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> R:
         return view(request, get_object_or_404(Tournament, slug=slug), *args, **kwargs)
 
     return wrapped

@@ -1,4 +1,5 @@
-"""django-tables2 tables of the tournament overview (sortable, shared by the desk and the public pages)."""
+"""django-tables2 grids of the tournament overview: sortable lists of pairs, matches, standings and results, shared
+by the desk and the public pages (a "table" is the furniture)."""
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -8,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
 from tournaments.competition.accounts import display_name
-from tournaments.competition.wording import match_status
+from tournaments.competition.display import match_status
 from tournaments.models import Match, Pair
 
 NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
@@ -20,7 +21,7 @@ def pair_name(pair, tag: str = "span") -> str:
     return format_html('<{} class="name" title="{}">{}</{}>', tag, pair, pair, tag)
 
 
-class PairTable(tables.Table):
+class PairGrid(tables.Table):
     """The pairs; each name a link to the pair's page when ``slug`` is given (results public), so a player on
     a phone finds their pair's matches in one tap."""
 
@@ -52,7 +53,7 @@ class PairTable(tables.Table):
         return format_html('<span class="badge">{}</span>', _("withdrawn")) if value else ""
 
 
-class MatchTable(tables.Table):
+class MatchGrid(tables.Table):
     round = tables.Column(verbose_name=_("round"), accessor="round__number")
     table = tables.Column(verbose_name=_("table"), linkify=lambda record: record.get_absolute_url())
     pair_ns = tables.Column(verbose_name=_("North–South"))
@@ -83,7 +84,7 @@ class MatchTable(tables.Table):
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
 
-class StandingsTable(tables.Table):
+class StandingsGrid(tables.Table):
     """Standings rows (``tournaments.standings.compute.Line.as_row``); the tie-break columns are added per tournament."""
 
     rank = tables.Column(verbose_name=_("rank"))
@@ -133,7 +134,7 @@ class StandingsTable(tables.Table):
         return format_html("{}{}", pair_name(value), mark)
 
 
-class PairingTable(tables.Table):
+class PairingGrid(tables.Table):
     """A round's pairing list: table, seats, pairs, judge (and the result once known)."""
 
     table = tables.Column(verbose_name=_("table"), linkify=lambda record: record.get_absolute_url())
@@ -161,7 +162,7 @@ class PairingTable(tables.Table):
         )
 
 
-class ResultTable(tables.Table):
+class ResultGrid(tables.Table):
     """Match results of a tournament, with a link to each match's deal log."""
 
     round = tables.Column(verbose_name=_("round"), accessor="round__number")
@@ -201,8 +202,8 @@ class ResultTable(tables.Table):
         return format_html('<a href="{}">{}</a>', self.deal_log_url(record), _("deals"))
 
 
-class PairMatchTable(ResultTable):
+class PairMatchGrid(ResultGrid):
     """One pair's matches (the per-pair page)."""
 
-    class Meta(ResultTable.Meta):
+    class Meta(ResultGrid.Meta):
         empty_text = _("No matches yet.")

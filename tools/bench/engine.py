@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .judge import judge
-from .ruleset import PRESETS as ALL_PRESETS
-from .simulate import simulate_deal
+from rules.judge import judge
+from rules.ruleset import PRESETS as ALL_PRESETS
+from rules.simulate import simulate_deal
 
 PRESETS = ("standard", "permanent-twos", "jj-competition", "club-competition")  # the two-deck mix
 

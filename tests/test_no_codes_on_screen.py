@@ -19,7 +19,7 @@ from rules.messages import _TEMPLATES as VIOLATION_TEMPLATES
 from rules.ruleset import PRESETS
 from rules.scoring import PENALTY_CODES, PENALTY_FOR_VIOLATION
 from tests.scenes import build_scene
-from tournaments.competition import wording
+from tournaments.competition import display
 from tournaments.competition.accounts import create_director
 from tournaments.models import PENALTY_LABELS, Deal, Match
 
@@ -187,7 +187,7 @@ def test_the_review_names_violations_and_penalties_in_words(scene, lang):
         judge_client(scene, lang).get(reverse("review", args=[scene.open_deal.pk])).content.decode()
     )
     with translation.override(LANGS[lang]):
-        assert wording.violation_name("revoke_suit") in text
+        assert display.violation_name("revoke_suit") in text
         assert str(PENALTY_LABELS["revoke"]) in text
     assert ("跟错" if lang == "zh" else "revoke") in text
 
@@ -219,9 +219,9 @@ def test_every_code_has_words_in_both_languages():
     for lang in LANGS.values():
         with translation.override(lang):
             for code in VIOLATION_CODES:
-                assert wording.violation_name(code) and wording.violation_name(code) != code
+                assert display.violation_name(code) and display.violation_name(code) != code
             for name in PRESETS:
-                assert wording.preset_name(name) and wording.preset_name(name) != name
+                assert display.preset_name(name) and display.preset_name(name) != name
     with translation.override("zh-hans"):
-        assert wording.violation_name("revoke_suit") == "跟错（未跟花色）"
-        assert wording.preset_name("standard") == "标准规则"
+        assert display.violation_name("revoke_suit") == "跟错（未跟花色）"
+        assert display.preset_name("standard") == "标准规则"

@@ -1,4 +1,4 @@
-"""A series' tables: each player's and each pair's placing points from each tournament, best k of n counted.
+"""A series' standings: each player's and each pair's placing points from each tournament, best k of n counted.
 
 A tournament counts once the director has finished it: its final standings (``compute_standings``) give each
 pair its placing (a knockout's, or a stage's followed by a knockout, its bracket's placings: the final's winner
@@ -39,7 +39,7 @@ class Row:
 
 
 @dataclass
-class SeriesTables:
+class SeriesStandings:
     tournaments: list[Tournament]  # every tournament of the series, by date
     counted: list[Tournament]  # those finished: their placings count
     players: list[Row]
@@ -73,8 +73,8 @@ def _ranked(rows: dict, best_of: int | None, order: list[int]) -> list[Row]:
     return ordered
 
 
-def series_tables(series: Series) -> SeriesTables:
-    """The series' player and pair tables, with each player's rating now."""
+def series_standings(series: Series) -> SeriesStandings:
+    """The series' player and pair standings, with each player's rating now."""
     everything = series_tournaments(series)
     counted = [t for t in everything if t.is_finished]
     order = [t.pk for t in everything]
@@ -94,9 +94,9 @@ def series_tables(series: Series) -> SeriesTables:
     rated = ratings.current()
     for row in players.values():
         row.rating = rated.of(row.key[0])
-    tables = SeriesTables(
+    standings = SeriesStandings(
         everything, counted, _ranked(players, series.best_of, order), _ranked(pairs, series.best_of, order)
     )
-    for row in [*tables.players, *tables.pairs]:
+    for row in [*standings.players, *standings.pairs]:
         row.line = row.cells(everything)
-    return tables
+    return standings

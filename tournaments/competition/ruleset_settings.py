@@ -227,7 +227,7 @@ def read_kitty_table(text: str) -> dict[str, int]:
     for item in filter(None, (part.strip() for part in SEPARATORS.split(text or ""))):
         match = KITTY_ITEM.match(item)
         kind = _kitty_kind(match["kind"]) if match else None
-        if kind is None:
+        if match is None or kind is None:
             raise TextFormatError(_("“%(item)s” is not a kind and its multiplier.") % {"item": item})
         if match["pairs"]:
             kind = f"{kind}:{match['pairs']}"

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .pairing import swiss_round
+from rules.pairing import swiss_round
 
 FIELDS = (64, 128, 256)
 ROUNDS = 9
@@ -33,7 +34,7 @@ class EventFigures:
 
 
 def simulate_event(
-    n: int, rounds: int = ROUNDS, seed: int = 0, draw: Callable[..., tuple] = swiss_round
+    n: int, rounds: int = ROUNDS, seed: int = 0, draw: Callable[..., Iterable[Any]] = swiss_round
 ) -> EventFigures:
     """One Swiss event of ``n`` pairs over ``rounds`` rounds; only the draws are timed."""
     rng = random.Random(seed * 1_000_003 + n)
@@ -96,6 +97,6 @@ def run(
     fields: Sequence[int] = FIELDS,
     rounds: int = ROUNDS,
     seed: int = 0,
-    draw: Callable[..., tuple] = swiss_round,
+    draw: Callable[..., Iterable[Any]] = swiss_round,
 ) -> list[EventFigures]:
     return [simulate_event(n, rounds, seed, draw) for n in fields]
