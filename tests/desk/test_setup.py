@@ -15,10 +15,11 @@ from referee.table.simulation import simulate_match
 from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
 from tests.desk.helpers import delete_url, en, ruleset_form, settings_data, settings_url, tournament_form
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition import wording
 from tournaments.competition import words as ruleset_words
 from tournaments.models import Deal, Match, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.setup.forms import (
     SETTINGS,
     RulesetForm,
@@ -392,7 +393,7 @@ def test_a_ruleset_change_after_deals_asks_first_then_scores_every_deal_again(
     after = {d.number: d.verdict["result"] for d in match.deals.all()}
     assert after != before
     match.refresh_from_db()
-    from referee.table.recording.match_fold import OFFICIAL, replay_match
+    from tournaments.scoring.fold import OFFICIAL, replay_match
 
     state = replay_match(match, states=OFFICIAL)
     assert (match.level_ns, match.level_ew) == (state.levels["NS"], state.levels["EW"])

@@ -21,12 +21,12 @@ from django.test.utils import override_settings, setup_test_environment
 from django.urls import reverse
 
 from referee.table.recording.deal_entry import confirm_deal, set_kitty, start_deal, submit_deal
-from referee.table.recording.match_fold import table_state
 from rules.seats import side_of
 from rules.simulate import simulate_deal
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Round, Tournament
+from tournaments.scoring.fold import table_state
 
 FORM = "application/x-www-form-urlencoded"  # as the page's script posts (URLSearchParams)
 

@@ -31,9 +31,7 @@ from simple_history.utils import bulk_create_with_history
 
 from referee import serve
 from referee.table.recording.deal_entry import start_deal
-from referee.table.recording.match_fold import levels_before
 from referee.table.recording.records import deal_record
-from referee.table.recording.versions import touch
 from rules.cards import format_cards, parse_cards
 from rules.judge import judge
 from rules.simulate import simulate_deal
@@ -70,6 +68,8 @@ from tools.loadtest.spectators import gather, public_figures, public_rows, warm,
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Play, Round, Tournament, Trick
+from tournaments.scoring.fold import levels_before
+from tournaments.scoring.versions import touch
 
 PASSWORD = "load-judge-pass"
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from referee.table.recording.errors import RecordingError
-from referee.table.recording.match_fold import levels_before
 from rules.cards import POINTS
 from rules.facts import LeadShape, PenaltyCall, TrickFacts
 from rules.ruleset import Ruleset
 from rules.scoring import ScoringError, score_deal
 from rules.seats import SEATS, partner, side_of
 from tournaments.models import Deal
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import levels_before
 
 # The kinds of last lead a quick table names (the kitty multiplier depends on it): label and shape. Sets of three
 # and four (RULES §13.1) only where the decks hold them.

@@ -1,10 +1,10 @@
 """A tournament's ruleset changed after deals were recorded: every played deal is scored again under the new
-rules, in deal order, then every match is recomputed (``match_fold.recompute_match``).
+rules, in deal order, then every match is recomputed (``fold.recompute_match``).
 
-The desk saves the settings in ``tournaments.setup.services.save_settings`` and announces the change with the
-``ruleset_changed`` signal (the desk may not import the table side); this module receives it inside the save's
-transaction. A deal the new rules cannot score, or that they would leave with an unsettled violation, refuses
-the change (``SettingsError``) and the transaction rolls back: the tournament keeps its rules.
+The desk saves the settings in ``tournaments.setup.services.save_settings``, which calls ``rescore_tournament``
+inside the save's transaction. A deal the new rules cannot score, or that they would leave with an unsettled
+violation, refuses the change (a ``RecordingError`` naming the table and round, which the desk shows) and the
+transaction rolls back: the tournament keeps its rules.
 """
 
 from __future__ import annotations
@@ -12,25 +12,18 @@ from __future__ import annotations
 import json
 
 from django.db import transaction
-from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from referee.table.recording.errors import RecordingError
-from referee.table.recording.match_fold import PLAYED, levels_before, recompute_match
-from referee.table.recording.quick_totals import quick_verdict
-from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.settling import read_settlement
-from referee.table.recording.snapshot import snapshot
-from referee.table.recording.versions import touch
 from rules.match import MatchError
 from rules.ruleset import RulesetError
 from tournaments.models import Deal, Match
-from tournaments.setup.services import SettingsError, ruleset_changed
-
-
-@receiver(ruleset_changed, dispatch_uid="referee.rescore_tournament")
-def on_ruleset_changed(sender, tournament, user, **kwargs) -> None:
-    rescore_tournament(tournament, user)
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import PLAYED, levels_before, recompute_match
+from tournaments.scoring.quick_totals import quick_verdict
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.settlement import read_settlement
+from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.versions import touch
 
 
 @transaction.atomic
@@ -44,7 +37,7 @@ def rescore_tournament(tournament, user) -> int:
             changed += rescore_match(match, user)
             recompute_match(match)
         except (RecordingError, RulesetError, MatchError) as exc:
-            raise SettingsError(
+            raise RecordingError(
                 _(
                     "Under these rules a deal of table %(table)s in round %(round)s cannot be scored, so the "
                     "rules were not changed."
