@@ -55,6 +55,9 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ("people",),  # pairs, players (the registry) and accounts
     ("adjusted",),  # results the director awards or withdraws, and their page
     ("scoring",),  # a match's result: a deal read and scored, the match fold, who may write, re-scoring
+    (
+        "league",
+    ),  # a team league's results and zone tables, its playoffs made as each round's last table finishes
     ("pairing",),  # the draw: pairing, the knockout, its bracket
     ("standings",),  # standings from the database
     ("competition", "deals"),  # the data (and every room's models.py): what every room asks of it

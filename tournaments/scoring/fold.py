@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
 from tournaments.competition.access import can_reopen
+from tournaments.league.playoffs import after_table
 from tournaments.models import Adjustment, Deal, Match, Penalty
 from tournaments.pairing.advance import after_bracket_match
 from tournaments.scoring.awarded import apply_to_match
@@ -167,7 +168,8 @@ def recompute_match(match: Match) -> MatchState:
     match.save()
     match.round.refresh_state()
     refresh_start_levels(match)
-    after_bracket_match(match)
+    after_bracket_match(match)  # a knockout's next round, once this write commits
+    after_table(match)  # a team playoff's next fixtures, once this write commits
     return state
 
 
