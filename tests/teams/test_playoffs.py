@@ -60,13 +60,19 @@ def test_three_teams_per_zone_give_the_two_best_zone_winners_a_bye(director):
     assert TeamMatch.objects.filter(round__number=po.start).count() == 2  # the two byes go through
 
 
-def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_commit_callbacks):
+def semi_finals(director):
+    """A league of two zones played, its playoffs drawn, both semi-finals' line-ups handed in."""
     t = two_zones()
     play_league(t, director)
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     semis = list(TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"))
     for fx in semis:
         hand_in_both(fx, director)
+    return t, po, semis
+
+
+def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_commit_callbacks):
+    t, po, semis = semi_finals(director)
     with django_capture_on_commit_callbacks(execute=True):
         play(semis[0], home_wins=2)
     assert not TeamMatch.objects.filter(round__number=po.start + 1).exists()  # the other semi-final is open
@@ -380,12 +386,7 @@ def test_the_match_fold_itself_makes_the_next_playoff_fixture_when_the_last_tabl
     director, django_capture_on_commit_callbacks
 ):
     """No receiver on a saved match: the fold (here after the director's adjusted result) asks for it."""
-    t = two_zones()
-    play_league(t, director)
-    po = start_playoffs(t, 2, BY_ZONE_ORDER)
-    semis = list(TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"))
-    for fx in semis:
-        hand_in_both(fx, director)
+    t, po, semis = semi_finals(director)
     with django_capture_on_commit_callbacks(execute=True):
         play(semis[0], home_wins=2)
     with django_capture_on_commit_callbacks(execute=True):
