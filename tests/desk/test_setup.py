@@ -3,6 +3,7 @@ an override stored as the shortest spec and marked, and a ruleset change after d
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 
 import pytest
@@ -399,6 +400,13 @@ def test_a_ruleset_change_after_deals_asks_first_then_scores_every_deal_again(
     assert (match.level_ns, match.level_ew) == (state.levels["NS"], state.levels["EW"])
     rescored = Deal.history.filter(history_change_reason__startswith="scored again")
     assert rescored.exists() and {h.history_user for h in rescored} == {director}
+    # each deal was scored from the levels the re-scored deals before it give, as the fold reads them back
+    from tournaments.scoring.fold import levels_before
+    from tournaments.scoring.snapshot import snapshot
+
+    for deal in match.deals.order_by("number"):
+        rejudged = snapshot(deal, levels_before(deal)).judged().as_dict()["result"]
+        assert deal.verdict["result"] == json.loads(json.dumps(rejudged)), f"deal {deal.number}"
 
 
 @pytest.mark.django_db

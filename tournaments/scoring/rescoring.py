@@ -14,11 +14,18 @@ import json
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from rules.match import MatchError
+from rules.match import MatchDeal, MatchError
 from rules.ruleset import RulesetError
 from tournaments.models import Deal, Match
 from tournaments.scoring.errors import RecordingError
-from tournaments.scoring.fold import PLAYED, levels_before, recompute_match
+from tournaments.scoring.fold import (
+    PLAYED,
+    first_banker_of,
+    fold_rows,
+    match_deal,
+    recompute_match,
+    replay_deals,
+)
 from tournaments.scoring.quick_totals import quick_verdict
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.settlement import read_settlement
@@ -48,26 +55,35 @@ def rescore_tournament(tournament, user) -> int:
 
 
 def rescore_match(match: Match, user) -> int:
-    """Each played deal's verdict again under the match's rules, in order (each deal starts at the levels the
-    deals before it now give)."""
+    """Each played deal's verdict again under the match's rules, in order: each deal starts at the levels the
+    deals before it now give, folded in memory from the verdicts just made (as ``fold.levels_before`` would read
+    them back, one read of the match's deals instead of one per deal)."""
     rs = ruleset_for(match)
+    rows = {row["pk"]: row for row in fold_rows(match, PLAYED, None)}  # void deals left out, as the fold does
+    first_banker = first_banker_of(match, list(rows.values()))
+    played: list[MatchDeal] = []
     changed = 0
     for deal in match.deals.filter(state__in=PLAYED).order_by("number"):
         deal.match = match
-        verdict = rescored_verdict(deal, rs)
+        state, _notes = replay_deals(match, rs, played, first_banker, next_start=deal.started_at)
+        verdict = rescored_verdict(deal, rs, dict(state.levels))
         if verdict != deal.verdict:
             deal.verdict = verdict
             deal._change_reason = "scored again under the tournament's new rules"
             touch(deal, user)
             changed += 1
+        if deal.pk in rows:
+            row = {**rows[deal.pk], "verdict__result": verdict["result"]}
+            played.append(match_deal({**row, "attackers_total": verdict["attackers_points"]["total"]}, rs))
     return changed
 
 
-def rescored_verdict(deal: Deal, rs) -> dict:
-    """The deal's verdict under ``rs``; RecordingError when it has no result or an unsettled violation."""
+def rescored_verdict(deal: Deal, rs, levels: dict[str, str]) -> dict:
+    """The deal's verdict under ``rs`` from ``levels`` (both sides' when it began); RecordingError when it has no
+    result or an unsettled violation."""
     if deal.mode == Deal.Mode.QUICK:
-        return json.loads(json.dumps(quick_verdict(deal, rs)))
-    judged = snapshot(deal, levels_before(deal)).judged()
+        return json.loads(json.dumps(quick_verdict(deal, rs, levels)))
+    judged = snapshot(deal, levels).judged()
     if not judged.as_dict().get("result"):
         raise RecordingError(_("The engine could not score this deal."))
     if judged.violations and read_settlement(deal).open(judged):
