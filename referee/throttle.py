@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Protocol
 
 from django.conf import settings
-from django.core.signals import setting_changed
 
 
 def now() -> float:
@@ -130,21 +129,19 @@ class RedisStore:
             self.client.delete(key)
 
 
-@cache
 def store() -> Store:
-    """The store ``settings.THROTTLES`` names: ``{"redis": url, "prefix": …}`` or ``{"sqlite": path}``."""
-    where = settings.THROTTLES
-    if "redis" in where:
-        return RedisStore(where["redis"], where.get("prefix", ""))
-    return SqliteStore(where["sqlite"])
+    """The store ``settings.THROTTLES`` names: ``{"redis": url, "prefix": …}`` or ``{"sqlite": path}``; one per
+    setting, so a test that overrides the setting gets its own (and no signal is needed to notice)."""
+    return store_at(tuple(sorted(settings.THROTTLES.items())))
 
 
-def _forget_store(setting: str, **_kwargs) -> None:
-    if setting == "THROTTLES":
-        store.cache_clear()
-
-
-setting_changed.connect(_forget_store)
+@cache
+def store_at(where: tuple[tuple[str, str], ...]) -> Store:
+    """The store of one ``THROTTLES`` value, opened once."""
+    found = dict(where)
+    if "redis" in found:
+        return RedisStore(found["redis"], found.get("prefix", ""))
+    return SqliteStore(found["sqlite"])
 
 
 @dataclass(frozen=True)

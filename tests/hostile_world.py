@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
-from referee.table import adjusting
 from referee.table.recording import deal_entry, quick, records
-from referee.table.recording.match_fold import forfeit_match
 from rules.simulate import simulate_deal
+from tournaments.adjusted import awarding
 from tournaments.calls.services import raise_call
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
@@ -37,6 +36,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.organisations import services as organisation_services
+from tournaments.scoring.fold import forfeit_match
 from tournaments.season.services import save_series
 
 PASSWORD = "hostile-pass-1"
@@ -146,9 +146,9 @@ def build_world() -> World:
 
     call = raise_call(played, judge, reason="revoke", note="东家说")  # open: the desk's call pages have one
     other_call = raise_call(o_match, director, reason="other")
-    withdrawn = adjusting.award(fresh, director, kind="both_lose", reason="试")  # then withdrawn: fresh again
-    adjusting.withdraw(withdrawn, director)
-    other_adjustment = adjusting.award(
+    withdrawn = awarding.award(fresh, director, kind="both_lose", reason="试")  # then withdrawn: fresh again
+    awarding.withdraw(withdrawn, director)
+    other_adjustment = awarding.award(
         o_match, director, kind="levels", level_ns="5", level_ew="3", reason="试"
     )
     for row in (confirmed, submitted, recording):

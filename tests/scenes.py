@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 
 from referee.table.recording import deal_entry, plays
-from referee.table.recording.match_fold import start_levels
-from referee.table.recording.snapshot import snapshot
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service, record_play
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
+from tournaments.scoring.fold import start_levels
+from tournaments.scoring.snapshot import snapshot
 
 PASSWORD = "judge-pass-1"
 LONG_NAMES = (

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from referee.table import actions
 from referee.table.recording import deal_entry, records
-from referee.table.recording.errors import RecordingError
 from rules.simulate import simulate_deal
 from tests.hostile import Sweep, bodies, forms_of, fuzz_examples
 from tournaments.models import Deal, Penalty, Trick
+from tournaments.scoring.errors import RecordingError
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}

@@ -61,10 +61,14 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ("workbook",),  # the workbook out and the pairs' import in
     ("setup",),  # a tournament set up and deleted
     ("people",),  # pairs, players (the registry) and accounts
+    ("adjusted",),  # results the director awards or withdraws, and their page
+    ("scoring",),  # a match's result: a deal read and scored, the match fold, who may write, re-scoring
+    (
+        "league",
+    ),  # a team league's results and zone tables, its playoffs made as each round's last table finishes
     ("organisations",),  # who organises what: organisations, their members' roles, invitations
     ("pairing",),  # the draw: pairing, the knockout, its bracket
     ("standings",),  # standings from the database
-    ("adjusted",),  # results the director awards, read by the standings and the match fold
     ("competition", "deals"),  # the data (and every room's models.py): what every room asks of it
 )
 GLUE = {"admin", "admin_reading", "apps", "urls", "management", "migrations", "templatetags"}

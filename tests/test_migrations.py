@@ -44,8 +44,9 @@ def test_a_migrated_tournament_ranks_by_its_tie_breaks(tournament):
 @pytest.mark.django_db(transaction=True)
 def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judge):
     """Deals recorded before ``Deal.start_levels`` existed get the fold of the played deals before each."""
-    from referee.table.recording import deal_entry, match_fold, records
+    from referee.table.recording import deal_entry, records
     from rules.simulate import simulate_deal
+    from tournaments.scoring import fold
 
     ruleset = match.round.tournament.ruleset
     for seed in range(100):  # a first deal the banker side holds, so the second starts above the start level
@@ -55,7 +56,7 @@ def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judg
             break
         first.delete()
     deal_entry.start_deal(match, judge, trump="S")
-    expected = [match_fold.levels_before(d) for d in match.deals.order_by("number")]
+    expected = [fold.levels_before(d) for d in match.deals.order_by("number")]
     migrate(("tournaments", "0004_engine_tie_break_codes"))
     # The deals read as the models were then: a column added since would be missing from the table.
     then = migrate(("tournaments", "0005_deal_start_levels")).get_model("tournaments", "Deal")

@@ -14,7 +14,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from referee.table.recording.quick_totals import LAST_LEADS
 from rules.messages import _TEMPLATES as VIOLATION_TEMPLATES
 from rules.ruleset import PRESETS
 from rules.scoring import PENALTY_CODES, PENALTY_FOR_VIOLATION
@@ -22,6 +21,7 @@ from tests.scenes import build_scene
 from tournaments.competition import display
 from tournaments.competition.accounts import create_director
 from tournaments.models import PENALTY_LABELS, Deal, Match
+from tournaments.scoring.quick_totals import LAST_LEADS
 
 pytestmark = pytest.mark.django_db
 

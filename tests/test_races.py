@@ -11,9 +11,9 @@ import pytest
 from django.db import connection
 
 from referee.table.recording import deal_entry
-from referee.table.recording.errors import DraftRound, Finished
 from tests.desk.helpers import deal, finish, swiss_stage
 from tests.threads import in_thread, until
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition import finishing
 from tournaments.models import Deal, Match, Pair, Round
 from tournaments.pairing import advance
@@ -21,6 +21,7 @@ from tournaments.pairing import services as pairing
 from tournaments.people import pairs as people_pairs
 from tournaments.people.errors import PeopleError
 from tournaments.people.pairs import delete_pair
+from tournaments.scoring.errors import DraftRound, Finished
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -154,7 +155,7 @@ def test_a_round_paired_while_a_pair_is_deleted_leaves_the_pair_out(monkeypatch,
 def test_two_tables_finishing_at_once_pair_the_next_bracket_round_once(monkeypatch, make_pair):
     t = swiss_stage(make_pair, "race", pairs=8, rounds=2, size=4)
     semis = pairing.pair_round(t)
-    pairing.publish_round(semis)
+    publish_round(semis)
     for m in semis.matches.all():
         finish(m, m.pair_ns, "A", "5")
     both = lambda: advance.advance_bracket(semis.pk)  # noqa: E731  (each table's commit asks the same)

@@ -11,12 +11,6 @@ class TournamentsConfig(AppConfig):
         from tournaments.public import generation
 
         generation.connect()
-        from tournaments.teams import generation as team_generation
-
-        team_generation.connect()
-        from tournaments.teams import playoffs
-
-        playoffs.connect()  # a playoff fixture's last table finished: the next fixture is made
         from tournaments.public.screen_data import register_panels
         from tournaments.teams.screen import team_panels
 

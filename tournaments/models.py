@@ -35,7 +35,7 @@ from tournaments.deals.models import (
 from tournaments.organisations.models import DIRECTING, Invitation, Membership, Organisation, Role
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.table_links.models import PairPin, TableDevice, TableLink
-from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone
+from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone, team_event
 
 __all__ = [
     "Absence", "Adjustment", "CheckIn", "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
@@ -43,5 +43,5 @@ __all__ = [
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
-    "LineUp", "Team", "TeamEvent", "TeamMatch", "TeamPair", "TeamTable", "Zone",
+    "LineUp", "Team", "TeamEvent", "team_event", "TeamMatch", "TeamPair", "TeamTable", "Zone",
 ]  # fmt: skip

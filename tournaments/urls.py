@@ -7,6 +7,7 @@ urlpatterns = [
     path("", include("tournaments.season.urls")),
     path("t/<slug:slug>/desk/calls/", include("tournaments.calls.urls")),
     path("t/<slug:slug>/desk/check-in/", include("tournaments.checkin.urls")),
+    path("t/<slug:slug>/desk/", include("tournaments.adjusted.urls")),
     path("", include("tournaments.teams.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
     path("api/v1/", include("tournaments.api.urls")),

@@ -32,14 +32,14 @@ from referee.table.recording.deal_entry import (
     set_kitty,
     submit_deal,
 )
-from referee.table.recording.errors import RecordingError
-from referee.table.recording.match_fold import call_time, forfeit_match
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
 from referee.table.recording.receipts import Outcome, Receipt, attempt
-from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.snapshot import Snapshot
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from tournaments.models import Deal, Match, Penalty, Ruling
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import call_time, forfeit_match
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.snapshot import Snapshot
 
 
 def request_key(request: HttpRequest) -> str:

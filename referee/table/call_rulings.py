@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.table.recording.deal_entry import add_penalty, reopen_deal
-from referee.table.recording.errors import RecordingError
 from tournaments.calls import services as calls
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, Deal, TableCall
+from tournaments.scoring.errors import RecordingError
 
 ACTIONS = ("", TableCall.Action.PENALTY, TableCall.Action.REOPEN)
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee.table.recording.card_text import seat_name
-from referee.table.recording.errors import joined
+from referee.table.recording.verdict_text import joined
 from rules.judge import Verdict
 from rules.levels import LevelGain
 from rules.ruleset import Ruleset

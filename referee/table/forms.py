@@ -8,9 +8,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from referee.table.posted import MAX_CARD_TEXT
-from referee.table.recording.quick_totals import LAST_LEADS, last_lead_choices, most_kitty_points
 from rules.ruleset import Ruleset
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES
+from tournaments.scoring.quick_totals import LAST_LEADS, last_lead_choices, most_kitty_points
 
 LAST_LEAD_CHOICES = [(kind, label) for kind, (label, _shape) in LAST_LEADS.items()]
 

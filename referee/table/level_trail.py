@@ -6,15 +6,15 @@ from collections.abc import Iterable
 
 from django.utils.safestring import SafeString
 
-from referee.table.recording.match_fold import PLAYED, first_banker_of, fold_rows, match_deal, replay_deals
-from referee.table.recording.rulesets import ruleset_for
 from tournaments.models import Match
 from tournaments.public.charts import LevelStep, levels_chart
+from tournaments.scoring.fold import PLAYED, first_banker_of, fold_rows, match_deal, replay_deals
+from tournaments.scoring.rulesets import ruleset_for
 
 
 def level_trail(match: Match, states: Iterable[str] = PLAYED) -> tuple[str, list[LevelStep]]:
     """The start level and both sides' levels after each deal in ``states``, as the match page's header
-    folds them (a correction to an early deal flows through, as in ``match_fold.replay_played``)."""
+    folds them (a correction to an early deal flows through, as in ``tournaments.scoring.fold``)."""
     rs = ruleset_for(match)
     rows = [row for row in fold_rows(match, states, None) if row["verdict__result"]]
     deals = [match_deal(row, rs) for row in rows]

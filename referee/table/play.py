@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from referee.table.actions import DealAnswer, posted_version
 from referee.table.posted import posted_cards, posted_seat
 from referee.table.recording import plays
-from referee.table.recording.errors import RecordingError
 from referee.table.recording.receipts import Outcome, Receipt
 from tournaments.models import Deal
+from tournaments.scoring.errors import RecordingError
 
 
 def play(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext as _
 
-from referee.table.recording.errors import RecordingError
 from rules.seats import SEATS
 from tournaments.competition.free_text import text_problem
+from tournaments.scoring.errors import RecordingError
 
 # Typed cards of one field: a whole four-deck hand fits in the loosest notation (``♠10, ♠10, …``) several times.
 MAX_CARD_TEXT = 1000

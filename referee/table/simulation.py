@@ -6,12 +6,12 @@ import random
 
 from django.db import transaction
 
-from referee.table.recording.match_fold import table_state
 from referee.table.recording.records import record_deal
-from referee.table.recording.rulesets import ruleset_for
 from rules.seats import SEATS, side_of
 from rules.simulate import simulate_deal
 from tournaments.models import Match, Round
+from tournaments.scoring.fold import table_state
+from tournaments.scoring.rulesets import ruleset_for
 
 MAX_DEALS = 60
 

@@ -23,14 +23,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from referee.table import actions, offline, play
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
-from referee.table.recording import hot_sql
-from referee.table.recording.errors import Finished, PermissionRefused
 from referee.table.screens import pages
 from referee.table.screens.deal_state import current_deal_state
 from referee.table.screens.labels import done_sentence
 from referee.table.screens.review import review_screen
 from tournaments.competition import access
 from tournaments.models import Deal, Match
+from tournaments.scoring import sql
+from tournaments.scoring.errors import Finished, PermissionRefused
 from tournaments.table_links import services as table_links
 
 # What the judges' pages show of a match: read with it in one query.
@@ -65,10 +65,8 @@ def load_match(request: HttpRequest, match_id: int) -> Match:
 
 
 # The deal with its match, round, tournament, pairs and players, in one query (its pages show no judge): read on
-# every play, so written once as SQL (``hot_sql``).
-DEAL_WITH_MATCH = hot_sql.ModelRead(
-    Deal, [f"match__{name}" for name in MATCH_RELATED if name != "judge"], "id"
-)
+# every play, so written once as SQL (``sql``).
+DEAL_WITH_MATCH = sql.ModelRead(Deal, [f"match__{name}" for name in MATCH_RELATED if name != "judge"], "id")
 
 
 def load_deal(request: HttpRequest, deal_id: int) -> Deal:

@@ -10,9 +10,10 @@ import pytest
 
 from tests.browser.helpers import enter_pairs, expect, login
 from tests.desk.helpers import finish
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.accounts import create_director
 from tournaments.models import Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.pairing.ties import decide_tie
 
 pytestmark = pytest.mark.django_db(transaction=True)

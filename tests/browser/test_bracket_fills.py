@@ -11,9 +11,10 @@ import pytest
 from referee.table.simulation import simulate_round
 from tests.browser.helpers import expect
 from tests.desk.helpers import swiss_stage
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Round
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.pairing.ties import decide_tie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,9 +8,10 @@ import pytest
 
 from referee.table.simulation import simulate_round
 from tests.browser.helpers import expect, login
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.accounts import create_director
 from tournaments.models import Pair, Player, Round, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

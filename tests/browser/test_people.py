@@ -10,10 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.browser.helpers import enter_pairs, expect, login
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.access import JUDGE_GROUP
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Pair, Player, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,11 +10,11 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from referee.table import adjusting
-from referee.table.recording.errors import PermissionRefused, RecordingError
-from referee.table.recording.match_fold import match_summary, recompute_match
 from tests.table.helpers import confirmed_deal
+from tournaments.adjusted import awarding
 from tournaments.models import Adjustment, Match
+from tournaments.scoring.errors import PermissionRefused, RecordingError
+from tournaments.scoring.fold import match_summary, recompute_match
 from tournaments.standings.compute import compute_standings, deal_totals
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def line_of(tournament, pair):
 
 
 def award(match, director, kind, **extra) -> Match:
-    adjusting.award(match, director, kind=kind, reason=extra.pop("reason", "裁判长判定"), **extra)
+    awarding.award(match, director, kind=kind, reason=extra.pop("reason", "裁判长判定"), **extra)
     return Match.objects.get(pk=match.pk)
 
 
@@ -72,7 +72,7 @@ def test_an_adjusted_result_stands_when_the_match_is_folded_again(match, directo
 
 def test_withdrawing_an_adjustment_gives_the_played_result_back(match, director):
     award(match, director, "forfeit", side="NS")
-    adjusting.withdraw(Adjustment.objects.get(), director)
+    awarding.withdraw(Adjustment.objects.get(), director)
     m = Match.objects.get(pk=match.pk)
     assert (m.state, m.winner, m.forfeited_by) == ("scheduled", None, "")
     assert Adjustment.objects.get().withdrawn_by == director

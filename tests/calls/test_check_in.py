@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from tournaments.checkin import services
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Absence, Adjustment, CheckIn, Match
-from tournaments.pairing.services import publish_round
 from tournaments.table_links.services import make_pin
 
 pytestmark = pytest.mark.django_db

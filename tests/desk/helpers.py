@@ -10,8 +10,9 @@ from xml.sax.saxutils import escape
 import openpyxl
 from django.urls import reverse
 
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Deal, Match, Round, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.setup.forms import RulesetForm, TournamentForm
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from tests.desk.helpers import deal, finish, settings_data
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.finishing import (
     FinishError,
     TournamentFinished,
@@ -24,7 +25,6 @@ from tournaments.models import Deal, Pair, Round, Tournament
 from tournaments.pairing.services import (
     delete_draft_round,
     pair_round,
-    publish_round,
     set_bye_points,
     set_round_matches,
     swap_pairs,

@@ -9,10 +9,11 @@ from django.utils import translation
 
 from referee.table.simulation import simulate_round
 from tests.desk.helpers import finish
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Match, Round, Tournament
 from tournaments.pairing.bracket import final_placings
 from tournaments.pairing.knockout import bracket_of
-from tournaments.pairing.services import PairingError, pair_round, publish_round, why_not_pair
+from tournaments.pairing.services import PairingError, pair_round, why_not_pair
 from tournaments.pairing.ties import TieError, decide_tie
 
 SHORT = {"preset": "standard", "target_level": "4"}  # matches of a few deals: the bracket is under test

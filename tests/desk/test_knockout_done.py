@@ -11,10 +11,11 @@ from django.urls import reverse
 
 from referee.table.simulation import simulate_round
 from tests.desk.helpers import en, finish, swiss_stage
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Match, Pair, Round, Tournament
 from tournaments.pairing.advance import advance_bracket
 from tournaments.pairing.bracket import final_placings
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.pairing.ties import decide_tie
 from tournaments.season import ratings
 from tournaments.season.series_standings import series_standings

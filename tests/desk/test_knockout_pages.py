@@ -11,8 +11,9 @@ import pytest
 from django.urls import reverse
 
 from tests.desk.helpers import en, finish, settings_data
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Round, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 
 
 @pytest.fixture

@@ -15,12 +15,12 @@ from django.utils import translation
 
 from referee.table.simulation import simulate_round
 from tests.desk.helpers import finish
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Round, Tournament
 from tournaments.pairing.bracket import final_placings
 from tournaments.pairing.services import (
     PairingError,
     pair_round,
-    publish_round,
     set_round_matches,
     swap_pairs,
     why_not_pair,

@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.desk.helpers import deal, en, finish
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Pair, Round, Tournament
-from tournaments.pairing.services import PairingError, pair_round, publish_round, set_bye_points
+from tournaments.pairing.services import PairingError, pair_round, set_bye_points
 from tournaments.standings.compute import compute_standings
 
 

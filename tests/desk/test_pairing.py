@@ -12,12 +12,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from tests.desk.helpers import deal, finish
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Bye, Match, Round, Seating, Tournament
 from tournaments.pairing.services import (
     PairingError,
     delete_draft_round,
     pair_round,
-    publish_round,
     set_round_matches,
     swap_pairs,
     unpublish_round,
@@ -346,13 +346,13 @@ def start_a_deal(match: Match, judge, director) -> None:
 
 
 def call_the_time(match: Match, judge, director) -> None:
-    from referee.table.recording.match_fold import call_time
+    from tournaments.scoring.fold import call_time
 
     call_time(match, judge, now=timezone.now() + timezone.timedelta(days=1))
 
 
 def forfeit(match: Match, judge, director) -> None:
-    from referee.table.recording.match_fold import forfeit_match
+    from tournaments.scoring.fold import forfeit_match
 
     forfeit_match(match, director, side="NS")
 
@@ -365,7 +365,7 @@ def test_a_table_read_as_published_does_not_begin_once_its_round_went_back_to_dr
     """The race of a judge beginning a table while the TD takes the round back to draft: the judge's request
     read the round published; the TD's back-to-draft committed first; the judge's write is refused under the
     match's lock (unpublishing locks the matches, so the other order is seen by ``why_not_unpublish``)."""
-    from referee.table.recording.errors import DraftRound
+    from tournaments.scoring.errors import DraftRound
 
     tournament.match_time_limit = 1
     tournament.save()

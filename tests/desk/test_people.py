@@ -8,8 +8,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.desk.helpers import en, finish
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Match, Pair, Player, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.people.accounts import set_active
 from tournaments.people.errors import PeopleError
 from tournaments.people.forms import JudgeForm, PairForm, TableJudgeForm

@@ -3,6 +3,7 @@ an override stored as the shortest spec and marked, and a ruleset change after d
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 
 import pytest
@@ -15,9 +16,10 @@ from referee.table.simulation import simulate_match
 from rules.ruleset import PRESETS, Ruleset
 from rules.standings import TIEBREAKS
 from tests.desk.helpers import delete_url, en, ruleset_form, settings_data, settings_url, tournament_form
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition import display, ruleset_settings
 from tournaments.models import Deal, Match, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.setup.forms import (
     SETTINGS,
     RulesetForm,
@@ -391,12 +393,19 @@ def test_a_ruleset_change_after_deals_asks_first_then_scores_every_deal_again(
     after = {d.number: d.verdict["result"] for d in match.deals.all()}
     assert after != before
     match.refresh_from_db()
-    from referee.table.recording.match_fold import OFFICIAL, replay_match
+    from tournaments.scoring.fold import OFFICIAL, replay_match
 
     state = replay_match(match, states=OFFICIAL)
     assert (match.level_ns, match.level_ew) == (state.levels["NS"], state.levels["EW"])
     rescored = Deal.history.filter(history_change_reason__startswith="scored again")
     assert rescored.exists() and {h.history_user for h in rescored} == {director}
+    # each deal was scored from the levels the re-scored deals before it give, as the fold reads them back
+    from tournaments.scoring.fold import levels_before
+    from tournaments.scoring.snapshot import snapshot
+
+    for deal in match.deals.order_by("number"):
+        rejudged = snapshot(deal, levels_before(deal)).judged().as_dict()["result"]
+        assert deal.verdict["result"] == json.loads(json.dumps(rejudged)), f"deal {deal.number}"
 
 
 @pytest.mark.django_db

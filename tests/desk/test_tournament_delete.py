@@ -10,8 +10,9 @@ from django.utils import translation
 
 from tests.desk.helpers import delete_url, en, settings_url
 from tests.hostile import Form, Sweep, bodies
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Pair, Player, Round, Tournament
-from tournaments.pairing.services import pair_round, publish_round
+from tournaments.pairing.services import pair_round
 from tournaments.people.accounts import give_captain_account
 from tournaments.setup.forms import (
     DeleteTournamentForm,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 from referee.table.recording import records
-from referee.table.recording.match_fold import table_state
 from rules.seats import side_of
 from rules.simulate import simulate_deal
 from tournaments.models import Deal, Match
+from tournaments.scoring.fold import table_state
 
 
 def play_deals(match: Match, user, count: int) -> list[Deal]:

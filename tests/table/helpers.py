@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from referee.table.recording import plays, records
-from referee.table.recording.snapshot import Snapshot
 from rules.simulate import simulate_deal
 from tournaments.models import Deal, Match
+from tournaments.scoring.snapshot import Snapshot
 
 
 def record_play(deal, user, *, cards: str, version: int | None, **kwargs) -> Snapshot:

@@ -10,12 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee.table import play
-from referee.table.recording import deal_entry, errors, plays, receipts, turns
-from referee.table.recording import snapshot as snapshot_module
-from referee.table.recording.history_rows import insert_with_history, record_change
-from referee.table.recording.versions import claim_version
+from referee.table.recording import deal_entry, plays, receipts, turns
 from tests.table.helpers import record_play, simulated
 from tournaments.models import Deal, Play, Trick, WriteReceipt
+from tournaments.scoring import errors
+from tournaments.scoring import snapshot as snapshot_module
+from tournaments.scoring.history_rows import insert_with_history, record_change
+from tournaments.scoring.versions import claim_version
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}

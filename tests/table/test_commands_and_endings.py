@@ -12,11 +12,12 @@ from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from referee.table.recording import deal_entry, errors, match_fold, records
+from referee.table.recording import deal_entry, records
 from referee.table.screens.deal_state import current_deal_state
 from referee.table.views import json_response
 from tests.table.helpers import JSON, as_user, posted_plays, simulated, simulated_first
 from tournaments.models import Deal, Match
+from tournaments.scoring import errors, fold
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +181,7 @@ def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match
     match.started_at = timezone.now() - dt.timedelta(minutes=40)
     match.save()
     with pytest.raises(errors.RecordingError):
-        match_fold.call_time(match, judge, now=timezone.now() - dt.timedelta(minutes=20))
+        fold.call_time(match, judge, now=timezone.now() - dt.timedelta(minutes=20))
     response = as_user(judge).post(reverse("match_action", args=[match.pk, "call-time"]))
     assert response.status_code == 302
     match.refresh_from_db()
@@ -193,7 +194,7 @@ def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match
     if expected_winner is None:  # equal levels: standard preset gives the banker side
         expected_winner = "NS" if deal.verdict["result"]["next_banker"] in "NS" else "EW"
     assert match.winner == match.pair_of(expected_winner)
-    match_fold.recompute_match(match)
+    fold.recompute_match(match)
     match.refresh_from_db()
     assert match.ended_by == "time"
 

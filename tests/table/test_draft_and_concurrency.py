@@ -15,7 +15,6 @@ from django.db import connections
 from django.urls import reverse
 
 from referee.table.recording import deal_entry, quick
-from referee.table.recording.errors import DraftRound
 from referee.table.screens.deal_state import deal_state
 from tests.table.helpers import (
     act,
@@ -28,6 +27,7 @@ from tests.table.helpers import (
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Match, Round, Tournament, Trick
+from tournaments.scoring.errors import DraftRound
 
 db = pytest.mark.django_db
 
@@ -203,9 +203,9 @@ def test_polling_the_state_while_another_client_plays_and_undoes_never_fails(fil
 def test_two_people_applying_one_penalty_at_once_record_it_once(file_db):
     """The judge and the director press "apply" for the same revoke at the same moment (each page with its own
     key and the same version): both are told it is applied, and one penalty is recorded."""
-    from referee.table.recording import settling
     from tournaments.competition.accounts import create_director
     from tournaments.models import Penalty
+    from tournaments.scoring.settlement import read_settlement
 
     judge, match = table()
     director = create_director("td", "director-pass-1")
@@ -227,4 +227,4 @@ def test_two_people_applying_one_penalty_at_once_record_it_once(file_db):
     assert Penalty.objects.filter(deal=deal).count() == 1
     deal.refresh_from_db()
     assert deal.version == 12  # one write
-    assert settling.read_settlement(deal).status("0:W:revoke_suit") == "penalty"
+    assert read_settlement(deal).status("0:W:revoke_suit") == "penalty"

@@ -16,10 +16,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from referee.table.forms import QuickEntryForm
-from referee.table.recording import deal_entry, errors, records
+from referee.table.recording import deal_entry, records
 from referee.table.recording.card_text import parse_card_text
-from referee.table.recording.quick_totals import most_kitty_points
-from referee.table.recording.rulesets import ruleset_for
 from referee.table.screens.deal_state import current_deal_state
 from rules.cards import parse_cards
 from rules.judge import judge as engine_judge
@@ -27,6 +25,9 @@ from rules.ruleset import PRESETS, Ruleset
 from tests.table.helpers import DECKS, deck_ruleset, posted_plays, quick_fields, record_play, simulated
 from tournaments.competition import display
 from tournaments.models import Deal, Match, Tournament
+from tournaments.scoring import errors
+from tournaments.scoring.quick_totals import most_kitty_points
+from tournaments.scoring.rulesets import ruleset_for
 from tournaments.workbook.export import write_workbook
 
 pytestmark = pytest.mark.django_db

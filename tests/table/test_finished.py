@@ -15,13 +15,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from referee.table.recording import deal_entry, quick, records, settling
-from referee.table.recording.errors import Finished
-from referee.table.recording.match_fold import call_time, forfeit_match
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.competition.accounts import seat_table
 from tournaments.competition.finishing import finish_tournament, reopen_tournament
 from tournaments.models import Deal, Match, Penalty, Play, Round, Ruling, Tournament
+from tournaments.scoring.errors import Finished
+from tournaments.scoring.fold import call_time, forfeit_match
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}

@@ -11,7 +11,6 @@ from django.utils import translation
 
 from referee.table.recording import deal_entry, settling
 from referee.table.recording.changes import deal_changes
-from referee.table.recording.errors import Frozen, PermissionRefused, RecordingError
 from tests.table.helpers import (
     JSON,
     act,
@@ -23,6 +22,7 @@ from tests.table.helpers import (
     simulated_first,
 )
 from tournaments.models import Deal, Penalty
+from tournaments.scoring.errors import Frozen, PermissionRefused, RecordingError
 
 REVOKE_EAST = {"seat": "E", "code": "revoke", "trick": "2", "note": ""}
 

@@ -6,10 +6,11 @@ import pytest
 from django.utils import timezone
 
 from referee.table import views
-from referee.table.recording import deal_entry, hot_sql, receipts
-from referee.table.recording.history_rows import history_of, history_row
+from referee.table.recording import deal_entry, receipts
 from tests.table.helpers import record_play
 from tournaments.models import Deal, Trick, WriteReceipt
+from tournaments.scoring import sql as hot_sql
+from tournaments.scoring.history_rows import history_of, history_row
 
 pytestmark = pytest.mark.django_db
 

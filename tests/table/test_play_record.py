@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from referee.table.recording import deal_entry, turns
-from referee.table.recording.match_fold import start_levels
 from referee.table.recording.plays import Throw
-from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.snapshot import snapshot, typed_record
 from rules.judge import judge as engine_judge
 from rules.record import parse_record
 from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.models import Deal
+from tournaments.scoring.fold import start_levels
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.snapshot import snapshot, typed_record
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from referee.table.recording import deal_entry
 from tests.table.helpers import play_through_service, simulated
+from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Deal, Match, Round
-from tournaments.pairing.services import publish_round
 
 
 def get(client, url: str, **headers):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from referee.table.recording import deal_entry, match_fold, records, snapshot
-from referee.table.recording.errors import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
-from referee.table.recording.rulesets import ruleset_for
+from referee.table.recording import deal_entry, records
 from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.models import Deal, Match
+from tournaments.scoring import fold, snapshot
+from tournaments.scoring.errors import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
+from tournaments.scoring.rulesets import ruleset_for
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,7 @@ def test_first_deal_needs_a_declarer(match, judge):
 
 def test_a_whole_deal_entered_play_by_play_is_judged_and_scored(match, judge):
     deal, record = full_deal(match, judge)
-    assert snapshot.snapshot(deal, match_fold.levels_before(deal)).complete
+    assert snapshot.snapshot(deal, fold.levels_before(deal)).complete
     deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED
@@ -198,7 +199,7 @@ def test_correcting_an_early_deal_flows_through(match, judge, director):
     """Two confirmed deals; a penalty added to the first after reopening changes the levels after both."""
     first = records.record_deal(match, holding_deal(match), director)
     assert first.verdict["result"]["outcome"] == "banker_holds"
-    state_before = match_fold.replay_match(match, states=match_fold.OFFICIAL)
+    state_before = fold.replay_match(match, states=fold.OFFICIAL)
     second_banker = state_before.banker
     second = records.record_deal(
         match, simulated_for(match, second_banker, state_before.levels[side(second_banker)], seed=6), director
@@ -217,7 +218,7 @@ def test_correcting_an_early_deal_flows_through(match, judge, director):
     deal_entry.confirm_deal(first, other_director(), version=first.version)
     match.refresh_from_db()
     # Deal 2 was played by the old banker; it still counts, at the level its side holds now.
-    state, notes = match_fold.replay_with_notes(match, states=match_fold.OFFICIAL)
+    state, notes = fold.replay_with_notes(match, states=fold.OFFICIAL)
     assert state.deals == 2
     assert any("deal 2: banker" in note for note in notes)
     assert first.verdict["result"]["next_banker"] == "W"
@@ -229,7 +230,7 @@ def test_correcting_an_early_deal_flows_through(match, judge, director):
 def assert_start_levels_stored(match):
     """Every deal's stored start levels are the fold of the played deals before it (the rule of Deal.start_levels)."""
     for deal in match.deals.order_by("number"):
-        assert deal.start_levels == match_fold.levels_before(deal), f"deal {deal.number}"
+        assert deal.start_levels == fold.levels_before(deal), f"deal {deal.number}"
 
 
 def test_stored_start_levels_follow_every_change_to_an_earlier_deal(match, judge, director):
@@ -270,7 +271,7 @@ def test_a_deal_without_stored_start_levels_is_folded(match, judge, director):
     deal = start(match, judge, declarer=None)
     Deal.objects.filter(pk=deal.pk).update(start_levels=None)
     deal.refresh_from_db()
-    assert match_fold.start_levels(deal) == match_fold.levels_before(deal) != {"NS": "2", "EW": "2"}
+    assert fold.start_levels(deal) == fold.levels_before(deal) != {"NS": "2", "EW": "2"}
 
 
 def expected_levels_after_two(match, first, second):

@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee.table.recording import deal_entry, quick, receipts
-from referee.table.recording.errors import RecordingError
 from tests.table.helpers import (
     JSON,
     act,
@@ -22,6 +21,7 @@ from tests.table.helpers import (
     record_play,
 )
 from tournaments.models import Deal, Match, WriteReceipt
+from tournaments.scoring.errors import RecordingError
 
 db = pytest.mark.django_db
 

@@ -13,12 +13,13 @@ from django.utils import translation
 
 from referee.table.consequences import seat_label
 from referee.table.recording import deal_entry, plays, records, settling
-from referee.table.recording.errors import PermissionRefused, RecordingError
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from referee.table.screens.review import review_screen
 from rules.judge import judge as engine_judge
 from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick
+from tournaments.scoring.errors import PermissionRefused, RecordingError
+from tournaments.scoring.settlement import violation_key
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -174,7 +175,7 @@ def revoked(match, judge):
     deal.refresh_from_db()
     deal_entry.set_kitty(deal, judge, record["kitty"], version=deal.version)
     deal.refresh_from_db()
-    return deal, settling.violation_key(trick, seat, "revoke_suit"), record
+    return deal, violation_key(trick, seat, "revoke_suit"), record
 
 
 def test_submit_is_refused_while_a_violation_is_open(revoked, judge):
@@ -412,7 +413,7 @@ def test_a_record_whose_penalties_leave_a_violation_unsettled_is_refused_and_not
     )
     assert f"Trick {trick + 1}: {named} held" in message
     assert f'(add {{"seat": "{seat}", "code": "revoke", "trick": {trick}}} to its penalties).' in message
-    assert refused.value.details["violations"] == [settling.violation_key(trick, seat, "revoke_suit")]
+    assert refused.value.details["violations"] == [violation_key(trick, seat, "revoke_suit")]
     assert stored_nothing(match)
 
 

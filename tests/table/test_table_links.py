@@ -236,7 +236,8 @@ def test_a_link_scanned_by_many_cookieless_browsers_lists_a_bounded_number_of_de
 
 
 def test_a_round_taken_back_to_draft_and_published_again_revives_none_of_its_links(card, match):
-    from tournaments.pairing.services import publish_round, unpublish_round
+    from tournaments.checkin.forfeits import publish_round
+    from tournaments.pairing.services import unpublish_round
 
     unpublish_round(match.round)
     publish_round(match.round)

@@ -9,11 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from referee.table.recording import deal_entry, errors, match_fold, records
+from referee.table.recording import deal_entry, records
 from rules.ranks import RANK_INDEX
 from rules.seats import side_of
 from tests.table.helpers import as_user, simulated_first
 from tournaments.models import Match
+from tournaments.scoring import errors, fold
 from tournaments.standings.compute import compute_standings
 
 pytestmark = pytest.mark.django_db
@@ -49,10 +50,10 @@ def side_ahead(result) -> str | None:
 
 def test_calling_time_in_sudden_death_puts_both_sides_at_a_and_the_next_deal_starts(match, judge, director):
     deal, result = timed_match(match, director, "sudden_death")
-    state = match_fold.call_time(match, judge)
+    state = fold.call_time(match, judge)
     assert state.overtime and not state.over
     match.refresh_from_db()
-    assert match_fold.match_summary(match)["overtime"]  # manage.py match_state says so too
+    assert fold.match_summary(match)["overtime"]  # manage.py match_state says so too
     assert (match.state, match.ended_by, match.level_ns, match.level_ew) == (
         Match.State.IN_PROGRESS,
         "",
@@ -68,7 +69,7 @@ def test_calling_time_in_sudden_death_puts_both_sides_at_a_and_the_next_deal_sta
         "EW": "2",
     }  # the deal before the call was played at its own levels
     with translation.override("zh-hans"), pytest.raises(errors.RecordingError, match="比赛继续"):
-        match_fold.call_time(match, judge)
+        fold.call_time(match, judge)
     second = deal_entry.start_deal(match, judge, trump="S")
     assert (second.number, second.level, second.start_levels) == (2, "A", {"NS": "A", "EW": "A"})
     assert second.banker == state.banker
@@ -99,7 +100,7 @@ def test_calling_time_under_the_points_rule_scores_two_and_one_whatever_the_even
     match, judge, director
 ):
     _deal, result = timed_match(match, director, "points", points_win=3, points_draw=2)
-    match_fold.call_time(match, judge)
+    fold.call_time(match, judge)
     match.refresh_from_db()
     assert (match.state, match.ended_by) == (Match.State.FINISHED, "time")
     ahead = side_ahead(result)
@@ -112,7 +113,7 @@ def test_calling_time_under_the_points_rule_scores_two_and_one_whatever_the_even
 
 def test_calling_time_under_the_higher_level_rule_scores_the_events_points(match, judge, director):
     _deal, result = timed_match(match, director, "higher_level", points_win=3, points_draw=2)
-    match_fold.call_time(match, judge)
+    fold.call_time(match, judge)
     match.refresh_from_db()
     points = {line.pair.pk: line.match_points for line in compute_standings(match.round.tournament)}
     assert sorted(points.values()) == [0, 3]  # a win (the banker side takes equal levels) worth the event's 3
@@ -125,7 +126,7 @@ def test_a_new_deal_after_the_limit_in_sudden_death_asks_for_time_to_be_called_f
         pytest.raises(errors.RecordingError, match="请先在比赛页面宣布时间到"),
     ):
         deal_entry.start_deal(match, judge, trump="S")
-    match_fold.call_time(match, judge)
+    fold.call_time(match, judge)
     assert deal_entry.start_deal(match, judge, trump="S").level == "A"
 
 
@@ -137,7 +138,7 @@ def test_a_new_deal_after_the_limit_under_the_higher_level_rule_is_refused_as_be
 
 def test_the_trick_entry_page_says_the_match_plays_on_at_a_after_time(match, judge, director):
     timed_match(match, director, "sudden_death")
-    match_fold.call_time(match, judge)
+    fold.call_time(match, judge)
     second = deal_entry.start_deal(match, judge, trump="S")
     with translation.override("zh-hans"):
         page = as_user(judge).get(reverse("deal", args=[second.pk])).content.decode()

@@ -8,6 +8,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 
 from tests.desk.helpers import finish
+from tournaments.league.playoffs import after_table
 from tournaments.models import Team, TeamMatch, Tournament
 from tournaments.teams import services
 
@@ -44,7 +45,9 @@ def fixture_tables(fixture) -> int:
 
 
 def play(fixture, home_wins: int) -> None:
-    """Finish the fixture's tables: the home pair wins the first ``home_wins`` (6 to 3), loses the others."""
+    """Finish the fixture's tables: the home pair wins the first ``home_wins`` (6 to 3), loses the others. Each
+    table's result is set directly, so the next playoff fixture is asked for as the match fold asks for it
+    (``after_table``)."""
     for tt in fixture.tables.select_related("match"):
         m = tt.match
         home_ns = tt.number % 2 == 1
@@ -53,7 +56,7 @@ def play(fixture, home_wins: int) -> None:
         winner = home_pair if tt.number <= home_wins else away_pair
         high, low = "6", "3"
         ns_won = winner == m.pair_ns
-        finish(m, winner, high if ns_won else low, low if ns_won else high)
+        after_table(finish(m, winner, high if ns_won else low, low if ns_won else high))
 
 
 def two_zones(per_zone: int = 3, tables: int = 2) -> Tournament:

@@ -14,16 +14,17 @@ from openpyxl import load_workbook
 from rules.teams import BY_SCORE, BY_ZONE_ORDER
 from tests.desk.helpers import finish
 from tests.teams.scene import captain, hand_in_both, play, play_league, two_zones
-from tournaments.models import Team, TeamMatch, Tournament
-from tournaments.teams import services
-from tournaments.teams.playoffs import (
+from tournaments.adjusted import awarding
+from tournaments.league.playoffs import (
     advance_playoffs,
     playoff_picture,
     playoffs_of,
     stale_fixtures,
     start_playoffs,
 )
-from tournaments.teams.results import zone_table
+from tournaments.league.results import zone_table
+from tournaments.models import Team, TeamMatch, Tournament
+from tournaments.teams import services
 from tournaments.teams.sheets import team_sheets
 from tournaments.workbook.export import write_workbook
 
@@ -59,13 +60,19 @@ def test_three_teams_per_zone_give_the_two_best_zone_winners_a_bye(director):
     assert TeamMatch.objects.filter(round__number=po.start).count() == 2  # the two byes go through
 
 
-def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_commit_callbacks):
+def semi_finals(director):
+    """A league of two zones played, its playoffs drawn, both semi-finals' line-ups handed in."""
     t = two_zones()
     play_league(t, director)
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     semis = list(TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"))
     for fx in semis:
         hand_in_both(fx, director)
+    return t, po, semis
+
+
+def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_commit_callbacks):
+    t, po, semis = semi_finals(director)
     with django_capture_on_commit_callbacks(execute=True):
         play(semis[0], home_wins=2)
     assert not TeamMatch.objects.filter(round__number=po.start + 1).exists()  # the other semi-final is open
@@ -373,3 +380,19 @@ def test_a_corrected_semi_final_leaves_a_started_final_as_it_is_and_warns_the_di
     client.cookies["django_language"] = "en"
     english = client.get(reverse("desk-teams", args=[t.slug]))
     assert "has started, but the corrected results send 北区2队 and 南区2队 there" in english.content.decode()
+
+
+def test_the_match_fold_itself_makes_the_next_playoff_fixture_when_the_last_table_is_decided(
+    director, django_capture_on_commit_callbacks
+):
+    """No receiver on a saved match: the fold (here after the director's adjusted result) asks for it."""
+    t, po, semis = semi_finals(director)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(semis[0], home_wins=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        for tt in semis[1].tables.select_related("match"):
+            away_is_ns = tt.number % 2 == 0
+            levels = {"level_ns": "6", "level_ew": "3"} if away_is_ns else {"level_ns": "3", "level_ew": "6"}
+            awarding.award(tt.match, director, kind="levels", reason="裁判长判定", **levels)
+    final = TeamMatch.objects.get(round__number=po.start + 1)
+    assert (final.home.name, final.away.name) == ("北区1队", "北区2队")

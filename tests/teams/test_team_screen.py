@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from rules.teams import BY_SCORE
 from tests.teams.scene import hand_in_both, league, play, play_league, two_zones
+from tournaments.league.playoffs import start_playoffs
 from tournaments.models import TeamMatch, Tournament
-from tournaments.teams.playoffs import start_playoffs
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from openpyxl import load_workbook
 
 from rules.teams import BY_ZONE_ORDER
 from tests.teams.scene import hand_in_both, league, play, play_league, two_zones
+from tournaments.league.playoffs import start_playoffs
 from tournaments.models import TeamMatch
-from tournaments.teams.playoffs import start_playoffs
 from tournaments.teams.sheets import team_sheets
 from tournaments.workbook.export import write_workbook
 

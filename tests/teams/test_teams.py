@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.teams.scene import FIRST_DAY, captain, hand_in_both, league, play
+from tournaments.league.results import results, zone_table
 from tournaments.models import Match, Team, TeamMatch, Tournament
 from tournaments.teams import services
-from tournaments.teams.results import results, zone_table
 from tournaments.teams.swiss import pair_swiss_round
 
 pytestmark = pytest.mark.django_db

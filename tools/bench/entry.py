@@ -4,6 +4,10 @@ sensitive than the clock to other work on the machine). The posts run with DEBUG
 (with DEBUG on Django also keeps every query's SQL).
 
 Run it on a throwaway database (``make bench`` does): it creates its own tournament, judge and match.
+
+``--orm-read`` reads each play's deal with its match, round, tournament, pairs and players through the ORM's
+``select_related`` instead of ``tournaments.scoring.sql.ModelRead`` (the same rows, ``tests/table/test_hot_sql.py``):
+the two runs' CPU per play are the benchmark that keeps ``ModelRead`` (docs/django-overrides.md).
 """
 
 from __future__ import annotations
@@ -20,15 +24,29 @@ from django.test import Client
 from django.test.utils import override_settings, setup_test_environment
 from django.urls import reverse
 
+from referee.table import views
 from referee.table.recording.deal_entry import confirm_deal, set_kitty, start_deal, submit_deal
-from referee.table.recording.match_fold import table_state
 from rules.seats import side_of
 from rules.simulate import simulate_deal
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Round, Tournament
+from tournaments.scoring.fold import table_state
+from tournaments.scoring.sql import ModelRead
 
 FORM = "application/x-www-form-urlencoded"  # as the page's script posts (URLSearchParams)
+
+
+class OrmRead:
+    """``ModelRead.first`` through the ORM: ``select_related`` on the same paths, filtered on the same keys."""
+
+    def __init__(self, read: ModelRead) -> None:
+        self.model, self.keys = read.parts[0].model, read.keys
+        self.paths = list(read.paths)
+
+    def first(self, *values):
+        rows = self.model.objects.select_related(*self.paths)
+        return rows.filter(**dict(zip(self.keys, values, strict=True))).first()
 
 
 class Command(BaseCommand):
@@ -37,8 +55,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--deals", type=int, default=4)
         parser.add_argument("--seed", default="bench")
+        parser.add_argument(
+            "--orm-read", action="store_true", help="read the play's deal with select_related"
+        )
 
     def handle(self, *args, **options):
+        if options["orm_read"]:
+            views.DEAL_WITH_MATCH = OrmRead(views.DEAL_WITH_MATCH)
         setup_test_environment()  # lets the test client run against ALLOWED_HOSTS=testserver
         judge = get_user_model().objects.create_user(f"bench-judge-{time.time_ns()}", password="x-bench-pass")
         confirmer = get_user_model().objects.create_user(
@@ -94,7 +117,7 @@ class Command(BaseCommand):
             return 1000 * (statistics.median(values) if q == 50 else statistics.quantiles(values, n=20)[18])
 
         self.stdout.write(
-            f"trick entry on {connection.vendor}: {len(plays)} plays in {len(tricks)} tricks; per play median "
+            f"trick entry on {connection.vendor}{' (ORM read)' if options['orm_read'] else ''}: {len(plays)} plays in {len(tricks)} tricks; per play median "
             f"{ms(plays, 50):.1f} ms, p95 {ms(plays, 95):.1f} ms (CPU median {ms(cpu, 50):.1f} ms); per trick median {ms(tricks, 50):.1f} ms, "
             f"p95 {ms(tricks, 95):.1f} ms"
         )

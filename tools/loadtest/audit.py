@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
-from referee.table.recording.match_fold import levels_before
 from referee.table.recording.records import deal_record
 from rules.judge import judge
 from tools.loadtest.clients import Log
 from tools.loadtest.figures import Tally, compare_plays, increasing
 from tools.loadtest.plays import card_key, plays_of
 from tournaments.models import Deal, Play
+from tournaments.scoring.fold import levels_before
 
 
 def verify(log: Log) -> tuple[Tally, list[str], int]:

@@ -12,7 +12,6 @@ from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
 from referee.table.recording.deal_entry import start_deal
-from referee.table.recording.versions import touch
 from rules.cards import format_cards, parse_cards
 from rules.simulate import simulate_deal
 from tools.loadtest.clients import TableJob
@@ -20,6 +19,7 @@ from tools.loadtest.plays import TRUMPS
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import Deal, Play, Round, Tournament, Trick
+from tournaments.scoring.versions import touch
 
 PASSWORD = "load-judge-pass"
 

@@ -18,6 +18,27 @@ class AdjustmentQuerySet(OfTournament):
         """The adjustments in force (not withdrawn)."""
         return self.filter(withdrawn_at__isnull=True)
 
+    def void_deal_ids(self, **where) -> models.QuerySet:
+        """The ids of the deals voided by an adjustment in force (a subquery; ``where`` narrows it: ``match=…``)."""
+        return self.standing().filter(kind=Adjustment.Kind.VOID_DEAL, **where).values("deal_id")
+
+    def match_result(self, match: Match) -> Adjustment | None:
+        """The match result the director awarded and still stands (the latest, when several were made)."""
+        rows = self.standing().filter(match=match, kind__in=Adjustment.MATCH_KINDS)
+        return rows.order_by("-made_at", "-pk").first()
+
+    def both_lose_ids(self, tournament) -> set[int]:
+        """The tournament's matches where the director ruled that both sides lose (standings count two losses),
+        only where that is the match's standing result (a later adjustment replaces it)."""
+        rows = self.of(tournament).standing().filter(kind=Adjustment.Kind.BOTH_LOSE)
+        both = set(rows.values_list("match_id", flat=True))
+        return {pk for pk in both if self.match_result(Match(pk=pk)).kind == Adjustment.Kind.BOTH_LOSE}
+
+    def adjusted_pair_ids(self, tournament) -> set[int]:
+        """The pairs with an adjusted result in force (a match result or a void deal), for the standings' mark."""
+        pairs = self.of(tournament).standing().values_list("match__pair_ns_id", "match__pair_ew_id")
+        return {pk for pair in pairs for pk in pair}
+
 
 class Adjustment(models.Model):
     class Kind(models.TextChoices):

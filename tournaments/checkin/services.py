@@ -1,6 +1,6 @@
 """Check-in on the database: who is here for the next round, a pair checked in at the desk or by its PIN, and
 the next round paired with the pairs checked in (the absent ones sit out, or are paired and forfeit when the
-round is published: ``referee.table.checkin_forfeits``)."""
+round is published: ``forfeits.publish_round``)."""
 
 from __future__ import annotations
 

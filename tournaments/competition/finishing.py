@@ -6,7 +6,7 @@ waiting for confirmation (``why_not_finish`` names the first thing still open). 
 that could change a result is refused with ``TournamentFinished`` (409), in one place per layer: the desk's
 services (pairing, byes, pairs, the import, the scoring settings) re-read the tournament under its row lock with
 ``lock_open`` before anything else, and the table side's writes go through
-``referee.table.recording.access.require_entries``. ``finish_tournament`` takes the same row lock and then every
+``tournaments.scoring.entries.require_entries``. ``finish_tournament`` takes the same row lock and then every
 match's, so a desk write, a table's write that takes its match's lock, and the finish never cross. Reopening lifts
 it; the tournament's history keeps who finished and reopened it, and when (``finishing_log``).
 """

@@ -99,7 +99,7 @@ class Deal(models.Model):
     version = models.PositiveIntegerField(_("version"), default=0)
     # Both sides' levels when the deal began ({"NS": "5", "EW": "3"}), stored so a play need not fold the deals
     # before it. The rule that keeps it true: it is the fold of the played deals before this one
-    # (``referee.table.recording.match_fold.levels_before``), set by ``start_deal`` and stored again for every deal of
+    # (``tournaments.scoring.fold.levels_before``), set by ``start_deal`` and stored again for every deal of
     # the match whenever a played deal changes — submit, reopen, a penalty on a submitted deal, and every
     # recompute (confirm, time, forfeit, a recorded deal). A correction to an earlier deal goes through the TD's
     # reopen and a recompute, so it refreshes this too. Empty (a deal made outside the service): it is folded.
@@ -200,7 +200,7 @@ class Penalty(Recorded):
     code = models.CharField(_("penalty"), max_length=20, choices=PENALTY_CODES)
     trick = models.PositiveSmallIntegerField(_("trick"), null=True, blank=True)
     note = models.CharField(_("note"), max_length=300, blank=True)
-    # The violation this penalty settles (``referee.table.recording.settling.violation_key``: trick, seat, code), or
+    # The violation this penalty settles (``referee.table.recording.settlement.violation_key``: trick, seat, code), or
     # '' for a penalty the judge called on their own; a violation is penalised once.
     violation = models.CharField(_("violation"), max_length=40, blank=True)
 

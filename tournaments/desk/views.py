@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition import access
 from tournaments.competition.finishing import (
     FinishError,
@@ -34,7 +35,6 @@ from tournaments.pairing.services import (
     PairingError,
     delete_draft_round,
     pair_round,
-    publish_round,
     set_bye_points,
     set_round_matches,
     swap_pairs,

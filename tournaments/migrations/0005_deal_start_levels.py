@@ -1,6 +1,6 @@
 """Deals store both sides' levels when they began (``Deal.start_levels``), so a play need not fold the deals
 before it. Existing deals get them here from that fold: the played (submitted or confirmed) deals before each,
-replayed by the engine as ``referee.table.recording.match_fold.levels_before`` does. A match whose deals the engine
+replayed by the engine as ``tournaments.scoring.fold.levels_before`` does. A match whose deals the engine
 cannot fold is left empty; the site then folds it on reading, as before."""
 
 import dataclasses

@@ -19,7 +19,7 @@ from django.db import transaction
 from tournaments.competition.finishing import lock_open
 from tournaments.models import Match, Round
 from tournaments.pairing import knockout
-from tournaments.pairing.services import pair_round, publish_round, why_not_pair
+from tournaments.pairing.services import pair_round, publish_pairing, why_not_pair
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,6 @@ def advance_bracket(round_id: int) -> Round | None:
     if rnd.state != Round.State.FINISHED or why_not_pair(tournament, number) is not None:
         return None
     following = pair_round(tournament, number)
-    publish_round(following)
+    publish_pairing(following)  # a round the knockout pairs has no absences (``checkin.forfeits``)
     log.info("%s: round %s paired and published by itself", tournament.slug, number)
     return following

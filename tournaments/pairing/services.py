@@ -14,7 +14,6 @@ from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.db.models import Q
-from django.dispatch import Signal
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
@@ -32,10 +31,6 @@ from tournaments.competition.finishing import lock_open, refusal
 from tournaments.models import Bye, Match, Pair, Round, Seating, TableLink, Tournament, by_seed
 from tournaments.pairing import knockout
 from tournaments.standings.compute import compute_standings
-
-# A round published (inside its transaction): the table side records the forfeits the director chose for the
-# pairs absent at check-in (``referee.table.checkin_forfeits``; the desk may not import the table side).
-round_published = Signal()
 
 
 class PairingError(Exception):
@@ -258,7 +253,9 @@ def swap_pairs(rnd: Round, a: int, b: int) -> None:
 
 
 @transaction.atomic
-def publish_round(rnd: Round) -> None:
+def publish_pairing(rnd: Round) -> None:
+    """The draft's pairing made public. The desk publishes with ``checkin.forfeits.publish_round``, which also
+    records the forfeits of the pairs absent at check-in; the knockout's own rounds have none."""
     lock_open(rnd.tournament_id)
     rnd = get_object_or_404(
         Round.objects.select_for_update(), pk=rnd.pk
@@ -268,7 +265,6 @@ def publish_round(rnd: Round) -> None:
         raise PairingError(_("An empty round cannot be published."))
     rnd.state = Round.State.PUBLISHED
     rnd.save(update_fields=["state"])
-    round_published.send(sender=Round, round=rnd)
 
 
 def why_not_unpublish(rnd: Round) -> str | None:

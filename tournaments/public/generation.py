@@ -5,7 +5,10 @@ The token lives in Django's cache (``CACHES``), which every server process share
 Redis across machines — so a write on one process is seen by all at once. A bump writes a fresh random token
 (no read-modify-write, so two bumps never race into one), after the write's transaction commits; a token lost to
 eviction is replaced by a fresh one, never by an old value. The writes are caught by ``post_save``/``post_delete``
-on the models the public pages read, so every service, the admin and the commands bump without knowing.
+on the models the public pages read (the pairs' and the teams' rows), so every service, the admin and the commands
+bump without knowing. These are the project's only signal receivers (``tests/test_no_hidden_work.py``): a
+``pre_save`` reads, only when it matters, what a row was before the save (a deal leaving the shown states, a
+tournament's old address), so nothing runs when a row is merely built.
 """
 
 from __future__ import annotations
@@ -16,9 +19,25 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models.signals import post_delete, post_init, post_save
+from django.db.models.signals import post_delete, post_save, pre_save
 
-from tournaments.models import Bye, Deal, Match, Pair, Player, Round, Seating, Tournament
+from tournaments.models import (
+    Bye,
+    Deal,
+    LineUp,
+    Match,
+    Pair,
+    Player,
+    Round,
+    Seating,
+    Team,
+    TeamEvent,
+    TeamMatch,
+    TeamPair,
+    TeamTable,
+    Tournament,
+    Zone,
+)
 
 EVERY_TOURNAMENT = "all"  # players and accounts are shared by tournaments: their change bumps this one
 TIMEOUT = None  # tokens never expire by time; eviction only makes a fresh one
@@ -73,33 +92,46 @@ def slugs(rows, path: str, pk: int | None) -> list[str]:
 def scope_of(instance) -> list[str]:
     """The tournaments (by slug) whose public pages may show this row; a renamed address bumps both."""
     if isinstance(instance, Tournament):
-        return sorted({f"t:{instance.slug}", f"t:{getattr(instance, '_loaded_slug', None) or instance.slug}"})
+        return sorted({f"t:{instance.slug}", f"t:{getattr(instance, '_old_slug', None) or instance.slug}"})
     if isinstance(instance, Pair | Round):
         return slugs(Tournament, "slug", instance.tournament_id)
     if isinstance(instance, Match | Bye | Seating):
         return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, Deal):
         return slugs(Match, "round__tournament__slug", instance.match_id)
+    if isinstance(instance, Team | Zone | TeamEvent):
+        return slugs(Tournament, "slug", instance.tournament_id)
+    if isinstance(instance, TeamMatch):
+        return slugs(Round, "tournament__slug", instance.round_id)
+    if isinstance(instance, LineUp | TeamTable):
+        return slugs(TeamMatch, "round__tournament__slug", instance.team_match_id)
+    if isinstance(instance, TeamPair):
+        return slugs(Team, "tournament__slug", instance.team_id)  # a roster's pair
     return [EVERY_TOURNAMENT]  # a player, an account
 
 
 # --- the signals ----------------------------------------------------------------------------------------------
 
 
+SHOWN = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
+
+
 def shows(deal: Deal) -> bool:
     """A deal counts on the public pages once submitted (the projector screen counts the deals waiting for
     confirmation) or confirmed; one leaving those states (reopened) counts too. Deals being recorded change with
     every play and are never shown, so they never bump."""
-    shown = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
-    return deal.state in shown or getattr(deal, "_loaded_state", None) in shown
+    return deal.state in SHOWN or getattr(deal, "_left_shown", False)
 
 
-def remember_state(sender, instance: Deal, **kwargs) -> None:
-    instance._loaded_state = instance.__dict__.get("state")
-
-
-def remember_slug(sender, instance: Tournament, **kwargs) -> None:
-    instance._loaded_slug = instance.__dict__.get("slug")
+def before_save(sender, instance, **kwargs) -> None:
+    """What the row was before this save, where the bump needs it: a deal saved while being recorded that was
+    shown until now (reopened: one read, never on a play, which saves no deal), a tournament's old address."""
+    if instance.pk is None or kwargs.get("raw"):
+        return
+    if isinstance(instance, Deal) and instance.state not in SHOWN:
+        instance._left_shown = Deal.objects.filter(pk=instance.pk, state__in=SHOWN).exists()
+    elif isinstance(instance, Tournament):
+        instance._old_slug = Tournament.objects.filter(pk=instance.pk).values_list("slug", flat=True).first()
 
 
 def changed(sender, instance, **kwargs) -> None:
@@ -110,10 +142,13 @@ def changed(sender, instance, **kwargs) -> None:
     bump(scope_of(instance))
 
 
+TEAM_ROWS = (TeamEvent, Zone, Team, TeamPair, TeamMatch, LineUp, TeamTable)
+
+
 def connect() -> None:
-    """Called from the app's ``ready``."""
-    post_init.connect(remember_state, sender=Deal, dispatch_uid="public-gen-deal-state")
-    post_init.connect(remember_slug, sender=Tournament, dispatch_uid="public-gen-tournament-slug")
-    for model in (Tournament, Pair, Player, Round, Match, Bye, Seating, Deal, get_user_model()):
+    """Called from the app's ``ready``: the project's only receivers."""
+    for model in (Deal, Tournament):
+        pre_save.connect(before_save, sender=model, dispatch_uid=f"public-gen-before-{model.__name__}")
+    for model in (Tournament, Pair, Player, Round, Match, Bye, Seating, Deal, get_user_model(), *TEAM_ROWS):
         post_save.connect(changed, sender=model, dispatch_uid=f"public-gen-save-{model.__name__}")
         post_delete.connect(changed, sender=model, dispatch_uid=f"public-gen-delete-{model.__name__}")

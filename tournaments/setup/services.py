@@ -1,11 +1,9 @@
 """Setting a tournament up: a new tournament's address (slug), saving its settings and ruleset, deleting one
 created by mistake, and the engine's ruleset refusals in the director's language.
 
-A change to the ruleset of a tournament whose deals are recorded changes how each of those deals scores. The
-deals' verdicts belong to the table side (``referee``), which this app must not import, so saving announces the
-change with the ``ruleset_changed`` signal inside the save's transaction; the table side's receiver
-(``referee.table.recording.rescoring``) scores every deal again and recomputes every match, or refuses with
-``SettingsError`` and nothing is saved. A finished tournament keeps its rules and scoring settings
+A change to the ruleset of a tournament whose deals are recorded changes how each of those deals scores: saving
+calls ``scoring.rescoring.rescore_tournament`` inside the save's transaction, which scores every deal again and
+recomputes every match, or refuses (``SettingsError``) and nothing is saved. A finished tournament keeps its rules and scoring settings
 (``finishing.require_open``); its name, dates and what the public sees may still change.
 """
 
@@ -15,7 +13,6 @@ import json
 from typing import Any
 
 from django.db import transaction
-from django.dispatch import Signal
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -25,9 +22,8 @@ from rules.ruleset import Ruleset, RulesetError
 from tournaments.competition.finishing import require_open
 from tournaments.models import Deal, Round, Tournament
 from tournaments.people.pairs import delete_pairs
-
-# Sent with ``tournament`` (saved, with its new ruleset) and ``user`` when the ruleset or time limit changed.
-ruleset_changed = Signal()
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.rescoring import rescore_tournament
 
 # The tournament's own settings that decide its results and standings, with the ruleset: a finished tournament
 # keeps them.
@@ -100,7 +96,7 @@ def rules_change(tournament: Tournament, spec: Any) -> bool:
 def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
     """Save a new or edited tournament (its form already applied to the instance) with the ruleset ``spec``.
 
-    An edited ruleset re-scores the recorded deals through ``ruleset_changed`` in this transaction: a refusal
+    An edited ruleset re-scores the recorded deals (``rescore_tournament``) in this transaction: a refusal
     (``SettingsError``) leaves the tournament as it was. A finished tournament's ruleset and scoring settings are
     refused (``finishing.TournamentFinished``)."""
     changed = rules_change(tournament, spec)
@@ -116,7 +112,10 @@ def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
     tournament._history_user = user
     tournament.save()
     if changed:
-        ruleset_changed.send(sender=Tournament, tournament=tournament, user=user)
+        try:
+            rescore_tournament(tournament, user)
+        except RecordingError as exc:
+            raise SettingsError(exc.message) from exc
     return tournament
 
 

@@ -14,8 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.match import time_points
 from rules.ruleset import Ruleset
 from rules.standings import TIEBREAKS, MatchResult, StandingsSettings, ladder_positions, standings
-from tournaments.adjusted.services import adjusted_pair_ids, both_lose_ids, void_deal_ids
-from tournaments.models import TIE_BREAKS, Bye, Deal, Match, Pair, Tournament, by_seed
+from tournaments.models import TIE_BREAKS, Adjustment, Bye, Deal, Match, Pair, Tournament, by_seed
 
 TIE_BREAK_LABELS = dict(TIE_BREAKS)
 BANKER_HELD = ("banker_holds", "match_won")
@@ -86,7 +85,7 @@ def deal_totals(match_ids) -> dict[int, dict[str, list[int]]]:
     ns_banks = Q(banker__in=NS_SEATS)
     rows = (
         Deal.objects.filter(match_id__in=match_ids, state=Deal.State.CONFIRMED)
-        .exclude(pk__in=void_deal_ids())
+        .exclude(pk__in=Adjustment.objects.void_deal_ids())
         .values("match_id")
         .annotate(
             ns_wins=Count("pk", filter=ns_banks & Q(banker_held=True)),
@@ -119,7 +118,7 @@ def gather_results(tournament: Tournament, up_to_round: int | None = None) -> li
     )
     totals = deal_totals([row[0] for row in rows]) if rows else {}
     empty = {"banker_wins": [0, 0], "attackers_points": [0, 0]}
-    both_lose = both_lose_ids(tournament) if rows else set()
+    both_lose = Adjustment.objects.both_lose_ids(tournament) if rows else set()
     results = []
     for pk, ns, ew, winner, level_ns, level_ew, ended_by in rows:
         t = totals.get(pk, empty)
@@ -150,7 +149,7 @@ def compute_standings(tournament: Tournament, up_to_round: int | None = None) ->
     # In seed order: pairs tied on every key are listed by seed.
     pairs = {str(p.pk): p for p in by_seed(tournament.pairs.select_related("player1", "player2"))}
     rows = standings(gather_results(tournament, up_to_round), settings_for(tournament), pairs=pairs)
-    marked = adjusted_pair_ids(tournament)
+    marked = Adjustment.objects.adjusted_pair_ids(tournament)
     return [
         Line(
             r.rank,

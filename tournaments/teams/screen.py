@@ -9,10 +9,10 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from tournaments.competition import access
+from tournaments.league.results import current_day, results, shown, zone_table
 from tournaments.models import TeamMatch, Tournament
 from tournaments.public.screen_data import STANDINGS_PAGE, Panel, pages
 from tournaments.teams.models import team_event
-from tournaments.teams.results import current_day, results, shown, zone_table
 
 FIXTURES_PAGE = 10  # a line a fixture, team names on both sides: fewer than the standings fit
 

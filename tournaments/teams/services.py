@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from rules.teams import MAX_ROSTER, MIN_ROSTER, double_round_robin, seat_tables
 from tournaments.competition import access
 from tournaments.competition.finishing import lock_open
+from tournaments.league.errors import TeamError
 from tournaments.models import (
     LineUp,
     Match,
@@ -34,15 +35,6 @@ from tournaments.models import (
 from tournaments.people.errors import PeopleError
 from tournaments.people.pairs import PairEntry, save_pair
 from tournaments.teams.models import team_event
-
-
-class TeamError(Exception):
-    """A write refused; ``message`` is for the person (translated), ``status`` for the page."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 @transaction.atomic

@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
 from rules.teams import TABLE_POINTS
+from tournaments.league.playoffs import playoff_picture
+from tournaments.league.results import results, zone_table
 from tournaments.models import TeamMatch, Tournament
 from tournaments.teams.models import team_event
-from tournaments.teams.playoffs import playoff_picture
-from tournaments.teams.results import results, zone_table
 from tournaments.workbook.export import SIGNED, Sheet
 
 VP = "0.00"

@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 
 from rules.teams import TeamsError, team_swiss_round
 from tournaments.competition.finishing import lock_open
+from tournaments.league.errors import TeamError
+from tournaments.league.results import results, zone_table
 from tournaments.models import Round, TeamMatch, Tournament
-from tournaments.teams.results import results, zone_table
-from tournaments.teams.services import TeamError
 
 
 @transaction.atomic

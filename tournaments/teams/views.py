@@ -17,9 +17,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.competition import access
 from tournaments.competition.page_guards import desk_page, tournament_page
+from tournaments.league import playoffs
+from tournaments.league.results import current_day, results, shown, zone_table
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
 from tournaments.public.caching import public_cache
-from tournaments.teams import playoffs, services
+from tournaments.teams import services
 from tournaments.teams.forms import (
     CaptainForm,
     LineUpForm,
@@ -30,7 +32,6 @@ from tournaments.teams.forms import (
     TeamForm,
 )
 from tournaments.teams.models import team_event
-from tournaments.teams.results import current_day, results, shown, zone_table
 from tournaments.teams.swiss import pair_swiss_round
 
 FIXTURE = ("home", "away", "zone", "round")

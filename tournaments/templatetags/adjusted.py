@@ -6,7 +6,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from rules.ranks import rank_text
-from tournaments.adjusted.services import adjustments_of
+from tournaments.adjusted.awarding import adjustments_of
 from tournaments.competition import access
 from tournaments.models import Adjustment
 

@@ -6,11 +6,13 @@ One module per job:
 
 - ``plays``: a play, checked by the engine on the deal as the last play left it, then saved;
 - ``deal_entry``: a deal's other writes at the table (start, undo, kitty, penalties, submit, confirm, reopen);
+- ``settling``: a deal's violations settled before submit; ``pin_confirm``: confirmation with both pairs' PINs;
 - ``records``: DEAL-RECORD documents in and out (the stored deal as a record, importing and exporting records);
-- ``match_fold``: the match fold (levels, banker, end from the deals), its recompute, calling time, forfeits;
-- ``quick``: quick entry (a deal entered as totals) and ``quick_totals``, the verdict scored from those totals;
-- what they share: ``errors`` (the refusals), ``access`` (who may write, and when), ``versions`` (the version a
-  writer saw, claimed or refused as stale), ``snapshot`` (one read of a deal, the engine's typed record of it,
-  and its DEAL-RECORD document), ``turns`` (the deal kept from one play for the next), ``rulesets``, ``card_text``, ``history_rows``,
-  ``consistent`` (one consistent read) and ``receipts`` (a retried write answered once).
+- ``quick``: quick entry (a deal entered as totals);
+- what they share: ``turns`` (the deal kept from one play for the next), ``card_text``, ``verdict_text`` (the
+  engine's violations in the judge's words), ``consistent`` (one consistent read) and ``receipts`` (a retried
+  write answered once).
+
+A match's result and what it reads are the desk's side (``tournaments.scoring``): the match fold and its recompute,
+calling time, forfeits, the refusals, who may write and when, a deal's versions, its snapshot, its ruleset.
 """

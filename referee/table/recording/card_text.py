@@ -6,9 +6,9 @@ import re
 
 from django.utils.translation import gettext as _
 
-from referee.table.recording.errors import RecordingError
 from rules.cards import CardError, format_cards, parse_cards
 from tournaments.models import SEAT_CHOICES
+from tournaments.scoring.errors import RecordingError
 
 SEAT_NAMES = dict(SEAT_CHOICES)
 CARD_SEPARATORS = re.compile(r"[\s,，、;]+")  # as rules.cards splits typed cards

@@ -1,7 +1,7 @@
 """A deal's writes at the table: start it, undo, the kitty, penalties, submit, confirm, reopen (a play: ``plays``).
 
 Every write names the deal's version the writer saw (``versions.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
-TD reopens it; both then recompute the match (``match_fold.recompute_match``).
+TD reopens it; both then recompute the match (``tournaments.scoring.fold.recompute_match``).
 """
 
 from __future__ import annotations
@@ -12,24 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.table.recording import settling
-from referee.table.recording.access import lock_for_entry, may_reopen, require_open, require_record
 from referee.table.recording.card_text import parse_card_text
-from referee.table.recording.errors import (
-    PermissionRefused,
-    RecordingError,
-    StaleEdit,
-)
-from referee.table.recording.match_fold import (
-    has_open_deal,
-    recompute_match,
-    refresh_start_levels,
-    start_levels,
-    table_state,
-)
-from referee.table.recording.quick_totals import quick_verdict
-from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.snapshot import snapshot
-from referee.table.recording.versions import lock_deal, touch
 from rules.match import MatchState, can_start_deal
 from rules.ruleset import Ruleset, TimeRule
 from rules.scoring import PENALTY_CODES
@@ -37,6 +20,23 @@ from rules.seats import SEATS, side_of
 from tournaments.competition.access import can_confirm
 from tournaments.competition.free_text import text_problem
 from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty
+from tournaments.scoring.entries import lock_for_entry, may_reopen, require_open, require_record
+from tournaments.scoring.errors import (
+    PermissionRefused,
+    RecordingError,
+    StaleEdit,
+)
+from tournaments.scoring.fold import (
+    has_open_deal,
+    recompute_match,
+    refresh_start_levels,
+    start_levels,
+    table_state,
+)
+from tournaments.scoring.quick_totals import quick_verdict
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.versions import lock_deal, touch
 
 TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)
 

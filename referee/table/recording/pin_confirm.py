@@ -16,13 +16,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.recording.access import lock_for_entry
-from referee.table.recording.errors import PermissionRefused, RecordingError
-from referee.table.recording.match_fold import recompute_match
-from referee.table.recording.versions import lock_deal, touch
 from referee.throttle import PINS
 from tournaments.competition.access import can_confirm_by_pin
 from tournaments.models import Deal, Pair
+from tournaments.scoring.entries import lock_for_entry
+from tournaments.scoring.errors import PermissionRefused, RecordingError
+from tournaments.scoring.fold import recompute_match
+from tournaments.scoring.versions import lock_deal, touch
 from tournaments.table_links.services import PIN_DIGITS, pin_matches
 
 

@@ -14,21 +14,23 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from referee.table.recording import settling
-from referee.table.recording.access import require_open, require_record
 from referee.table.recording.card_text import parse_card_text, seat_name
-from referee.table.recording.errors import IllegalPlay, RecordingError, verdict_message
-from referee.table.recording.history_rows import insert_with_history
-from referee.table.recording.match_fold import start_levels
-from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.snapshot import Snapshot, judge_record, with_play
 from referee.table.recording.turns import Turn, before_play, keep
-from referee.table.recording.versions import claim, read_deal
+from referee.table.recording.verdict_text import verdict_message
 from rules.card_counts import used_up
 from rules.cards import CARD_TEXT, parse_cards
 from rules.record import Record, ThrowRecord
 from rules.ruleset import Ruleset
 from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
+from tournaments.scoring.entries import require_open, require_record
+from tournaments.scoring.errors import IllegalPlay, RecordingError
+from tournaments.scoring.fold import start_levels
+from tournaments.scoring.history_rows import insert_with_history
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.settlement import key_of
+from tournaments.scoring.snapshot import Snapshot, judge_record, with_play
+from tournaments.scoring.versions import claim, read_deal
 
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
 ENTRY_FAULTS = frozenset(
@@ -190,6 +192,6 @@ def save(play: CheckedPlay) -> Snapshot:
     row = Play(trick=trick, order=order, seat=play.seat, cards=play.cards, recorded_by=user)
     insert_with_history(row, user)
     snap.add(trick, row, play.rec, play.verdict)
-    snap.proven = tuple(settling.key_of(v) for v in play.fresh)
+    snap.proven = tuple(key_of(v) for v in play.fresh)
     keep(snap)
     return snap

@@ -12,13 +12,13 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.table.recording.access import require_record
 from referee.table.recording.deal_entry import add_penalty, start_deal, submit_deal
-from referee.table.recording.errors import PermissionRefused
-from referee.table.recording.quick_totals import check_quick_totals
-from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.versions import touch
 from tournaments.models import Deal, Match
+from tournaments.scoring.entries import require_record
+from tournaments.scoring.errors import PermissionRefused
+from tournaments.scoring.quick_totals import check_quick_totals
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.versions import touch
 
 
 def require_quick_entry(user, match: Match) -> None:

@@ -18,9 +18,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.recording import hot_sql
-from referee.table.recording.errors import RecordingError
 from tournaments.models import WriteReceipt
+from tournaments.scoring import sql
+from tournaments.scoring.errors import RecordingError
 
 KEY_FIELD = "idempotency_key"
 KEY_HEADER = "X-Idempotency-Key"
@@ -68,8 +68,8 @@ def check_key(key: str) -> str:
     return key
 
 
-# The receipt of a key, looked up before every keyed write (``hot_sql``).
-RECEIPT = hot_sql.ModelRead(WriteReceipt, (), "user_id", "key")
+# The receipt of a key, looked up before every keyed write (``sql``).
+RECEIPT = sql.ModelRead(WriteReceipt, (), "user_id", "key")
 
 
 @dataclass
@@ -101,7 +101,7 @@ class Receipt:
     def keep(self, outcome: Outcome) -> Outcome:
         """Store ``outcome`` under the key, in the caller's transaction (no key: nothing to keep)."""
         if self.key:
-            self.row = hot_sql.insert(
+            self.row = sql.insert(
                 WriteReceipt(
                     user=self.user,
                     key=self.key,

@@ -17,13 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from referee.table.recording.access import require_entries
-from referee.table.recording.errors import RecordingError
-from referee.table.recording.match_fold import has_open_deal, levels_before, recompute_match, table_state
-from referee.table.recording.rulesets import ruleset_for
 from referee.table.recording.settling import require_record_settled
-from referee.table.recording.snapshot import judge_probe, snapshot
-from referee.table.recording.versions import touch
 from rules.cards import format_cards, parse_cards
 from rules.judge import Verdict
 from rules.order import trump_from_text
@@ -33,6 +27,12 @@ from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
 from tournaments.competition.free_text import text_problem
 from tournaments.models import Deal, Match, Penalty, Play, Trick
+from tournaments.scoring.entries import require_entries
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import has_open_deal, levels_before, recompute_match, table_state
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.snapshot import judge_probe, snapshot
+from tournaments.scoring.versions import touch
 
 
 def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial: bool = False) -> dict:

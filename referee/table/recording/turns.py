@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from referee.table.recording.snapshot import Snapshot, snapshot
 from rules.record import Record
 from rules.verdict import Verdict
 from tournaments.models import Deal, Trick
+from tournaments.scoring.snapshot import Snapshot, snapshot
 
 
 @dataclass(frozen=True)

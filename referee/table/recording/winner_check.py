@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from referee.table.recording.access import require_record
 from referee.table.recording.card_text import seat_name
-from referee.table.recording.errors import RecordingError
-from referee.table.recording.match_fold import start_levels
 from referee.table.recording.receipts import Outcome
-from referee.table.recording.snapshot import snapshot
 from tournaments.models import Deal
+from tournaments.scoring.entries import require_record
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import start_levels
+from tournaments.scoring.snapshot import snapshot
 
 
 def check_winner(deal: Deal, user, *, trick: int, seat: str) -> Outcome:

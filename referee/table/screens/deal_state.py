@@ -18,10 +18,7 @@ from referee.table.consequences import (
 from referee.table.recording import settling
 from referee.table.recording.card_text import seat_name
 from referee.table.recording.consistent import consistent_read
-from referee.table.recording.errors import violation_message
-from referee.table.recording.match_fold import start_levels
-from referee.table.recording.settling import Settlement
-from referee.table.recording.snapshot import Snapshot, snapshot
+from referee.table.recording.verdict_text import violation_message
 from referee.table.screens.cards import card_label, card_labels, picker_rows, throw_info
 from rules.cards import CARD_TEXT, parse_cards
 from rules.judge import Verdict
@@ -33,6 +30,9 @@ from tournaments.competition.access import (
     can_record,
 )
 from tournaments.models import Deal
+from tournaments.scoring.fold import start_levels
+from tournaments.scoring.settlement import Settlement, distinct, key_of, penalty_for, read_settlement
+from tournaments.scoring.snapshot import Snapshot, snapshot
 
 
 def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
@@ -121,12 +121,12 @@ def violation_rows(
     any (most states have none: no extra query)."""
     if not verdict.violations and not snap.penalty_keys:
         return []
-    settlement = settlement or settling.read_settlement(snap.deal)
+    settlement = settlement or read_settlement(snap.deal)
     settlement.note_called(verdict.violations, settlement.unkeyed)
     rs, banker = snap.rs, snap.deal.banker
     rows = []
-    for v in settling.distinct(verdict.violations):
-        key, code = settling.key_of(v), settling.penalty_for(v)
+    for v in distinct(verdict.violations):
+        key, code = key_of(v), penalty_for(v)
         rows.append(
             {
                 **v.as_dict(),

@@ -10,11 +10,8 @@ from django.utils import timezone
 from referee.table.forms import kitty_hint
 from referee.table.history import match_history
 from referee.table.level_trail import match_levels_chart
-from referee.table.recording.access import require_record
 from referee.table.recording.deal_entry import next_deal_number
-from referee.table.recording.match_fold import table_state
 from referee.table.recording.quick import require_quick_entry
-from referee.table.recording.rulesets import ruleset_for
 from referee.table.screens.deal_state import current_deal_state
 from referee.table.screens.labels import entry_labels
 from rules.ruleset import TimeRule
@@ -29,6 +26,9 @@ from tournaments.competition.access import (
 )
 from tournaments.competition.display import match_result
 from tournaments.models import Deal, Match
+from tournaments.scoring.entries import require_record
+from tournaments.scoring.fold import table_state
+from tournaments.scoring.rulesets import ruleset_for
 
 
 def match_screen(match: Match, user) -> dict:

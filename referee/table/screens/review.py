@@ -11,11 +11,7 @@ from referee.table.consequences import (
     why_result_changed,
 )
 from referee.table.explain import causes, level_stops, quick_stops, stop_lines
-from referee.table.recording import settling
-from referee.table.recording.access import may_reopen
 from referee.table.recording.changes import deal_changes
-from referee.table.recording.match_fold import start_levels
-from referee.table.recording.snapshot import snapshot
 from referee.table.screens.cards import card_label
 from referee.table.screens.deal_state import violation_rows
 from tournaments.competition.access import (
@@ -25,6 +21,10 @@ from tournaments.competition.access import (
     can_reopen,
 )
 from tournaments.models import Deal
+from tournaments.scoring.entries import may_reopen
+from tournaments.scoring.fold import start_levels
+from tournaments.scoring.settlement import read_settlement
+from tournaments.scoring.snapshot import snapshot
 
 
 def review_screen(deal: Deal, user) -> dict:
@@ -36,7 +36,7 @@ def review_screen(deal: Deal, user) -> dict:
     rs = snap.rs
     judged = snap.judged() if deal.mode == Deal.Mode.TRICKS else None
     verdict = judged.as_dict() if judged is not None else (deal.verdict or {})
-    settlement = settling.read_settlement(deal)
+    settlement = read_settlement(deal)
     rows = violation_rows(snap, judged, players, settlement) if judged is not None else []
     by_key = {row["key"]: row for row in rows}
     record = snap.record()

@@ -1,8 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.finishing import TournamentFinished
 from tournaments.management.commands._desk import get_tournament
-from tournaments.pairing.services import PairingError, pair_round, publish_round
+from tournaments.pairing.services import PairingError, pair_round
 
 
 class Command(BaseCommand):

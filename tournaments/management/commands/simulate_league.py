@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.competition.accounts import create_director
+from tournaments.league.results import zone_table
 from tournaments.models import Match, Player, Tournament
-from tournaments.teams.results import zone_table
 from tournaments.teams.simulation import build_league, play_day
 
 PAGE_LIMIT = 60 * 1024

@@ -3,8 +3,8 @@ import json
 from django.core.management.base import BaseCommand
 
 from referee.table.management.commands._common import get_match
-from referee.table.recording.match_fold import match_summary
 from tournaments.models import Match
+from tournaments.scoring.fold import match_summary
 
 
 class Command(BaseCommand):

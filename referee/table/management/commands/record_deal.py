@@ -4,8 +4,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.table.management.commands._common import get_match, operator
-from referee.table.recording.errors import RecordingError
 from referee.table.recording.records import record_deal
+from tournaments.scoring.errors import RecordingError
 
 
 class Command(BaseCommand):

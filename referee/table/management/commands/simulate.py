@@ -1,10 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.table.management.commands._common import operator
-from referee.table.recording.errors import RecordingError
 from referee.table.simulation import MAX_DEALS, simulate_round
 from tournaments.management.commands._desk import get_tournament
 from tournaments.models import Round
+from tournaments.scoring.errors import RecordingError
 
 
 class Command(BaseCommand):

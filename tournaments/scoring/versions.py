@@ -6,11 +6,11 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.recording import hot_sql
-from referee.table.recording.errors import StaleEdit
-from referee.table.recording.history_rows import record_change
 from tournaments.competition.accounts import display_name
 from tournaments.models import Deal
+from tournaments.scoring import sql
+from tournaments.scoring.errors import StaleEdit
+from tournaments.scoring.history_rows import record_change
 
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
@@ -61,8 +61,8 @@ def claim(deal: Deal, user, version: int) -> None:
 
 def claim_version(pk: int, version: int, changed_by, now) -> bool:
     """``UPDATE deal SET version = version + 1, changed_by, changed_at WHERE id = pk AND version = version``
-    (``hot_sql.claim``): whether the deal was at ``version`` (and is now one on)."""
-    return hot_sql.claim(pk, version, changed_by, now)
+    (``sql.claim``): whether the deal was at ``version`` (and is now one on)."""
+    return sql.claim(pk, version, changed_by, now)
 
 
 def touch(deal: Deal, user) -> None:

@@ -8,13 +8,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.recording.access import lock_for_entry
-from referee.table.recording.errors import PermissionRefused, RecordingError
-from referee.table.recording.match_fold import recompute_match
-from tournaments.adjusted.services import match_adjustment
 from tournaments.competition.access import can_reopen
 from tournaments.competition.free_text import text_problem
 from tournaments.models import RANK_CHOICES, Adjustment, Match
+from tournaments.scoring.entries import lock_for_entry
+from tournaments.scoring.errors import PermissionRefused, RecordingError
+from tournaments.scoring.fold import recompute_match
 
 OTHER_SIDE = {"NS": "EW", "EW": "NS"}
 REASON_LENGTH = 300
@@ -105,6 +104,12 @@ def withdraw(adjustment: Adjustment, user) -> Adjustment:
     adjustment.withdrawn_at, adjustment.withdrawn_by = timezone.now(), user
     adjustment.save(update_fields=["withdrawn_at", "withdrawn_by"])
     if adjustment.kind == Adjustment.Kind.FORFEIT:
-        forfeit_as(match, user, match_adjustment(match))
+        forfeit_as(match, user, Adjustment.objects.match_result(match))
     recompute_match(match)
     return adjustment
+
+
+def adjustments_of(match: Match) -> list[Adjustment]:
+    """Every adjustment of the match, withdrawn ones too, in order (the match page lists them)."""
+    related = ("deal", "made_by", "withdrawn_by")
+    return list(match.adjustments.select_related(*related).order_by("made_at", "pk"))

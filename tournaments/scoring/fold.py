@@ -15,16 +15,17 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.recording.access import lock_for_entry, require_record
-from referee.table.recording.errors import PermissionRefused, RecordingError
-from referee.table.recording.rulesets import ruleset_for
-from referee.table.recording.snapshot import penalty_entry
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
-from tournaments.adjusted import services as adjusted
 from tournaments.competition.access import can_reopen
-from tournaments.models import Deal, Match, Penalty
+from tournaments.league.playoffs import after_table
+from tournaments.models import Adjustment, Deal, Match, Penalty
 from tournaments.pairing.advance import after_bracket_match
+from tournaments.scoring.awarded import apply_to_match
+from tournaments.scoring.entries import lock_for_entry, require_record
+from tournaments.scoring.errors import PermissionRefused, RecordingError
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.snapshot import penalty_entry
 
 FOLD_FIELDS = ("pk", "number", "banker", "declarer", "level", "started_at", "finished_at", "attackers_total")
 OFFICIAL = (Deal.State.CONFIRMED,)
@@ -33,7 +34,9 @@ PLAYED = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
 
 def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[dict]:
     """The columns the match fold needs, with each verdict's ``result`` only (the tricks are never parsed)."""
-    deals = match.deals.filter(state__in=list(states)).exclude(pk__in=adjusted.void_deal_ids(match=match))
+    deals = match.deals.filter(state__in=list(states)).exclude(
+        pk__in=Adjustment.objects.void_deal_ids(match=match)
+    )
     if before is not None:
         deals = deals.filter(number__lt=before)
     rows = list(deals.order_by("number").values(*FOLD_FIELDS, "verdict__result"))
@@ -160,12 +163,13 @@ def recompute_match(match: Match) -> MatchState:
     else:
         match.state = Match.State.IN_PROGRESS if match.deals.exists() else Match.State.SCHEDULED
         match.ended_by, match.winner, match.ended_at = "", None, None
-    adjusted.apply_to_match(match)  # the director's awarded result, if any, stands over the fold's
+    apply_to_match(match)  # the director's awarded result, if any, stands over the fold's
     match.version += 1
     match.save()
     match.round.refresh_state()
     refresh_start_levels(match)
-    after_bracket_match(match)
+    after_bracket_match(match)  # a knockout's next round, once this write commits
+    after_table(match)  # a team playoff's next fixtures, once this write commits
     return state
 
 

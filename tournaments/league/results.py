@@ -19,8 +19,7 @@ from rules.teams import (
     team_result,
     team_standings,
 )
-from tournaments.models import Match, Team, TeamMatch, TeamTable, Tournament, Zone
-from tournaments.teams.models import team_event
+from tournaments.models import Match, Team, TeamMatch, TeamTable, Tournament, Zone, team_event
 
 TIE_BREAKS = ("table_points", "level_diff", "head_to_head")
 

@@ -11,10 +11,6 @@ from typing import Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS
 
-from referee.table.recording import hot_sql
-from referee.table.recording.errors import RecordingError
-from referee.table.recording.hot_sql import TRICK_COLUMNS
-from referee.table.recording.rulesets import ruleset_for
 from rules.cards import Card, CardError, parse_cards
 from rules.facts import PenaltyCall
 from rules.judge import judge
@@ -24,6 +20,10 @@ from rules.ruleset import Ruleset, RulesetError
 from rules.seats import SIDES, next_seat, side_of
 from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
+from tournaments.scoring import sql
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.rulesets import ruleset_for
+from tournaments.scoring.sql import TRICK_COLUMNS
 
 
 def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
@@ -36,7 +36,7 @@ def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
 
 def read_penalties(deal: Deal) -> tuple[list[dict], list[str]]:
     """DEAL-RECORD ``penalties`` in the order they were called, and the violations they settle (keys, not '')."""
-    rows = hot_sql.penalties(deal.pk)
+    rows = sql.penalties(deal.pk)
     return [penalty_entry(*row[:4]) for row in rows], [row[4] for row in rows if row[4]]
 
 
@@ -65,7 +65,7 @@ class Snapshot:
     penalty_keys: list[str] = dataclasses.field(default_factory=list)  # violations settled by a penalty
     proven: tuple[
         str, ...
-    ] = ()  # violations the last play saved brought to light (``settling.violation_key``)
+    ] = ()  # violations the last play saved brought to light (``settlement.violation_key``)
     typed: Record | None = None  # the engine's record of the snapshot (``rec``), built once
 
     def judged(self) -> Verdict:
@@ -209,7 +209,7 @@ def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
     db, split = DEFAULT_DB_ALIAS, len(TRICK_COLUMNS)
     tricks: list[Trick] = []
     plays: list[list[PlayedCards]] = []
-    for row in hot_sql.tricks_with_plays(deal.pk):
+    for row in sql.tricks_with_plays(deal.pk):
         if not tricks or tricks[-1].pk != row[0]:
             tricks.append(Trick.from_db(db, TRICK_COLUMNS, row[:split]))
             plays.append([])
@@ -221,7 +221,7 @@ def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
 
 
 def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
-    """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``match_fold.start_levels``)."""
+    """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``fold.start_levels``)."""
     tricks, plays = read_tricks(deal)
     penalties, keys = read_penalties(deal)
     return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalties, penalty_keys=keys)

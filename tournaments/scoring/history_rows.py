@@ -1,5 +1,5 @@
 """The history row of each write done without ``save`` (who, when, what kind of change): the row simple-history's
-``bulk_history_create`` makes, inserted with ``hot_sql`` (the ORM's insert of a 30-column history row cost a play
+``bulk_history_create`` makes, inserted with ``sql`` (the ORM's insert of a 30-column history row cost a play
 three times the statement's own work)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Model
 from django.utils import timezone
 
-from referee.table.recording import hot_sql
+from tournaments.scoring import sql
 
 
 @cache
@@ -34,12 +34,12 @@ def history_row(row: Model, user, kind: str, when: datetime | None = None) -> Mo
 
 
 def insert_with_history(row: Model, user) -> Model:
-    """Insert ``row`` with its history row ('+', who and when), as saving it would (both ``hot_sql.insert``)."""
-    hot_sql.insert(row)
-    hot_sql.insert(history_row(row, user, "+"))
+    """Insert ``row`` with its history row ('+', who and when), as saving it would (both ``sql.insert``)."""
+    sql.insert(row)
+    sql.insert(history_row(row, user, "+"))
     return row
 
 
 def record_change(row: Model, user, when: datetime) -> None:
     """The history row ('~', who and when) of a change written by an UPDATE rather than a save."""
-    hot_sql.insert(history_row(row, user, "~", when))
+    sql.insert(history_row(row, user, "~", when))

@@ -9,14 +9,14 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from referee.table.recording.errors import RecordingError
-from referee.table.recording.match_fold import levels_before
 from rules.cards import POINTS
 from rules.facts import LeadShape, PenaltyCall, TrickFacts
 from rules.ruleset import Ruleset
 from rules.scoring import ScoringError, score_deal
 from rules.seats import SEATS, partner, side_of
 from tournaments.models import Deal
+from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import levels_before
 
 # The kinds of last lead a quick table names (the kitty multiplier depends on it): label and shape. Sets of three
 # and four (RULES §13.1) only where the decks hold them.
@@ -75,8 +75,9 @@ def check_quick_totals(rs: Ruleset, points_won: int, kitty_points: int, last_lea
         raise RecordingError(_("Choose the kind of the last lead."))
 
 
-def quick_verdict(deal: Deal, rs: Ruleset) -> dict:
-    """Score a deal from the table's totals, through the same scoring function as a recorded deal."""
+def quick_verdict(deal: Deal, rs: Ruleset, levels: dict[str, str] | None = None) -> dict:
+    """Score a deal from the table's totals, through the same scoring function as a recorded deal; ``levels``:
+    both sides' levels when it began, when the caller has folded them already (else ``levels_before``)."""
     attackers = [s for s in SEATS if side_of(s) != side_of(deal.banker)]
     banker_side = [deal.banker, partner(deal.banker)]
     last_winner = attackers[0] if deal.quick_attackers_last else banker_side[0]
@@ -85,7 +86,7 @@ def quick_verdict(deal: Deal, rs: Ruleset) -> dict:
         TrickFacts(last_winner, last_winner, 0, last_lead_shape(deal.quick_last_lead or "single")),
     ]
     calls = [PenaltyCall(p.seat, p.code, p.trick, p.note) for p in deal.penalties.all()]
-    levels = levels_before(deal)
+    levels = levels if levels is not None else levels_before(deal)
     try:
         score = score_deal(
             rs,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from referee.table.recording.errors import DraftRound, Finished, Frozen, PermissionRefused
 from tournaments.competition.access import can_record, can_reopen, in_draft
 from tournaments.competition.finishing import refusal
 from tournaments.models import Deal, Match, Round
+from tournaments.scoring.errors import DraftRound, Finished, Frozen, PermissionRefused
 
 
 def require_entries(match: Match) -> None:

@@ -66,6 +66,7 @@ class ModelRead:
     gives the first instance with its related ones attached, or None."""
 
     def __init__(self, model: type[Model], paths: Sequence[str], *keys: str) -> None:
+        self.paths, self.keys = tuple(paths), keys
         self.parts = [Joined(model, "t0", tuple(model._meta.concrete_fields), None, "", False)]
         joins = []
         for path in paths:

@@ -20,7 +20,6 @@ from functools import partial
 
 from django.db import transaction
 from django.db.models import Max
-from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
 
 from rules.knockout import (
@@ -34,11 +33,10 @@ from rules.knockout import (
 )
 from rules.teams import TeamResult, TeamRow, playoff_winner, zone_leaders
 from tournaments.competition.finishing import lock_open
-from tournaments.models import Match, Round, Team, TeamEvent, TeamMatch, TeamTable, Tournament
+from tournaments.league.errors import TeamError
+from tournaments.league.results import results, shown, zone_table
+from tournaments.models import Match, Round, Team, TeamEvent, TeamMatch, TeamTable, Tournament, team_event
 from tournaments.pairing.bracket import Column, Entry, place_text, round_name
-from tournaments.teams.models import team_event
-from tournaments.teams.results import results, shown, zone_table
-from tournaments.teams.services import TeamError
 
 log = logging.getLogger(__name__)
 
@@ -244,12 +242,13 @@ def advance_playoffs(tournament: Tournament) -> list[TeamMatch]:
     return done
 
 
-def after_table(sender, instance: Match, **kwargs) -> None:
-    """A finished table of a playoff fixture: the next fixtures are made once the write commits."""
-    if instance.state != Match.State.FINISHED:
+def after_table(match: Match) -> None:
+    """A finished table of a playoff fixture: the next fixtures are made once the write commits (asked by the
+    match fold, ``scoring.fold.recompute_match``, after every match it folds)."""
+    if match.state != Match.State.FINISHED:
         return
     where = (
-        TeamTable.objects.filter(match_id=instance.pk)
+        TeamTable.objects.filter(match_id=match.pk)
         .values_list("team_match__round__tournament_id", "team_match__round__number")
         .first()
     )
@@ -266,11 +265,6 @@ def _advance(tournament_id: int) -> None:
         made = advance_playoffs(tournament)
         if made:
             log.info("%s: %s playoff fixtures made or re-seated by themselves", tournament.slug, len(made))
-
-
-def connect() -> None:
-    """Called from the app's ``ready``."""
-    post_save.connect(after_table, sender=Match, dispatch_uid="team-playoffs-after-table")
 
 
 # --- the picture -------------------------------------------------------------------------------------------

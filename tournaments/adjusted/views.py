@@ -1,4 +1,4 @@
-"""The director's adjusted results page of a match (award one, withdraw one): thin, over ``adjusting``."""
+"""The director's adjusted results page of a match (award one, withdraw one): thin, over ``awarding``."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from referee.table import adjusting
-from referee.table.recording.errors import RecordingError
+from tournaments.adjusted import awarding
+from tournaments.adjusted.awarding import adjustments_of
 from tournaments.adjusted.forms import AdjustmentForm
-from tournaments.adjusted.services import adjustments_of
 from tournaments.competition.page_guards import desk_page
 from tournaments.models import Adjustment, Match, Tournament
+from tournaments.scoring.errors import RecordingError
 
 
 def match_of(tournament: Tournament, match_id: int) -> Match:
@@ -39,7 +39,7 @@ def desk_adjust(request: HttpRequest, tournament: Tournament, match_id: int) -> 
     if request.method == "POST":
         if form.is_valid():
             try:
-                adjusting.award(match, request.user, **form.cleaned_data)
+                awarding.award(match, request.user, **form.cleaned_data)
             except RecordingError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -61,7 +61,7 @@ def desk_adjustment_withdraw(
     if adjustment is None:
         raise Http404
     try:
-        adjusting.withdraw(adjustment, request.user)
+        awarding.withdraw(adjustment, request.user)
         messages.success(request, _("The adjustment is withdrawn."))
     except RecordingError as exc:
         messages.error(request, exc.message)
