@@ -112,3 +112,12 @@ def test_the_check_in_pages_need_the_director(client, tournament, five, judge, n
     client.force_login(judge)
     assert getattr(client, method)(url, fields).status_code == 403
     assert not CheckIn.objects.exists()
+
+
+@pytest.mark.parametrize("posted", ["²", "①", "٣"])
+def test_a_pair_number_in_other_digits_is_refused_in_words_not_a_500(
+    client, tournament, five, director, posted
+):
+    client.force_login(director)
+    response = client.post(reverse("desk-check-in", args=[tournament.slug]), {"action": "in", "pair": posted})
+    assert response.status_code == 200 and not CheckIn.objects.exists()  # the page, with its refusal
