@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tournaments.checkin import services
+from tournaments.competition.throttle import PINS
 from tournaments.models import Absence, Adjustment, CheckIn, Match
 from tournaments.pairing.services import publish_round
 from tournaments.tables.services import make_pin
@@ -72,7 +73,7 @@ def test_a_pair_checks_itself_in_with_its_pin_and_a_wrong_pin_is_counted(tournam
         services.check_in_by_pin(tournament, five[1], "x" + pin, director)
     services.check_in_by_pin(tournament, five[1], pin, director)
     assert CheckIn.objects.get().how == "pin"
-    for _ in range(services.PIN_TRIES):
+    for _ in range(PINS.limit):
         with pytest.raises(services.CheckInError):
             services.check_in_by_pin(tournament, five[2], "000000x", director)
     make_pin(five[2], director)

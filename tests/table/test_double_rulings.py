@@ -16,12 +16,16 @@ from tournaments.competition.accounts import create_director
 from tournaments.models import Adjustment, Match, Series
 
 
+# PostgreSQL: the suite's own database, committed (each thread reads what the others wrote).
+pytestmark = [] if connection.vendor == "sqlite" else [pytest.mark.django_db(transaction=True)]
+
+
 @pytest.fixture
 def shared_db(request):
-    """A database every thread shares: a SQLite file (the in-memory one is per thread), else the suite's own."""
+    """A database every thread shares: on SQLite a file as in production (the in-memory one is per thread)."""
     if connection.vendor == "sqlite":
         return request.getfixturevalue("file_db")
-    return request.getfixturevalue("transactional_db")
+    return None
 
 
 def test_six_identical_assigned_levels_at_once_leave_one_adjustment(shared_db):
