@@ -21,8 +21,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from referee.security import client_address
-from tournaments.competition.throttle import TABLE_LINKS
 from tournaments.competition.access import is_table_account
+from tournaments.competition.throttle import TABLE_LINKS
 from tournaments.tables import services as links
 
 DEVICE_KEY = links.DEVICE_KEY

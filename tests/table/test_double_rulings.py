@@ -15,7 +15,6 @@ from tests.table.test_draft_and_concurrency import in_threads, table
 from tournaments.competition.accounts import create_director
 from tournaments.models import Adjustment, Match, Series
 
-
 # PostgreSQL: the suite's own database, committed (each thread reads what the others wrote).
 pytestmark = [] if connection.vendor == "sqlite" else [pytest.mark.django_db(transaction=True)]
 

@@ -233,7 +233,9 @@ def test_sixty_four_wrong_pins_at_once_check_only_five(card, submitted, monkeypa
     assert sum(isinstance(o, pins.TooManyPins) for o in outcomes) == 59
 
 
-def test_a_pair_locked_at_the_table_is_refused_at_the_check_in_tablet(card, match, director, device, submitted):
+def test_a_pair_locked_at_the_table_is_refused_at_the_check_in_tablet(
+    card, match, director, device, submitted
+):
     from tournaments.checkin import services as checkin
 
     for _n in range(5):
