@@ -1,5 +1,5 @@
 """The public API's rate limit: every request under ``/api/`` counted per address with the site's throttle
-(``referee.throttle.API``); over the limit, a 429 in JSON with one sentence in the active language and
+(``tournaments.competition.throttle.API``); over the limit, a 429 in JSON with one sentence in the active language and
 ``Retry-After``. It lives here, not in the API's room, because the throttle is the project's (``referee``)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from referee.security import client_address
-from referee.throttle import API
+from tournaments.competition.throttle import API
 
 PREFIX = "/api/"
 

@@ -251,7 +251,7 @@ def caches(base_dir: Path, database_config: dict) -> dict:
 
 
 def throttles(base_dir: Path, database_config: dict) -> dict:
-    """THROTTLES, where failed tries are counted (``referee.throttle``), never beside the pages: Redis from
+    """THROTTLES, where failed tries are counted (``tournaments.competition.throttle``), never beside the pages: Redis from
     REDIS_URL (every app server shares it, under a prefix naming the database), else a SQLite file
     ``referee-throttles-<prefix>.sqlite3`` in CACHE_DIR (default: the system's temporary folder), which every process
     of this machine shares (the file cache culls and clears its ``.djcache`` files only)."""

@@ -24,7 +24,7 @@ PinHasher.iterations = 1_000  # the tables' PINs likewise (a round's cards hash 
 
 # Each test process its own cache of the public pages (a shared file cache would mix the workers' databases).
 settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# And its own store of failed tries (referee/throttle.py), a SQLite file of the process's own.
+# And its own store of failed tries (tournaments/competition/throttle.py), a SQLite file of the process's own.
 settings.THROTTLES = {
     "sqlite": os.path.join(tempfile.gettempdir(), f"referee-test-throttles-{os.getpid()}.sqlite3")
 }
@@ -66,7 +66,7 @@ def _empty_cache():
     """No page cached by an earlier test (whose rows' ids a later test's rows may take again)."""
     from django.core.cache import cache
 
-    from referee.throttle import store
+    from tournaments.competition.throttle import store
 
     cache.clear()
     store().clear()

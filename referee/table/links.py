@@ -2,7 +2,7 @@
 goes to the table's match page; it records that table alone (``access.table_refusal``) while the link is live.
 
 No account or password is typed: the link is the key, so a wrong or dead one is counted against the address
-(``referee.throttle.TABLE_LINKS``) and refused in one sentence. A live link always opens, even from an address
+(``tournaments.competition.throttle.TABLE_LINKS``) and refused in one sentence. A live link always opens, even from an address
 that has run out of tries: twenty garbage tokens must not lock every tablet behind one hall's router out.
 
 A browser signed in to another account (the director's) is asked first: the switch is a POST from that page
@@ -21,8 +21,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from referee.security import client_address
-from referee.throttle import TABLE_LINKS
 from tournaments.competition.access import is_table_account
+from tournaments.competition.throttle import TABLE_LINKS
 from tournaments.table_links import services as links
 
 DEVICE_KEY = links.DEVICE_KEY

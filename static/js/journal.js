@@ -113,7 +113,12 @@
       var record = null;
       try { record = JSON.parse(window.localStorage.getItem(storeKey)); } catch (e) { record = null; }
       record = record || {};
-      record.entries = record.entries || [];
+      // An entry written by an older release has no version at all (this one writes null while it waits for the
+      // entry before it): it is replayed as a play only, never as an undo, which the version would have to tie
+      // to the deal it was made on (it could take back another device's play after a reopen).
+      record.entries = (record.entries || []).filter(function (e) {
+        return "version" in e || (e.action !== "undo" && e.action !== "undo_trick");
+      });
       record.notices = record.notices || [];
       return record;
     }

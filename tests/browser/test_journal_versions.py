@@ -4,6 +4,8 @@ refused with the server's sentence and stays on the page for the judge."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.browser.helpers import expect, wait_for_version
@@ -85,5 +87,28 @@ def test_a_kitty_queued_offline_is_refused_when_another_device_has_changed_the_d
         deal.refresh_from_db()
         assert sorted(deal.kitty.split()) == sorted(record["kitty"].split())
         assert Play.objects.filter(trick__deal=deal).count() == 2
+    finally:
+        context.close()
+
+
+def test_an_undo_an_older_release_left_without_a_version_never_takes_back_a_play(browser, live_server):
+    """Issue 38 item 12: such an entry is replayed as a play only; the undo is never sent."""
+    deal, record = begun_deal()
+    plays = record["tricks"][0]["plays"]
+    context, page = phone_page(browser, live_server)
+    try:
+        open_deal(page, deal)
+        another_device_plays(deal, *plays[0])  # version 1, on the server only
+        old = {"entries": [{"key": "0b5c6f2e-7d1a-4c3b-9e8f-1a2b3c4d5e6f", "action": "undo", "fields": {}}]}
+        page.evaluate(
+            "([key, value]) => localStorage.setItem(key, value)",
+            [f"referee-journal:{deal.pk}", json.dumps(old)],
+        )
+        page.reload()
+        wait_for_version(page, 1)
+        enter(page, plays[1][1])  # the judge goes on: the second play
+        waiting(page, 0)
+        wait_for_version(page, 2)
+        assert Play.objects.filter(trick__deal=deal).count() == 2  # the other device's play stayed
     finally:
         context.close()

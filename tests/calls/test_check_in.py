@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tournaments.checkin import services
 from tournaments.checkin.forfeits import publish_round
+from tournaments.competition.throttle import PINS
 from tournaments.models import Absence, Adjustment, CheckIn, Match
 from tournaments.table_links.services import make_pin
 
@@ -72,7 +73,7 @@ def test_a_pair_checks_itself_in_with_its_pin_and_a_wrong_pin_is_counted(tournam
         services.check_in_by_pin(tournament, five[1], "x" + pin, director)
     services.check_in_by_pin(tournament, five[1], pin, director)
     assert CheckIn.objects.get().how == "pin"
-    for _ in range(services.PIN_TRIES):
+    for _ in range(PINS.limit):
         with pytest.raises(services.CheckInError):
             services.check_in_by_pin(tournament, five[2], "000000x", director)
     make_pin(five[2], director)
@@ -112,3 +113,12 @@ def test_the_check_in_pages_need_the_director(client, tournament, five, judge, n
     client.force_login(judge)
     assert getattr(client, method)(url, fields).status_code == 403
     assert not CheckIn.objects.exists()
+
+
+@pytest.mark.parametrize("posted", ["²", "①", "٣"])
+def test_a_pair_number_in_other_digits_is_refused_in_words_not_a_500(
+    client, tournament, five, director, posted
+):
+    client.force_login(director)
+    response = client.post(reverse("desk-check-in", args=[tournament.slug]), {"action": "in", "pair": posted})
+    assert response.status_code == 200 and not CheckIn.objects.exists()  # the page, with its refusal

@@ -437,3 +437,11 @@ def test_a_hostile_workbook_under_a_text_name_meets_the_same_caps(tournament):
     assert [p.message for p in parsed.problems] == [
         "The workbook holds more than 20000 different texts: keep only the pairs in it."
     ]
+
+
+def test_a_file_of_one_pair_more_than_the_cap_is_refused(tournament):
+    from tournaments.workbook.importing import MAX_ROWS
+
+    rows = [f"队{n},甲{n},乙{n}," for n in range(1, MAX_ROWS + 2)]
+    parsed = parse(tournament, "pairs.csv", csv_bytes("pair,player1,player2,club", *rows))
+    assert not parsed.ok and str(MAX_ROWS) in " ".join(p.message for p in parsed.problems)

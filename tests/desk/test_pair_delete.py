@@ -200,3 +200,17 @@ def test_the_delete_page_names_the_players_kept_and_their_other_pairs(client, di
     first, second = html.split(pair.player1.name, 1)[1].split(pair.player2.name, 1)
     assert "deleted" in first and "kept" not in first
     assert "kept" in second and "老友队 (秋季赛)" in second
+
+
+def test_a_team_roster_pair_that_never_played_is_refused_in_words_naming_the_team(client, director):
+    from tests.teams.scene import league
+
+    t = league()
+    team = t.teams.order_by("pk").first()
+    pair = team.roster.order_by("pk").first().pair
+    with translation.override("en"), pytest.raises(PeopleError) as refused:
+        delete_pair(pair, director)
+    assert team.name in str(refused.value) and Pair.objects.filter(pk=pair.pk).exists()
+    en(client).force_login(director)
+    response = client.post(pair_url("desk-pair-delete", pair))
+    assert response.status_code in (302, 409) and Pair.objects.filter(pk=pair.pk).exists()

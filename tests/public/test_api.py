@@ -10,11 +10,11 @@ from lxml import html as lxml_html
 from openapi_spec_validator import validate
 
 from referee import api_limit
-from referee.throttle import Throttle
 from tests.desk.helpers import deal, finish, play
 from tests.desk.test_knockout_pages import cup, play_semis  # noqa: F401 - the knockout fixture
 from tournaments.api import urls as api_urls
 from tournaments.api.openapi import document
+from tournaments.competition.throttle import Throttle
 from tournaments.models import Bye, Deal, Match, Round
 
 

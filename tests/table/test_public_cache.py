@@ -196,3 +196,40 @@ def test_invented_queries_keep_a_bounded_number_of_copies_of_a_page(client, matc
     for n in range(100):
         assert get(client, url + f"?sort=column{n}").status_code == 200
     assert 1 <= len(kept) <= 32
+
+
+def test_an_x_live_value_the_pages_never_send_is_the_plain_page(client, match):
+    url = reverse("standings", args=[match.round.tournament.slug])
+    plain = get(client, url)["ETag"]
+    assert get(client, url, **{"X-Live": "invented-1"})["ETag"] == plain
+    assert get(client, url, **{"X-Live": "1"})["ETag"] != plain  # the live table alone, as standings.js asks
+
+
+def test_invented_x_live_values_keep_a_bounded_number_of_copies_of_a_page(client, match, monkeypatch):
+    from django.core.cache import cache
+
+    kept = []
+    real_set = cache.set
+
+    def counting_set(key, *args, **kwargs):
+        if key.startswith("public-page:"):
+            kept.append(key)
+        return real_set(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "set", counting_set)
+    url = reverse("standings", args=[match.round.tournament.slug])
+    for n in range(40):
+        for query in ("", "?sort=name", "?round=1"):
+            assert get(client, url + query, **{"X-Live": f"v{n}"}).status_code == 200
+        assert get(client, url + f"?sort=column{n}", **{"X-Live": "1"}).status_code == 200
+    assert 1 <= len(set(kept)) <= 32
+
+
+def test_a_visitor_reads_the_fixtures_of_the_match_day_asked_for(client, db):
+    from tests.teams.scene import league
+
+    t = league()
+    client.cookies["django_language"] = "en"
+    url = reverse("team-fixtures", args=[t.slug])
+    assert "Match day 3" in get(client, url + "?day=3").content.decode()
+    assert "Match day 2" in get(client, url + "?day=2").content.decode()

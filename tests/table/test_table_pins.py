@@ -222,7 +222,7 @@ def test_sixty_four_wrong_pins_at_once_check_only_five(card, submitted, monkeypa
         time.sleep(0.02)  # the slow hash: every try is in flight at once
         return False
 
-    monkeypatch.setattr(pins, "pin_matches", slow_wrong)
+    monkeypatch.setattr(services, "pin_matches", slow_wrong)
     monkeypatch.setattr(pins, "can_confirm_by_pin", lambda user, deal: True)
     deal = Deal.objects.select_related("match__pair_ns", "match__pair_ew").get(pk=submitted.pk)
     threads = [in_thread(lambda: pins.checked_pair(deal, None, "NS", "123456")) for _n in range(64)]
@@ -231,3 +231,36 @@ def test_sixty_four_wrong_pins_at_once_check_only_five(card, submitted, monkeypa
     outcomes = [outcome[0] for _thread, outcome in threads]
     assert len(checked) == 5
     assert sum(isinstance(o, pins.TooManyPins) for o in outcomes) == 59
+
+
+def test_a_pair_locked_at_the_table_is_refused_at_the_check_in_tablet(
+    card, match, director, device, submitted
+):
+    from tournaments.checkin import services as checkin
+
+    for _n in range(5):
+        assert pin_confirm(device, submitted, wrong_pin(card), card.pins[1]).status_code == 400
+    with pytest.raises(checkin.CheckInError) as refused:
+        checkin.check_in_by_pin(match.round.tournament, match.pair_ns, card.pins[0], director)
+    assert refused.value.status == 429 and not match.pair_ns.check_ins.exists()
+
+
+def test_sixty_four_wrong_check_in_pins_at_once_check_only_five(card, match, director, monkeypatch):
+    from tournaments.checkin import services as checkin
+
+    checked = []
+
+    def slow_wrong(pair, pin):
+        checked.append(pin)
+        time.sleep(0.02)  # the slow hash: every try is in flight at once
+        return False
+
+    monkeypatch.setattr(services, "pin_matches", slow_wrong)
+    monkeypatch.setattr(checkin, "pin_matches", slow_wrong, raising=False)
+    t, pair = match.round.tournament, match.pair_ns
+    threads = [in_thread(lambda: checkin.check_in_by_pin(t, pair, "123456", director)) for _n in range(64)]
+    for thread, _outcome in threads:
+        thread.join()
+    outcomes = [outcome[0] for _thread, outcome in threads]
+    assert len(checked) == 5
+    assert sum(getattr(o, "status", None) == 429 for o in outcomes) == 59

@@ -77,12 +77,25 @@ def award(
     adjustment = adjustment_for(
         match, kind, side=side, level_ns=level_ns, level_ew=level_ew, deal_number=deal_number
     )
+    if (standing := same_ruling_standing(adjustment)) is not None:
+        return standing  # a double tap, or the same ruling posted twice: it stands once
     adjustment.reason, adjustment.made_by = checked_reason(reason), user
     adjustment.save()
     if kind == Adjustment.Kind.FORFEIT:
         forfeit_as(match, user, adjustment)
     recompute_match(match)
     return adjustment
+
+
+def same_ruling_standing(adjustment: Adjustment) -> Adjustment | None:
+    """The match result in force when it is already the one asked for (read under the match's lock, so six
+    identical posts at once leave one; withdrawing it then leaves no twin in force)."""
+    if adjustment.kind not in Adjustment.MATCH_KINDS:
+        return None  # a deal voided twice is refused by ``adjustment_for``
+    standing = Adjustment.objects.match_result(adjustment.match)
+    fields = ("kind", "side", "level_ns", "level_ew")
+    same = standing is not None and all(getattr(standing, f) == getattr(adjustment, f) for f in fields)
+    return standing if same else None
 
 
 def forfeit_as(match: Match, user, adjustment: Adjustment | None) -> None:

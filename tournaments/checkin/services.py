@@ -6,17 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.competition.finishing import lock_open
 from tournaments.models import Absence, CheckIn, Pair, Round, Tournament, by_seed
 from tournaments.pairing.services import PairingError, pair_round
-from tournaments.table_links.services import pin_matches
-
-PIN_TRIES = 5  # wrong PINs for one pair before its self check-in waits
-PIN_WAIT = 600  # seconds
+from tournaments.table_links.services import try_pin
 
 
 class CheckInError(Exception):
@@ -77,19 +73,14 @@ def undo_check_in(tournament: Tournament, pair: Pair, user) -> None:
     CheckIn.objects.filter(pair=pair, round_number=next_round(tournament)).delete()
 
 
-def pin_key(pair: Pair) -> str:
-    return f"check-in-pin:{pair.pk}"
-
-
 def check_in_by_pin(tournament: Tournament, pair: Pair, pin: str, user) -> CheckIn:
-    """A pair checks itself in on the desk's tablet with its PIN; wrong PINs are counted per pair."""
-    key = pin_key(pair)
-    if cache.get(key, 0) >= PIN_TRIES:
+    """A pair checks itself in on the desk's tablet with its PIN; wrong PINs count on the pair's one budget,
+    the table's too (``try_pin``): a pair locked out at its table is locked out here."""
+    right = try_pin(pair, (pin or "").strip()[:20])
+    if right is None:
         raise CheckInError(_("Too many wrong PINs for this pair: ask at the desk."), 429)
-    if not pin_matches(pair, (pin or "").strip()[:20]):
-        cache.set(key, cache.get(key, 0) + 1, PIN_WAIT)
+    if not right:
         raise CheckInError(_("That PIN is not this pair's."), 403)
-    cache.delete(key)
     return check_in(tournament, pair, user, how=CheckIn.How.PIN)
 
 

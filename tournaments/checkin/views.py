@@ -16,8 +16,9 @@ from tournaments.models import Match, Tournament
 
 
 def posted_pair(request: HttpRequest) -> int | None:
+    """The pair's id as posted: ASCII digits only (``²``, ``①`` are digits to ``isdigit`` but not to ``int``)."""
     value = request.POST.get("pair", "")
-    return int(value) if value.isdigit() and len(value) < 20 else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 20 else None
 
 
 def late_rows(tournament: Tournament) -> list[dict]:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.competition import access
 from tournaments.competition.finishing import lock_open, refusal
-from tournaments.models import Bye, Match, Pair, Player, Round, Seating, Tournament
+from tournaments.models import Bye, Match, Pair, Player, Round, Seating, TeamPair, Tournament
 from tournaments.people.errors import PeopleError
 from tournaments.people.registry import already_playing, forget_unused, player_for_pair
 
@@ -156,6 +156,14 @@ def why_not_delete_pair(pair: Pair) -> str | None:
     not finished (its final standings list the pair)."""
     if pair.tournament.is_finished:
         return refusal()
+    place = TeamPair.objects.filter(pair=pair).select_related("team").first()
+    if place is not None:
+        return _(
+            "%(pair)s is on the roster of %(team)s: a team's pair is not deleted; withdraw it instead."
+        ) % {
+            "pair": pair.name,
+            "team": place.team.name,
+        }
     placed = rounds_placing(pair)
     paired = placed.exclude(state=Round.State.DRAFT).first()
     if paired is not None:

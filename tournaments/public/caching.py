@@ -1,7 +1,8 @@
 """Public pages that cost nothing to serve twice: ``@public_cache`` on a view whose address names a tournament.
 
 For a visitor who is not signed in (the only ones whose page is the same for all), the page is kept in the shared
-cache under a key made of its address, its language, ``X-Live`` and the tournament's generation
+cache under a key made of its address, its language, ``X-Live`` (only the value the pages send: ``live``) and the
+tournament's generation
 (``tournaments.public.generation``), which changes with every write the public pages show. The key is also the
 page's ``ETag``: a poll sending it back in ``If-None-Match`` gets a 304 before anything is built — one cache
 read, no database. Signed-in users, and visitors with a message waiting, get the page
@@ -12,8 +13,9 @@ says so to nginx (deploy/nginx/referee.conf), which keeps nothing the site does 
 The address in the key is the path and only the query parameters the page reads (``reads``), each in its one
 spelling (a round's number as a number, a table's order as a column name), and the view is given just those: any
 other parameter (``?p=1`` … ``?p=2000``, a tracker's tag) is the same page, one key, built once. A page keeps at
-most ``VARIANTS`` spellings of its query per generation; the others are built but not kept, so no visitor can
-grow the shared cache (Redis culls nothing) by inventing addresses.
+most ``VARIANTS`` keys per generation, its plain one included (every part of the key counted: query, live fragment,
+language); the others are built but not kept, so no visitor can grow the shared cache (Redis culls nothing) by
+inventing addresses or headers.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ PROXY_SECONDS = (
     "1"  # how long a proxy in front may serve the page without asking: a poll's news waits 1 s at most
 )
 PAGE_TIMEOUT = 3600  # a page no one asks for again (an old generation's) leaves the cache within the hour
-VARIANTS = 32  # queries kept per page and generation: rounds and table orders, not invented ones
+VARIANTS = 32  # keys kept per page and generation (the plain page's too): rounds, orders, languages, live
 ROUND = re.compile(r"[0-9]{1,3}")
 SORT = re.compile(r"-?[A-Za-z_][A-Za-z0-9_]{0,39}")
 INDENT = re.compile(rb"\n\s+")  # the tables' template indents every cell: half a large page's bytes
@@ -96,9 +98,15 @@ def cacheable(request: HttpRequest) -> bool:
     )
 
 
+def live(request: HttpRequest) -> str:
+    """``X-Live`` as the pages send it (static/js/standings.js: ``1``, the live table alone), else nothing: an
+    invented value is the plain page, never a key of its own."""
+    return "1" if request.headers.get("X-Live") == "1" else ""
+
+
 def canonical(name: str, value: str) -> str | None:
     """A read parameter's one spelling, or None when the page could not use the value (it shows the default)."""
-    if name.endswith("round"):
+    if name.endswith("round") or name == "day":
         return str(int(value)) if ROUND.fullmatch(value) and int(value) > 0 else None
     if name.endswith("sort"):
         return value if SORT.fullmatch(value) else None
@@ -117,7 +125,7 @@ def page_key(request: HttpRequest, generation: str) -> str:
         request.path,
         request.GET.urlencode(),
         get_language() or "",
-        request.headers.get("X-Live", ""),
+        live(request),
         generation,
         CODE_STAMP,
     ]
@@ -145,8 +153,9 @@ def served(stored: tuple[bytes, str]) -> HttpResponse:
 
 
 def keeps_variant(request: HttpRequest, generation: str) -> bool:
-    """Whether one more spelling of this page's query may be kept in this generation (the plain page always)."""
-    if not request.GET:
+    """Whether one more key of this page may be kept in this generation: the plain page (no query, not the live
+    fragment, the site's language) always; any other counts, whichever part of the key differs."""
+    if not request.GET and not live(request) and get_language() == settings.LANGUAGE_CODE:
         return True
     counter = (
         "public-variants:"
@@ -154,7 +163,7 @@ def keeps_variant(request: HttpRequest, generation: str) -> bool:
     )
     cache.add(counter, 0, PAGE_TIMEOUT)
     try:
-        return cache.incr(counter) <= VARIANTS
+        return cache.incr(counter) < VARIANTS  # the plain page is the first of them
     except ValueError:  # gone between the two calls (culled): count afresh
         return cache.add(counter, 1, PAGE_TIMEOUT)
 

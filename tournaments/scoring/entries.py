@@ -48,10 +48,19 @@ def require_record(user, match: Match) -> None:
 def require_open(deal: Deal) -> None:
     """Refuse any change to a deal once submitted (409): it is frozen, so the person who confirms it sees what
     was submitted; a change first reopens it with a reason (``deal_entry.reopen_deal``), kept in its history."""
+    if ruled_over(deal.match):
+        raise Frozen(_("The director has ruled on this match: it is over, and no deal is recorded after it."))
     if deal.state == Deal.State.CONFIRMED:
         raise Frozen(_("This deal is confirmed; only the director can reopen it."))
     if deal.state != Deal.State.RECORDING:
         raise Frozen(_("This deal is submitted: reopen it, with a reason, before changing it."))
+
+
+def ruled_over(match: Match) -> bool:
+    """The director's awarded result (assigned levels, both sides losing) has ended the match: a deal left open
+    when it came takes nothing more (``tournaments.scoring.awarded.ruled_state``). A forfeit's open deal stays
+    as it was left (the fold leaves it out; tests/table/test_finished.py writes to one after a reopen)."""
+    return match.ended_by == Match.EndedBy.ADJUSTED
 
 
 def may_reopen(user, deal: Deal) -> bool:

@@ -21,7 +21,7 @@ from tournaments.competition.access import can_reopen
 from tournaments.league.playoffs import after_table
 from tournaments.models import Adjustment, Deal, Match, Penalty
 from tournaments.pairing.advance import after_bracket_match
-from tournaments.scoring.awarded import apply_to_match
+from tournaments.scoring.awarded import apply_to_match, ruled_state
 from tournaments.scoring.entries import lock_for_entry, require_record
 from tournaments.scoring.errors import PermissionRefused, RecordingError
 from tournaments.scoring.rulesets import ruleset_for
@@ -96,14 +96,16 @@ def replay_deals(
 def replay_with_notes(
     match: Match, *, states: Iterable[str], before: int | None = None
 ) -> tuple[MatchState, tuple[str, ...]]:
-    """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch."""
+    """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch. The
+    whole match's fold gives way to the director's ruling that ends it (``awarded.ruled_state``)."""
     rs = ruleset_for(match)
     rows = fold_rows(match, states, before)
     deals = [match_deal(row, rs) for row in rows if row["verdict__result"]]
     next_start = None
     if before is not None:
         next_start = match.deals.filter(number=before).values_list("started_at", flat=True).first()
-    return replay_deals(match, rs, deals, first_banker_of(match, rows), next_start=next_start)
+    state, notes = replay_deals(match, rs, deals, first_banker_of(match, rows), next_start=next_start)
+    return (ruled_state(match, state) if before is None else state), notes
 
 
 def replay_match(match: Match, *, states: Iterable[str], before: int | None = None) -> MatchState:

@@ -56,6 +56,8 @@ class Series(models.Model):
         verbose_name = _("series")
         verbose_name_plural = _("series")
         ordering = ["name"]
+        # One series of a name: six "new series" posts at once make one (the others are told it exists).
+        constraints = [models.UniqueConstraint(fields=["name"], name="series_one_of_a_name")]
 
     def __str__(self) -> str:
         return self.name

@@ -43,13 +43,23 @@ def save_series(
         series._history_user = by
     if new and organisation is None and by is not None:
         organisation = access.directing_organisations(by).first()
-    if new:
-        series.organisation = organisation
-        _save_new(series)
-    else:
-        series.save()
+    if Series.objects.filter(name=name).exclude(pk=series.pk).exists():
+        raise SeasonError(name_taken(name))
+    try:
+        if new:
+            series.organisation = organisation
+            _save_new(series)
+        else:
+            with transaction.atomic():
+                series.save()
+    except IntegrityError:  # saved by another request since the look above
+        raise SeasonError(name_taken(name)) from None
     series.tournaments.set(tournaments)
     return series
+
+
+def name_taken(name: str) -> str:
+    return _("A series named %(name)s exists already: open it from the list of series.") % {"name": name}
 
 
 def _save_new(series: Series, tries: int = 5) -> None:
@@ -63,6 +73,8 @@ def _save_new(series: Series, tries: int = 5) -> None:
             return
         except IntegrityError:
             series.pk = None
+            if Series.objects.filter(name=series.name).exists():
+                raise  # the name, not the address, was taken: ``save_series`` says so
     raise SeasonError(_("Another series was saved at the same moment: save it again."))
 
 

@@ -106,21 +106,28 @@ def desk_series_form(request: HttpRequest, series: str | None = None) -> HttpRes
     """A new series, or a series' settings and tournaments."""
     found = _directed_series(request, series) if series else None
     form = SeriesForm(request.POST or None, series=found, user=request.user)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        saved = services.save_series(
-            data["name"],
-            data["points"],
-            data["best_of"],
-            data["is_public"],
-            list(data["tournaments"]),
-            found,
-            request.user,
-            organisation=data.get("organisation"),
-        )
-        messages.success(request, _("Saved."))
-        return redirect("series", series=saved.slug)
-    return render(request, "tournaments/season/series_form.html", {"series": found, "form": form})
+        try:
+            saved = services.save_series(
+                data["name"],
+                data["points"],
+                data["best_of"],
+                data["is_public"],
+                list(data["tournaments"]),
+                found,
+                request.user,
+                organisation=data.get("organisation"),
+            )
+        except services.SeasonError as exc:
+            form.add_error("name", exc.message)
+            status = exc.status
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("series", series=saved.slug)
+    context = {"series": found, "form": form}
+    return render(request, "tournaments/season/series_form.html", context, status=status)
 
 
 @director_required

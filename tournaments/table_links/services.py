@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.competition.access import TABLE_ACCOUNT_PREFIX, is_table_account
 from tournaments.competition.finishing import lock_open
+from tournaments.competition.throttle import PINS
 from tournaments.models import Match, Pair, PairPin, Round, TableDevice, TableLink
 
 TOKEN_BYTES = 32  # 256 bits; the address's token is its URL-safe base64 (43 characters)
@@ -90,6 +91,20 @@ def pin_matches(pair: Pair, pin: str) -> bool:
     """Whether ``pin`` is the pair's PIN (False when the pair has none)."""
     stored = PairPin.objects.filter(pair=pair).values_list("pin_hash", flat=True).first()
     return bool(stored) and PIN_HASHER.verify(pin, stored)
+
+
+def try_pin(pair: Pair, pin: str) -> bool | None:
+    """Whether ``pin`` is the pair's, counted on the pair's one budget of wrong PINs wherever a PIN is typed (the
+    table's confirmation, the check-in tablet: ``PINS``). None: too many wrong PINs lately, so it is not even
+    checked. A try is taken atomically before the slow hash (sixty-four at once check five) and given back
+    when the PIN is right, so only wrong ones count."""
+    who = str(pair.pk)
+    if not PINS.take(who):
+        return None
+    if len(pin) == PIN_DIGITS and pin.isascii() and pin.isdigit() and pin_matches(pair, pin):
+        PINS.give_back(who)
+        return True
+    return False
 
 
 def _require_issuable(match: Match) -> None:

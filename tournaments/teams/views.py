@@ -81,7 +81,7 @@ def tables_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@public_cache
+@public_cache(reads=("day",))
 def fixtures_page(request: HttpRequest, slug: str) -> HttpResponse:
     """One match day's fixtures and results (``?day=N``, the first unfinished by default), a picker for the others."""
     tournament, event = _team_tournament(request, slug, "public_pairings")

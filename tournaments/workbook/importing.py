@@ -249,6 +249,8 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
         entries.append(Entry(number, **values))
     if not entries and not problems:
         problems.append(Problem(None, None, _("The file has no pairs.")))
+    if len(entries) > MAX_ROWS:  # the readers stop a little beyond it (a blank last line is no pair)
+        problems.append(Problem(None, None, _("Too many rows: at most %(n)s pairs.") % {"n": MAX_ROWS}))
     return Parsed(entries, problems)
 
 

@@ -4,8 +4,7 @@ result, and no second account is needed. The director or another judge still con
 (``deal_entry.confirm_deal``). The rule: docs/judging.md, "Confirming at the table".
 
 The PIN is checked before the write's transaction (it is a slow hash); wrong PINs are counted per pair
-(``referee.throttle.PINS``), wherever they are typed: a try is taken before the hash is checked (atomically, so
-many at once check no more than the limit) and given back when the PIN is right.
+wherever they are typed, the check-in tablet too (``tournaments.table_links.services.try_pin``).
 """
 
 from __future__ import annotations
@@ -16,14 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.throttle import PINS
 from tournaments.competition.access import can_confirm_by_pin
 from tournaments.models import Deal, Pair
 from tournaments.scoring.entries import lock_for_entry
 from tournaments.scoring.errors import PermissionRefused, RecordingError
 from tournaments.scoring.fold import recompute_match
 from tournaments.scoring.versions import lock_deal, touch
-from tournaments.table_links.services import PIN_DIGITS, pin_matches
+from tournaments.table_links.services import try_pin
 
 
 class TooManyPins(RecordingError):
@@ -51,14 +49,13 @@ def checked_pair(deal: Deal, user, side: str, pin: str) -> Pair:
     pin = pin.strip()
     if not pin:
         raise RecordingError(_("Type your pair's PIN."))
-    who = str(pair.pk)
-    if not PINS.take(who):
+    right = try_pin(pair, pin)
+    if right is None:
         raise TooManyPins(
             _("Too many wrong PINs for this pair: wait ten minutes, or ask the director to confirm.")
         )
-    if len(pin) != PIN_DIGITS or not pin.isdigit() or not pin_matches(pair, pin):
+    if not right:
         raise RecordingError(_("That is not %(pair)s's PIN.") % {"pair": pair.name})
-    PINS.give_back(who)
     return pair
 
 
