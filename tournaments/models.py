@@ -2,7 +2,7 @@
 
 from tournaments.adjusted.models import Adjustment
 from tournaments.calls.models import TableCall
-from tournaments.checkin.models import Absence, CheckIn
+from tournaments.checkin.models import Absence, CheckIn, CheckInKiosk
 from tournaments.competition.models import (
     DEFAULT_TIE_BREAKS,
     RANK_CHOICES,
@@ -37,7 +37,7 @@ from tournaments.tables.models import PairPin, TableDevice, TableLink
 from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone
 
 __all__ = [
-    "Absence", "Adjustment", "CheckIn", "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
+    "Absence", "Adjustment", "CheckIn", "CheckInKiosk", "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
     "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play",
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",

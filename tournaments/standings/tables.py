@@ -125,7 +125,11 @@ class StandingsTable(tables.Table):
         return mark_safe("\n".join(out))  # noqa: S308 - every cell is escaped above
 
     def render_name(self, value, record):
-        mark = format_html(' <span class="badge">{}</span>', _("withdrawn")) if record["withdrawn"] else ""
+        mark = (
+            format_html(' <span class="badge">{}</span>', _("withdrawn"))
+            if record["withdrawn"]
+            else mark_safe("")
+        )
         if record.get("adjusted"):
             mark += format_html(' <span class="badge warn">{}</span>', _("adjusted result"))
         if self.pair_url:

@@ -13,7 +13,21 @@ from tournaments.models import TeamEvent
 class TeamEventForm(forms.ModelForm):
     class Meta:
         model = TeamEvent
-        fields = ["kind", "tables", "scoring", "blitz_per_table"]
+        fields = ["kind", "tables", "scoring", "blitz_per_table", "first_deal_at", "lineups_due_at"]
+        widgets = {
+            "first_deal_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "lineups_due_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first_deal_at"].required = False
+
+    def clean_first_deal_at(self):
+        """Left empty: the usual evening start."""
+        return (
+            self.cleaned_data.get("first_deal_at") or TeamEvent._meta.get_field("first_deal_at").get_default()
+        )
 
 
 class TeamForm(forms.Form):
@@ -72,15 +86,19 @@ class PostponeForm(forms.Form):
     )
 
 
-class LineUpForm(forms.Form):
-    """One choice of the roster's pairs per table."""
+class DeadlineForm(forms.Form):
+    at = forms.TimeField(label=_("line-ups due at"), widget=forms.TimeInput(attrs={"type": "time"}))
 
-    def __init__(self, *args, pairs, tables: int, **kwargs) -> None:
+
+class LineUpForm(forms.Form):
+    """One choice of the roster's pairs per table, each labelled with the hall's table number."""
+
+    def __init__(self, *args, pairs, tables: list[int], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(p.pk, f"{p.name} ({p.players})") for p in pairs]
-        for i in range(1, tables + 1):
+        for i, hall in enumerate(tables, 1):
             self.fields[f"table_{i}"] = forms.TypedChoiceField(
-                label=_("Table %(n)s") % {"n": i}, choices=choices, coerce=int
+                label=_("Table %(n)s") % {"n": hall}, choices=choices, coerce=int
             )
 
     def pair_ids(self) -> list[int]:

@@ -12,9 +12,11 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from rules.ranks import rank_text
 from tournaments.competition import access
 from tournaments.competition.pages import desk_page, tournament_page
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
@@ -22,6 +24,7 @@ from tournaments.public.caching import public_cache
 from tournaments.teams import playoffs, services
 from tournaments.teams.forms import (
     CaptainForm,
+    DeadlineForm,
     LineUpForm,
     PlayoffForm,
     PostponeForm,
@@ -144,12 +147,13 @@ def _tables(fixture: TeamMatch, event) -> list[dict]:
         home_ns = tt.number % 2 == 1
         rows.append(
             {
-                "number": tt.number,
+                "number": m.table,
                 "match": m,
                 "home_pair": m.pair_ns if home_ns else m.pair_ew,
                 "away_pair": m.pair_ew if home_ns else m.pair_ns,
                 "home_side": _("North–South") if home_ns else _("East–West"),
-                "levels": f"{m.level_ns if home_ns else m.level_ew} : {m.level_ew if home_ns else m.level_ns}",
+                "levels": f"{rank_text(m.level_ns if home_ns else m.level_ew)} : "
+                f"{rank_text(m.level_ew if home_ns else m.level_ns)}",
                 "finished": m.state == Match.State.FINISHED,
             }
         )
@@ -181,7 +185,11 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
             request.POST if request.method == "POST" and request.POST.get("team") == str(team.pk) else None
         )
         form = LineUpForm(
-            posted, initial=initial, pairs=services.roster(team), tables=event.tables, prefix=f"t{team.pk}"
+            posted,
+            initial=initial,
+            pairs=services.roster(team),
+            tables=[services.hall_table(fixture, i, event.tables) for i in range(1, event.tables + 1)],
+            prefix=f"t{team.pk}",
         )
         if posted is not None and form.is_valid():
             try:
@@ -212,12 +220,20 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
             "fixture": fixture,
             "tables": _tables(fixture, event),
             "forms": list(forms.values()),
-            "lineups": names,
+            "lineups": {team: pairs for team, pairs in names.items() if team.pk not in forms},
             "handed_in": {lu.team.name for lu in lineups},
             "result": res,
             "home_score": shown(res.home_score, event.scoring) if res else "",
             "away_score": shown(res.away_score, event.scoring) if res else "",
             "is_captain": mine is not None,
+            "late": mine is not None and not seated and services.deadline_passed(fixture) and not director,
+            "deadline_form": DeadlineForm(
+                initial={
+                    "at": timezone.localtime(fixture.lineup_deadline).time()
+                    if fixture.lineup_deadline
+                    else None
+                }
+            ),
         },
     )
 
@@ -363,19 +379,50 @@ def desk_captain(request: HttpRequest, tournament: Tournament, team_id: int) -> 
     return redirect("desk-teams", slug=tournament.slug)
 
 
+def _fixture_write(
+    request: HttpRequest, tournament: Tournament, fixture_id: int, form_class, write, done, bad
+):
+    """A desk write on one fixture from a one-field form: ``write(fixture, cleaned_data)``; back to the fixture
+    with ``done`` or the refusal (``bad`` when the form is not valid)."""
+    fixture = get_object_or_404(TeamMatch, round__tournament=tournament, pk=fixture_id)
+    form = form_class(request.POST)
+    if form.is_valid():
+        try:
+            write(fixture, form.cleaned_data)
+        except services.TeamError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, done)
+    else:
+        messages.error(request, bad)
+    return redirect("team-fixture", slug=tournament.slug, fixture_id=fixture.pk)
+
+
 @desk_page
 @require_POST
 def desk_postpone(request: HttpRequest, tournament: Tournament, fixture_id: int) -> HttpResponse:
     """A fixture postponed to a new date (or to a date still to be fixed)."""
-    fixture = get_object_or_404(TeamMatch, round__tournament=tournament, pk=fixture_id)
-    form = PostponeForm(request.POST)
-    if form.is_valid():
-        try:
-            services.postpone(fixture, form.cleaned_data["date"], request.user)
-        except services.TeamError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, _("The match is postponed."))
-    else:
-        messages.error(request, _("Give the new date as a date."))
-    return redirect("team-fixture", slug=tournament.slug, fixture_id=fixture.pk)
+    return _fixture_write(
+        request,
+        tournament,
+        fixture_id,
+        PostponeForm,
+        lambda fx, d: services.postpone(fx, d["date"], request.user),
+        _("The match is postponed."),
+        _("Give the new date as a date."),
+    )
+
+
+@desk_page
+@require_POST
+def desk_deadline(request: HttpRequest, tournament: Tournament, fixture_id: int) -> HttpResponse:
+    """The time on the match day by which the fixture's line-ups are due."""
+    return _fixture_write(
+        request,
+        tournament,
+        fixture_id,
+        DeadlineForm,
+        lambda fx, d: services.set_deadline(fx, d["at"]),
+        _("The line-ups' deadline is saved."),
+        _("Give the deadline as a time of day."),
+    )
