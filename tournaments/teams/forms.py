@@ -65,6 +65,9 @@ class ScheduleForm(forms.Form):
 
 
 class PlayoffForm(forms.Form):
+    """The draw's settings, and for each shared last qualifying place (``playoffs.SharedPlace``) the teams the
+    director sends through."""
+
     per_zone = forms.IntegerField(
         label=_("teams per zone in the playoffs"), min_value=1, max_value=16, initial=2
     )
@@ -74,6 +77,22 @@ class PlayoffForm(forms.Form):
         required=False,
         help_text=_("the two losing semi-finalists play a team match for third place"),
     )
+
+    def __init__(self, *args, shared=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.shared = list(shared)
+        for sp in self.shared:
+            self.fields[f"shared_{sp.zone or 'all'}"] = forms.TypedMultipleChoiceField(
+                label=sp.text,
+                choices=[(t.pk, t.name) for t in sp.teams],
+                coerce=int,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+
+    def chosen(self) -> dict[str, list[int]]:
+        """By zone id, the teams chosen for its shared place."""
+        return {sp.zone: self.cleaned_data.get(f"shared_{sp.zone or 'all'}", []) for sp in self.shared}
 
 
 class CaptainForm(forms.Form):

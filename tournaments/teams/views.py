@@ -21,12 +21,11 @@ from tournaments.competition import access
 from tournaments.competition.pages import desk_page, tournament_page
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
 from tournaments.public.caching import public_cache
-from tournaments.teams import playoffs, services
+from tournaments.teams import playoff_desk, playoffs, services
 from tournaments.teams.forms import (
     CaptainForm,
     DeadlineForm,
     LineUpForm,
-    PlayoffForm,
     PostponeForm,
     ScheduleForm,
     TeamEventForm,
@@ -281,16 +280,10 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     settings_form = TeamEventForm(request.POST if action == "settings" else None, instance=event)
     team_form = TeamForm(request.POST if action == "team" else None)
     schedule_form = ScheduleForm(request.POST if action == "schedule" else None)
-    playoff_form = PlayoffForm(
-        request.POST if action == "playoffs" else None,
-        initial={
-            "per_zone": event.playoff_per_zone,
-            "seeding": event.playoff_seeding,
-            "third_place": event.playoff_third_place,
-        }
-        if event
-        else None,
-    )
+    playoff_form = playoff_desk.playoff_form(request, tournament, event, action)
+    done, preview = playoff_desk.playoff_step(request, tournament, playoff_form, action)
+    if done is not None:
+        return done
     try:
         if action == "settings" and settings_form.is_valid():
             services.save_team_event(tournament, **settings_form.cleaned_data)
@@ -308,11 +301,6 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             )
             messages.success(request, _("%(n)s fixtures are made.") % {"n": n})
             return redirect("desk-teams", slug=tournament.slug)
-        if action == "playoffs" and event and playoff_form.is_valid():
-            d = playoff_form.cleaned_data
-            playoffs.start_playoffs(tournament, d["per_zone"], d["seeding"], d["third_place"])
-            messages.success(request, _("The playoffs are drawn."))
-            return redirect("team-playoffs", slug=tournament.slug)
         if action == "playoffs-next" and event:
             made = playoffs.advance_playoffs(tournament)
             if made:
@@ -338,6 +326,10 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "team_form": team_form,
             "schedule_form": schedule_form,
             "playoff_form": playoff_form,
+            "preview": preview,
+            "redraw": bool(
+                event and event.playoff_start and not playoffs.playoff_deal_started(tournament, event)
+            ),
             "stale": [
                 _(
                     "Round %(round)s, match %(n)s (%(fixture)s) has started, but the corrected results send "
