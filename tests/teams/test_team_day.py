@@ -105,3 +105,32 @@ def test_the_captains_page_names_the_line_up_once(client):
     client.cookies["django_language"] = "en"
     page = client.get(reverse("team-fixture", args=[t.slug, fx.pk]))
     assert page.content.decode().count(f"Line-up of {fx.home.name}") == 1
+
+
+def test_the_team_desk_makes_the_captains_account_where_the_captain_is_named(client, director):
+    t = league()
+    team = t.teams.first()
+    client.force_login(director)
+    url = reverse("desk-team-captain", args=[t.slug, team.pk])
+    page = client.post(url, {"username": "cap-new", "name": "王队长"}, follow=True).content.decode()
+    team.refresh_from_db()
+    assert team.captain.username == "cap-new" and team.captain.first_name == "王队长"
+    assert "cap-new" in page and "只显示这一次" in page
+
+
+def test_the_team_desk_links_an_existing_captains_account_without_a_new_password(client, director):
+    t = league()
+    first, second = t.teams.all()[:2]
+    account = captain(first, "cap-old")
+    client.force_login(director)
+    client.post(reverse("desk-team-captain", args=[t.slug, second.pk]), {"username": "cap-old"})
+    second.refresh_from_db()
+    account.refresh_from_db()
+    assert second.captain == account and account.check_password("captain-pass-1")
+
+
+def test_the_team_desks_forms_are_styled_with_a_chinese_colon(client, director):
+    t = league()
+    client.force_login(director)
+    page = client.get(reverse("desk-teams", args=[t.slug])).content.decode()
+    assert 'class="form stack" data-testid="team-form"' in page and "队名：" in page and "队名:" not in page

@@ -4,6 +4,7 @@ captain's account, a fixture's new date, a line-up."""
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from rules.teams import MAX_ROSTER, MIN_ROSTER
@@ -96,7 +97,15 @@ class PlayoffForm(forms.Form):
 
 
 class CaptainForm(forms.Form):
-    username = forms.CharField(label=_("captain's user name"), max_length=150, required=False)
+    """A team's captain: a new user name makes the account, an existing captain's user name links it."""
+
+    username = forms.CharField(
+        label=_("captain's user name"),
+        max_length=150,
+        required=False,
+        validators=[UnicodeUsernameValidator()],
+    )
+    name = forms.CharField(label=_("captain's name"), max_length=150, required=False)
 
 
 class PostponeForm(forms.Form):

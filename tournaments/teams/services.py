@@ -32,6 +32,7 @@ from tournaments.models import (
     Tournament,
     Zone,
 )
+from tournaments.people.accounts import account_named, free_name, new_account
 from tournaments.people.errors import PeopleError
 from tournaments.people.pairs import PairEntry, save_pair
 from tournaments.teams.models import team_event
@@ -124,6 +125,19 @@ def set_captain(team: Team, account) -> Team:
     team.captain = account
     team.save(update_fields=["captain"])
     return team
+
+
+@transaction.atomic
+def give_captain(team: Team, username: str, name: str = "") -> tuple[object, str | None]:
+    """The team's captain by user name: that account linked when it exists (its password unchanged: None), else
+    a new captain's account made, returned with its password (shown once)."""
+    account = account_named(username)
+    password = None
+    if account is None:
+        with free_name(username):
+            account, password = new_account(username, name)
+    set_captain(team, account)
+    return account, password
 
 
 def roster(team: Team) -> list:

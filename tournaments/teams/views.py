@@ -7,7 +7,6 @@ services'; the sums are ``teams.results``'."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,6 +19,7 @@ from rules.ranks import rank_text
 from tournaments.competition import access
 from tournaments.competition.pages import desk_page, tournament_page
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
+from tournaments.people.errors import PeopleError
 from tournaments.public.caching import public_cache
 from tournaments.teams import playoff_desk, playoffs, services
 from tournaments.teams.forms import (
@@ -219,7 +219,7 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
             "fixture": fixture,
             "tables": _tables(fixture, event),
             "forms": list(forms.values()),
-            "lineups": {team: pairs for team, pairs in names.items() if team.pk not in forms},
+            "lineups": names,
             "handed_in": {lu.team.name for lu in lineups},
             "result": res,
             "home_score": shown(res.home_score, event.scoring) if res else "",
@@ -353,21 +353,31 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @desk_page
 @require_POST
 def desk_captain(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
-    """The team's captain: an existing account by its user name (empty: none)."""
+    """The team's captain: an existing account linked by its user name, or a new one made (its password shown
+    this once); empty: none."""
     team = get_object_or_404(Team, tournament=tournament, pk=team_id)
     form = CaptainForm(request.POST)
     if form.is_valid():
         name = form.cleaned_data["username"]
-        account = get_user_model().objects.filter(username=name).first() if name else None
-        if name and account is None:
-            messages.error(request, _("No account is called %(name)s.") % {"name": name})
-        else:
-            try:
-                services.set_captain(team, account)
-            except services.TeamError as exc:
-                messages.error(request, exc.message)
+        try:
+            if name:
+                account, password = services.give_captain(team, name, form.cleaned_data["name"])
             else:
-                messages.success(request, _("The captain of %(team)s is saved.") % {"team": team.name})
+                account, password = services.set_captain(team, None), None
+        except (services.TeamError, PeopleError) as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The captain of %(team)s is saved.") % {"team": team.name})
+            if password:  # a new account: its password, this once
+                messages.warning(
+                    request,
+                    _(
+                        "New account %(user)s, password %(password)s: give it to the captain (shown this once)."
+                    )
+                    % {"user": account.get_username(), "password": password},
+                )
+    else:
+        messages.error(request, _("Write the user name with letters, digits and @ . + - _ only."))
     return redirect("desk-teams", slug=tournament.slug)
 
 
