@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.teams.scene import captain, hand_in_both, league
-from tournaments.models import Match, TeamMatch
+from tournaments.models import Match, TeamMatch, Tournament
 from tournaments.teams import services
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +134,29 @@ def test_the_team_desks_forms_are_styled_with_a_chinese_colon(client, director):
     client.force_login(director)
     page = client.get(reverse("desk-teams", args=[t.slug])).content.decode()
     assert 'class="form stack" data-testid="team-form"' in page and "队名：" in page and "队名:" not in page
+
+
+def test_a_first_match_day_before_the_tournaments_first_day_is_refused_in_words(client, director):
+    t = league(teams=2)
+    TeamMatch.objects.filter(round__tournament=t).delete()
+    t.start_date = dt.date(2027, 3, 1)
+    t.save()
+    with pytest.raises(services.TeamError) as refused:
+        services.schedule_league(t, dt.date(2027, 2, 1))
+    assert "2027-03-01" in refused.value.message
+    client.force_login(director)
+    page = client.post(
+        reverse("desk-teams", args=[t.slug]),
+        {"action": "schedule", "first_day": "2027-02-01", "days_apart": 7},
+        follow=True,
+    ).content.decode()
+    assert "早于赛事的第一天" in page and not TeamMatch.objects.exists()
+
+
+def test_a_hidden_leagues_captain_opens_his_own_fixture_and_no_other(client):
+    t = league()
+    Tournament.objects.filter(pk=t.pk).update(is_public=False)
+    own, other = fixture(t, 1), fixture(t, 2)
+    client.force_login(captain(own.home, "cap"))
+    assert client.get(reverse("team-fixture", args=[t.slug, own.pk])).status_code == 200
+    assert client.get(reverse("team-fixture", args=[t.slug, other.pk])).status_code == 404

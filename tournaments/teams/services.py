@@ -207,6 +207,11 @@ def schedule_league(tournament: Tournament, first_day: dt.date | None = None, da
     tournament = lock_open(tournament.pk)
     if TeamMatch.objects.filter(round__tournament=tournament).exists():
         raise TeamError(_("The fixtures are already made."), 409)
+    if first_day and tournament.start_date and first_day < tournament.start_date:
+        raise TeamError(
+            _("The first match day is before the tournament's first day (%(date)s).")
+            % {"date": tournament.start_date.isoformat()}
+        )
     event = team_event(tournament)
     zones: dict[int | None, list[Team]] = {}
     for team in tournament.teams.order_by("zone__order", "seed", "name"):

@@ -39,12 +39,28 @@ FIXTURE = ("home", "away", "zone", "round")
 
 
 @tournament_page
-def _team_tournament(request: HttpRequest, tournament: Tournament, switch: str) -> tuple[Tournament, object]:
-    """The tournament and its team settings when it is a team event and the page's switch is on; else 404."""
+def _team_tournament(
+    request: HttpRequest, tournament: Tournament, switch: str, fixture_id: int | None = None
+) -> tuple[Tournament, object]:
+    """The tournament and its team settings when it is a team event and the page's switch is on (or, for the
+    fixture ``fixture_id``, the user captains one of its teams: a hidden league's captain hands in there); else
+    404."""
     event = team_event(tournament)
-    if event is None or not access.can_see_page(request.user, tournament, switch):
+    if event is None:
+        raise Http404
+    if not access.can_see_page(request.user, tournament, switch) and not captains_fixture(
+        request.user, tournament, fixture_id
+    ):
         raise Http404
     return tournament, event
+
+
+def captains_fixture(user, tournament: Tournament, fixture_id: int | None) -> bool:
+    """Whether the user captains the home or the away team of this tournament's fixture."""
+    if fixture_id is None or not getattr(user, "is_authenticated", False) or not 0 < fixture_id < 2**63:
+        return False
+    mine = Q(home__captain=user) | Q(away__captain=user)
+    return TeamMatch.objects.filter(mine, round__tournament=tournament, pk=fixture_id).exists()
 
 
 def _lines(tournament, event, fixtures) -> list[dict]:
@@ -164,7 +180,7 @@ def _tables(fixture: TeamMatch, event) -> list[dict]:
 def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     """A fixture: its tables once seated (each an ordinary match), the line-ups once both are in, and the form
     of the line-up for the team's captain (or the director) while it may be handed in."""
-    tournament, event = _team_tournament(request, slug, "public_pairings")
+    tournament, event = _team_tournament(request, slug, "public_pairings", fixture_id)
     fixture = get_object_or_404(
         TeamMatch.objects.filter(round__tournament=tournament).select_related(*FIXTURE), pk=fixture_id
     )
