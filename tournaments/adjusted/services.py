@@ -67,3 +67,12 @@ def adjustments_of(match: Match) -> list[Adjustment]:
     """Every adjustment of the match, withdrawn ones too, in order (the match page lists them)."""
     related = ("deal", "made_by", "withdrawn_by")
     return list(match.adjustments.select_related(*related).order_by("made_at", "pk"))
+
+
+def voided_deal_numbers(match_ids) -> dict[int, list[int]]:
+    """By match, the numbers of its deals voided by an adjustment in force (the result lists mark them)."""
+    rows = Adjustment.objects.standing().filter(kind=Adjustment.Kind.VOID_DEAL, match_id__in=list(match_ids))
+    out: dict[int, list[int]] = {}
+    for match_id, number in rows.order_by("deal__number").values_list("match_id", "deal__number"):
+        out.setdefault(match_id, []).append(number)
+    return out

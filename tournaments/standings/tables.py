@@ -2,11 +2,12 @@
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
+from tournaments.adjusted.services import voided_deal_numbers
 from tournaments.competition.accounts import display_name
 from tournaments.competition.wording import match_status
 from tournaments.models import Match, Pair
@@ -188,12 +189,19 @@ class ResultTable(tables.Table):
         super().__init__(data, **kwargs)
         if deal_log_url is None:
             self.columns.hide("deals")
+        self.voided = voided_deal_numbers(m.pk for m in data)
 
     def render_levels(self, record):
         return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
 
     def render_result(self, record):
-        return match_status(record)
+        """The result, and each deal voided by the director marked beside it (as on the match page)."""
+        marks = format_html_join(
+            "",
+            ' <span class="badge warn">{}</span>',
+            ((_("Deal %(n)s void") % {"n": n},) for n in self.voided.get(record.pk, ())),
+        )
+        return format_html("{}{}", match_status(record), marks)
 
     def render_pair_ns(self, value):
         return pair_name(value)
