@@ -90,7 +90,9 @@ def test_the_kiosk_link_checks_a_pair_in_without_a_directors_session_and_opens_n
     assert "/login/" in page.url  # the tablet is nobody: the desk asks for a login
 
 
-def test_the_four_colour_switch_is_tapped_above_the_trick_entrys_record_bar(browser, live_server, db):
+def test_the_four_colour_switch_clears_the_record_bar_and_the_call_reasons_fit_a_thumb(
+    browser, live_server, db
+):
     demo = create_demo()
     match = demo.tournament.rounds.get(number=1).matches.get(table=1)
     deal = deal_entry.start_deal(match, match.judge, trump="S", declarer="N")
@@ -106,6 +108,11 @@ def test_the_four_colour_switch_is_tapped_above_the_trick_entrys_record_bar(brow
     switch.scroll_into_view_if_needed()
     switch.click()  # Playwright refuses a click the record bar would take
     expect(switch).to_have_attribute("aria-pressed", "true")
+    page.goto_path(f"/match/{match.pk}/")  # the call for the referee: reasons a thumb can hit
+    page.locator("details.call-referee summary").click()
+    reason = page.locator(".call-reason").first
+    assert reason.bounding_box()["height"] >= 44
+    assert page.locator(".call-reason input[type=radio]").first.bounding_box()["width"] >= 20
 
 
 def test_the_team_pages_fit_a_phones_width(browser, live_server, director, screenshot):
