@@ -160,3 +160,14 @@ def test_a_hidden_leagues_captain_opens_his_own_fixture_and_no_other(client):
     client.force_login(captain(own.home, "cap"))
     assert client.get(reverse("team-fixture", args=[t.slug, own.pk])).status_code == 200
     assert client.get(reverse("team-fixture", args=[t.slug, other.pk])).status_code == 404
+
+
+def test_the_captains_home_page_shows_his_team_and_its_next_fixture(client, director):
+    t = league()
+    fx = fixture(t)
+    cap = captain(fx.home, "cap")
+    hand_in_both(fx, director)
+    client.force_login(cap)
+    page = client.get(reverse("home")).content.decode()
+    assert 'data-testid="my-teams"' in page and fx.home.name in page
+    assert reverse("team-fixture", args=[t.slug, fx.pk]) in page  # day 1 is not finished: still the next

@@ -37,7 +37,7 @@ from tournaments.standings.tables import (
     ResultTable,
     StandingsTable,
 )
-from tournaments.teams.models import team_event
+from tournaments.teams.models import captained_teams, team_event
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -57,6 +57,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": access.visible_tournaments(request.user, Tournament.objects.all()),
             "my_matches": my_matches,
+            "my_teams": captained_teams(request.user),
         },
     )
 

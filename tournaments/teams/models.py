@@ -245,3 +245,21 @@ class TeamTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_match} {self.number}"
+
+
+def captained_teams(user) -> list[tuple[Team, TeamMatch | None]]:
+    """The teams this account captains in tournaments not finished, each with its next fixture: the first by
+    match day whose tables are not all finished (None: none left)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    teams = Team.objects.filter(captain=user, tournament__finished_at__isnull=True).select_related(
+        "tournament"
+    )
+    out = []
+    for team in teams.order_by("tournament__name", "name"):
+        fixtures = TeamMatch.objects.filter(Q(home=team) | Q(away=team)).select_related(
+            "home", "away", "round"
+        )
+        unfinished = Q(tables__isnull=True) | ~Q(tables__match__state=Match.State.FINISHED)
+        out.append((team, fixtures.filter(unfinished).distinct().order_by("round__number", "number").first()))
+    return out
