@@ -13,12 +13,13 @@ from django.utils import timezone
 
 from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login
-from tests.teams.scene import captain, hand_in_both, league
+from tests.teams.scene import captain, hand_in_both, league, play_league, two_zones
 from tournaments.checkin.kiosk import issue_kiosk
 from tournaments.models import Pair, TeamMatch
 from tournaments.setup.demo import create_demo
 from tournaments.tables.services import make_pin
 from tournaments.teams import services
+from tournaments.teams.playoffs import start_playoffs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -136,3 +137,15 @@ def test_the_team_pages_fit_a_phones_width(browser, live_server, director, scree
         page.goto_path(path)
         screenshot(page, name)
         assert overflow(page) <= 0, name
+
+
+def test_a_drawn_playoff_bracket_and_its_fixtures_fit_a_phones_width(
+    browser, live_server, director, screenshot
+):
+    t = two_zones()
+    play_league(t, director)
+    start_playoffs(t, 2, "crossover", third_place=True)
+    page = phone(browser, live_server)
+    page.goto_path(f"/t/{t.slug}/playoffs/")
+    screenshot(page, "playoffs")
+    assert overflow(page) <= 0
