@@ -6,6 +6,15 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def cross_undrawn_leagues(apps, schema_editor):
+    """A league whose playoffs are not drawn yet had the old default seeding, chosen by nobody: it now crosses
+    the zones, as a new league does (a drawn bracket keeps what it was drawn with)."""
+    TeamEvent = apps.get_model("tournaments", "TeamEvent")
+    TeamEvent.objects.filter(playoff_start__isnull=True, playoff_seeding="by_score").update(
+        playoff_seeding="crossover"
+    )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -60,4 +69,5 @@ class Migration(migrations.Migration):
                 'ordering': ['tournament', '-created_at'],
             },
         ),
+        migrations.RunPython(cross_undrawn_leagues, migrations.RunPython.noop),
     ]
