@@ -10,9 +10,11 @@ from referee.error_pages import method_not_allowed, tournament_finished, unplaya
 from rules.ruleset import RulesetError
 from tournaments.competition.finishing import TournamentFinished
 
+API_PREFIX = "/api/"
+
 
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):
-    """LocaleMiddleware that ignores Accept-Language.
+    """LocaleMiddleware that ignores Accept-Language on the pages (the API follows it).
 
     Clubs run the event in Chinese; a spectator's English phone should still see the Chinese page first, with
     English one click away (the switch in the header stores the choice in the language cookie).
@@ -21,6 +23,9 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
     def process_request(self, request):
         code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
         supported = dict(settings.LANGUAGES)
+        if code not in supported and request.path_info.startswith(API_PREFIX):
+            # A feed's client has no language switch to click: the API follows its Accept-Language (docs/api.md).
+            code = translation.get_language_from_request(request)
         if code not in supported:
             code = settings.LANGUAGE_CODE
         translation.activate(code)

@@ -1,12 +1,26 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
+from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
 from tournaments.people import views as people_views
 
+
+class FaviconView(RedirectView):
+    """The site's icon, its static address found when asked (the manifest's hashed name in production)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs) -> str:
+        return static("favicon.svg")
+
+
 urlpatterns = [
+    # Browsers ask for /favicon.ico before any page names its icon: the site's icon, not a 404 in the log.
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", people_views.password_change, name="password-change"),

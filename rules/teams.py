@@ -271,23 +271,61 @@ def team_swiss_round(
 
 BY_SCORE = "by_score"  # each tier of the playoff field ranked across the zones by score, then table points
 BY_ZONE_ORDER = "zone_order"  # each tier in the zones' own order (zone A's winner seed 1, zone B's seed 2 …)
-SEEDINGS = (BY_SCORE, BY_ZONE_ORDER)
+CROSSOVER = "crossover"  # the winners ranked by score, every later tier in the winners' zones' order: A1–B2
+SEEDINGS = (CROSSOVER, BY_SCORE, BY_ZONE_ORDER)
+
+
+def shared_places(tables: Mapping[str, Sequence[TeamRow]], per_zone: int) -> dict[str, list[str]]:
+    """Each zone whose last qualifying place is shared on every criterion (the team at place ``per_zone``
+    has the rank of the team after it): the teams that share it. Somebody must choose who goes through."""
+    out: dict[str, list[str]] = {}
+    for zone, rows in tables.items():
+        if len(rows) > per_zone and rows[per_zone - 1].rank == rows[per_zone].rank:
+            rank = rows[per_zone - 1].rank
+            out[zone] = [r.team for r in rows if r.rank == rank]
+    return out
+
+
+def _chosen_first(rows: Sequence[TeamRow], per_zone: int, chosen: Sequence[str]) -> list[TeamRow]:
+    """A zone's table with the teams chosen for a shared last place moved ahead of the others sharing it."""
+    if not chosen or len(rows) <= per_zone:
+        return list(rows)
+    rank = rows[per_zone - 1].rank
+    tied = [r for r in rows if r.rank == rank]
+    tied.sort(key=lambda r: r.team not in chosen)
+    ahead = [r for r in rows if r.rank < rank]
+    return ahead + tied + [r for r in rows if r.rank > rank]
 
 
 def zone_leaders(
-    tables: Mapping[str, Sequence[TeamRow]], per_zone: int = 1, seeding: str = BY_SCORE
+    tables: Mapping[str, Sequence[TeamRow]],
+    per_zone: int = 1,
+    seeding: str = CROSSOVER,
+    chosen: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """The playoff field in seed order: every zone's winner first (zones ranked by their winners' score, or in
     the zones' order), then every zone's second, and so on — so the bracket (``rules.knockout.seeded_lines``)
-    keeps zone mates apart."""
+    keeps zone mates apart. ``CROSSOVER`` orders every later tier as the winners' zones, so two zones cross
+    (A1–B2, B1–A2) whoever finished second best. ``chosen``: for a zone whose last qualifying place is shared
+    (``shared_places``), the teams the director chose for it; refused when a shared place has no choice."""
     if seeding not in SEEDINGS:
         raise TeamsError(f"unknown playoff seeding {seeding!r} (known: {', '.join(SEEDINGS)})")
+    chosen = chosen or {}
+    open_ = [
+        z for z, teams in shared_places(tables, per_zone).items() if not set(chosen.get(z, ())) & set(teams)
+    ]
+    if open_:
+        raise TeamsError(f"the last qualifying place of zones {open_!r} is shared: choose who goes through")
+    tables = {z: _chosen_first(rows, per_zone, chosen.get(z, ())) for z, rows in tables.items()}
+    zones = list(tables)
     out: list[str] = []
     for place in range(per_zone):
-        tier = [rows[place] for rows in tables.values() if len(rows) > place]
-        if seeding == BY_SCORE:
-            tier.sort(key=lambda r: (-r.score, -r.tiebreaks.get("table_points", 0), r.team))
-        out += [r.team for r in tier]
+        tier = [(z, tables[z][place]) for z in zones if len(tables[z]) > place]
+        if seeding == BY_SCORE or (seeding == CROSSOVER and place == 0):
+            tier.sort(key=lambda zr: (-zr[1].score, -zr[1].tiebreaks.get("table_points", 0), zr[1].team))
+        if seeding == CROSSOVER and place == 0:
+            zones = [z for z, _row in tier] + [z for z in zones if z not in {z for z, _row in tier}]
+        out += [r.team for _z, r in tier]
     return out
 
 

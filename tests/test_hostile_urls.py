@@ -172,6 +172,7 @@ BUILDERS = {
         [str(w.extra["teams"]["fixture"].pk)],
         [str(w.extra["other_fixture"].pk), MISSING, *OVERFLOW],
     ),
+    "kiosk_id": lambda w, r: (["1"], [MISSING, *OVERFLOW]),
     "action": actions_for,
     "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
     # A table's link: no live one (it would sign the visitor's client in as the table's device).

@@ -2,7 +2,7 @@
 
 from tournaments.adjusted.models import Adjustment
 from tournaments.calls.models import TableCall
-from tournaments.checkin.models import Absence, CheckIn
+from tournaments.checkin.models import Absence, CheckIn, CheckInKiosk
 from tournaments.competition.models import (
     DEFAULT_TIE_BREAKS,
     RANK_CHOICES,
@@ -35,13 +35,23 @@ from tournaments.deals.models import (
 from tournaments.organisations.models import DIRECTING, Invitation, Membership, Organisation, Role
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.table_links.models import PairPin, TableDevice, TableLink
-from tournaments.teams.models import LineUp, Team, TeamEvent, TeamMatch, TeamPair, TeamTable, Zone, team_event
+from tournaments.teams.models import (
+    LineUp,
+    Team,
+    TeamEvent,
+    TeamMatch,
+    TeamPair,
+    TeamTable,
+    Zone,
+    captained_teams,
+    team_event,
+)
 
 __all__ = [
-    "Absence", "Adjustment", "CheckIn", "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
+    "Absence", "Adjustment", "CheckIn", "CheckInKiosk", "DEFAULT_TIE_BREAKS", "PENALTY_CODES", "PENALTY_LABELS", "RANK_CHOICES", "SEAT_CHOICES", "SIDE_CHOICES",
     "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play",
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
-    "LineUp", "Team", "TeamEvent", "team_event", "TeamMatch", "TeamPair", "TeamTable", "Zone",
+    "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",
 ]  # fmt: skip

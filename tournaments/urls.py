@@ -2,12 +2,15 @@
 
 from django.urls import include, path
 
+from tournaments.checkin.kiosk_views import kiosk_check_in
+
 urlpatterns = [
     path("", include("tournaments.public.urls")),
     path("", include("tournaments.season.urls")),
     path("t/<slug:slug>/desk/calls/", include("tournaments.calls.urls")),
     path("t/<slug:slug>/desk/check-in/", include("tournaments.checkin.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.adjusted.urls")),
+    path("t/<slug:slug>/check-in/<str:token>/", kiosk_check_in, name="kiosk-check-in"),
     path("", include("tournaments.teams.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
     path("api/v1/", include("tournaments.api.urls")),

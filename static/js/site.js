@@ -25,4 +25,12 @@
   document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });
   });
+  // A bar fixed at the foot of the page (the trick entry's record bar) leaves room below the page for itself, so
+  // the footer (its four-colour switch) can be scrolled above it and tapped.
+  var bar = document.querySelector(".entry-bar");
+  if (bar && window.ResizeObserver) {
+    new ResizeObserver(function () {
+      document.body.style.paddingBottom = bar.offsetHeight ? bar.offsetHeight + "px" : "";
+    }).observe(bar);
+  }
 })();

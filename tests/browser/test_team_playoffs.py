@@ -74,7 +74,9 @@ def test_a_zones_last_match_day_is_followed_by_the_playoffs(browser, live_server
     page.goto_path(f"/t/{t.slug}/desk/teams/")
     form = page.get_by_test_id("playoff-form")
     form.locator("input[name=per_zone]").fill("4")
-    form.locator("button[type=submit]").click()
+    form.locator("button[value=playoffs-preview]").click()  # the bracket is shown before it is saved
+    expect(page.get_by_test_id("playoff-preview")).to_be_visible()
+    page.get_by_test_id("playoff-save").click()
     page.wait_for_url(f"**/t/{t.slug}/playoffs/")
     expect(page.locator("h1")).to_contain_text(words["playoffs"])
     expect(page.locator(".bracket-round h3").first).to_contain_text(words["semis"])

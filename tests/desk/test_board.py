@@ -173,16 +173,29 @@ def test_the_time_limit_is_the_tournaments_else_the_rulesets(tournament):
 
 
 @pytest.mark.parametrize(
-    ("time_rule", "late", "playing_on"), [("higher_level", True, False), ("sudden_death", False, True)]
+    ("time_rule", "called", "late", "playing_on"),
+    [
+        ("higher_level", False, True, False),
+        (
+            "sudden_death",
+            False,
+            True,
+            False,
+        ),  # time is up and nobody called it yet: no overtime before a call
+        ("sudden_death", True, False, True),
+    ],
 )
-def test_a_table_past_its_limit_is_marked_late_unless_the_time_rule_plays_on(
-    day, tournament, time_rule, late, playing_on
+def test_a_table_past_its_limit_is_late_until_time_is_called_and_plays_on_only_after_the_call(
+    day, tournament, time_rule, called, late, playing_on
 ):
     tournament.match_time_limit = None
     tournament.ruleset = {"preset": "standard", "time_limit_minutes": 20, "time_rule": time_rule}
     tournament.save()
     rnd = day(1)
-    recording(at(rnd, 1))  # started 25 minutes ago
+    match = at(rnd, 1)
+    recording(match)  # started 25 minutes ago
+    if called:
+        Match.objects.filter(pk=match.pk).update(time_called_at=timezone.now())
     row = board.table_board(tournament, rnd)[0]
     assert (row.over_time, row.in_overtime) == (late, playing_on)
 
@@ -461,3 +474,19 @@ def test_a_players_name_is_never_a_seat_letter_on_the_card(client, director, day
     client.force_login(director)
     html = client.get(reverse("desk-table-cards", args=[rnd.tournament.slug, 1])).content.decode()
     assert "<dt>北</dt><dd>N</dd>" in html
+
+
+@pytest.mark.django_db
+def test_after_a_time_call_the_boards_time_column_says_when_time_was_called(
+    client, director, day, tournament
+):
+    tournament.match_time_limit = 20
+    tournament.save()
+    rnd = day(1)
+    match = at(rnd, 1)
+    recording(match)
+    Match.objects.filter(pk=match.pk).update(time_called_at=timezone.now())
+    client.force_login(director)
+    page = client.get(reverse("desk-board-rows", args=[rnd.tournament.slug])).content.decode()
+    called = timezone.localtime(Match.objects.get(pk=match.pk).time_called_at).strftime("%H:%M")
+    assert 'data-testid="time-called"' in page and f"{called} 宣布时间到" in page and "/ 20 分钟" not in page

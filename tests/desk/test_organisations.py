@@ -116,6 +116,7 @@ def url_of(route: str, name: str, scene: dict) -> str:
         "team_id": 1,
         "fixture_id": 1,
         "bye_id": 1,
+        "kiosk_id": 1,
         "fmt": "csv",
     }
     names = re.findall(r"<(?:\w+:)?(\w+)>", route)

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rules.knockout import seeded_lines
 from rules.teams import (
+    BY_SCORE,
     BY_ZONE_ORDER,
     TABLE_POINTS,
     VICTORY_POINTS,
@@ -21,6 +23,7 @@ from rules.teams import (
     double_round_robin,
     playoff_winner,
     seat_tables,
+    shared_places,
     team_result,
     team_standings,
     team_swiss_round,
@@ -151,7 +154,7 @@ def test_a_team_swiss_round_avoids_a_repeat_and_gives_the_bye_to_the_lowest():
 def test_zone_winners_are_seeded_before_every_runner_up():
     t1 = team_standings([won("A", "B", 4, 2)])
     t2 = team_standings([won("C", "D", 6, 0)])
-    assert zone_leaders({"1": t1, "2": t2}, per_zone=2) == ["C", "A", "B", "D"]
+    assert zone_leaders({"1": t1, "2": t2}, per_zone=2, seeding=BY_SCORE) == ["C", "A", "B", "D"]
 
 
 def test_zone_order_seeding_keeps_each_tier_in_the_zones_order():
@@ -179,3 +182,21 @@ def test_a_drawn_playoff_match_goes_by_table_points_then_level_difference_then_t
     result, seeds, through
 ):
     assert playoff_winner(result, *seeds) == through
+
+
+def test_crossover_seeding_meets_each_zones_winner_with_the_other_zones_runner_up():
+    t1 = team_standings([won("A", "B", 4, 2)])
+    t2 = team_standings([won("C", "D", 6, 0)])
+    seeded = zone_leaders({"1": t1, "2": t2}, per_zone=2)
+    lines = seeded_lines(seeded)
+    first_round = {frozenset(lines[i : i + 2]) for i in range(0, len(lines), 2)}
+    assert first_round == {frozenset({"C", "B"}), frozenset({"A", "D"})}
+
+
+def test_a_last_qualifying_place_shared_on_every_criterion_is_named_and_needs_a_choice():
+    t1 = team_standings([won("A", "B", 4, 2)], teams=["A", "B"])
+    t2 = team_standings([], teams=["C", "D"])  # nothing played: C and D share every place
+    assert shared_places({"1": t1, "2": t2}, per_zone=1) == {"2": ["C", "D"]}
+    with pytest.raises(TeamsError):
+        zone_leaders({"1": t1, "2": t2}, per_zone=1)
+    assert zone_leaders({"1": t1, "2": t2}, per_zone=1, chosen={"2": ["D"]}) == ["A", "D"]

@@ -153,3 +153,12 @@ def test_the_trick_entry_page_has_no_overtime_note_inside_the_limit(match, judge
     deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
     page = as_user(judge).get(reverse("deal", args=[deal.pk])).content.decode()
     assert 'data-testid="overtime"' not in page and 'data-testid="deal-clock"' in page
+
+
+@pytest.mark.parametrize("time_rule", ["higher_level", "sudden_death"])
+def test_the_new_deal_page_after_the_limit_says_why_at_once_and_shows_no_form(
+    match, judge, director, time_rule
+):
+    timed_match(match, director, time_rule)
+    page = as_user(judge).get(reverse("new_deal", args=[match.pk])).content.decode()
+    assert 'data-testid="time-up"' in page and 'name="trump"' not in page

@@ -110,12 +110,12 @@ def test_a_wholly_drawn_playoff_match_goes_to_the_higher_seed(director):
     assert po.seeds[fx.home_id] == 1
 
 
-def test_the_playoffs_start_once(director):
+def test_the_playoffs_drawn_again_replace_the_first_draw(director):
     t = two_zones()
     play_league(t, director)
     start_playoffs(t, 2, BY_SCORE)
-    with pytest.raises(services.TeamError):
-        start_playoffs(t, 2, BY_SCORE)
+    start_playoffs(t, 2, BY_SCORE)
+    assert TeamMatch.objects.filter(round__number=playoffs_of(t).start).count() == 2
 
 
 def test_a_team_swiss_has_no_playoffs(director):

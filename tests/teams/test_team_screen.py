@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from rules.teams import BY_SCORE
 from tests.teams.scene import hand_in_both, league, play, play_league, two_zones
-from tournaments.league.playoffs import start_playoffs
+from tournaments.league.playoffs import advance_playoffs, start_playoffs
 from tournaments.models import TeamMatch, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +83,25 @@ def test_during_the_playoffs_the_screen_shows_the_playoff_fixtures(director):
     html = screen(t)
     fixtures = html.split('data-testid="panel-fixtures"')[1].split("</section>")[0]
     assert "季后赛" in fixtures and "北区1队" in fixtures and fixtures.count("data-home=") == 2
+
+
+def play_playoff_day(t: Tournament, number: int, director) -> None:
+    for fx in TeamMatch.objects.filter(round__tournament=t, round__number=number).select_related(
+        "home", "away", "round"
+    ):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2)
+    advance_playoffs(t)  # as the last table's commit does
+
+
+def test_the_screens_playoff_panel_names_the_final_and_shows_the_placings_after_it(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_SCORE, third_place=True)
+    play_playoff_day(t, po.start, director)
+    fixtures = screen(t).split('data-testid="panel-fixtures"')[1].split("</section>")[0]
+    assert "决赛" in fixtures and "三四名决赛" in fixtures and "placings" not in panels(screen(t))
+    play_playoff_day(t, po.start + 1, director)
+    html = screen(t)
+    placings = html.split('data-testid="screen-placings"')[1].split("</table>")[0]
+    assert "placings" in panels(html) and placings.count("<tr>") == 5  # the header and four places

@@ -91,3 +91,15 @@ def test_the_desks_download_carries_the_team_sheets_in_chinese(client, director)
     response = client.get(reverse("desk-export", args=[t.slug]), headers={"accept-language": "zh-hans"})
     wb = load_workbook(io.BytesIO(response.content))
     assert "团体比赛" in wb.sheetnames and "北区积分表" in wb.sheetnames
+
+
+def test_the_playoffs_sheet_stores_the_scores_as_numbers(director):
+    t = two_zones()
+    play_league(t, director)
+    po = start_playoffs(t, 2, BY_ZONE_ORDER)
+    for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
+        hand_in_both(fx, director)
+        play(fx, home_wins=2)
+    semis = [r for r in rows(workbook_of(t)["Playoffs"])[1:] if r[1] == "Semi-finals"]
+    assert [sorted((r[5], r[8])) for r in semis] == [[0, 4], [0, 4]]
+    assert all(isinstance(r[5], int) and isinstance(r[8], int) for r in semis)

@@ -34,6 +34,14 @@ class AdjustmentQuerySet(OfTournament):
         both = set(rows.values_list("match_id", flat=True))
         return {pk for pk in both if self.match_result(Match(pk=pk)).kind == Adjustment.Kind.BOTH_LOSE}
 
+    def voided_deal_numbers(self, match_ids) -> dict[int, list[int]]:
+        """By match, the numbers of its deals voided by an adjustment in force (the result lists mark them)."""
+        rows = self.standing().filter(kind=Adjustment.Kind.VOID_DEAL, match_id__in=list(match_ids))
+        out: dict[int, list[int]] = {}
+        for match_id, number in rows.order_by("deal__number").values_list("match_id", "deal__number"):
+            out.setdefault(match_id, []).append(number)
+        return out
+
     def adjusted_pair_ids(self, tournament) -> set[int]:
         """The pairs with an adjusted result in force (a match result or a void deal), for the standings' mark."""
         pairs = self.of(tournament).standing().values_list("match__pair_ns_id", "match__pair_ew_id")

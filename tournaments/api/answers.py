@@ -12,10 +12,14 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from rules.teams import TABLE_POINTS
 from tournaments.competition import access
-from tournaments.models import Deal, Match, Pair, Round, Tournament
+from tournaments.league.results import results as team_results
+from tournaments.league.results import zone_table
+from tournaments.models import Deal, Match, Pair, Round, TeamMatch, Tournament
 from tournaments.pairing.bracket import bracket_picture, final_placings
 from tournaments.standings.compute import compute_standings, tie_break_codes
+from tournaments.teams.models import team_event
 
 PUBLIC = AnonymousUser()
 SWITCHES = ("public_standings", "public_pairings", "public_results", "public_deal_log")
@@ -159,6 +163,7 @@ def standings(tournament: Tournament, up_to: int | None) -> dict:
                 "rank": line.rank,
                 "pair": pair_ref(line.pair),
                 "withdrawn": line.pair.withdrawn,
+                "adjusted": line.adjusted,
                 "match_points": line.match_points,
                 "played": line.played,
                 "wins": line.wins,
@@ -231,4 +236,72 @@ def match_deals(tournament: Tournament, match_id: int) -> dict:
             }
             for d in deals
         ],
+    }
+
+
+def teams(tournament: Tournament) -> dict:
+    """A team event's zones, each with its table (as the team tables page) and, with public pairings, the
+    fixtures (the team scores with public results). A pairs event: 404."""
+    event = team_event(tournament)
+    if event is None:
+        raise Http404
+    seen = shown(tournament)
+    fixtures = TeamMatch.objects.filter(round__tournament=tournament).select_related(
+        "home", "away", "round", "zone"
+    )
+    found = team_results(tournament, fixtures) if seen["results"] else {}
+    zones = []
+    for zone in list(tournament.zones.all()) or [None]:  # type: ignore[list-item]  # no zones: one table
+        zones.append(
+            {
+                "name": zone.name if zone else "",
+                "table": [
+                    {
+                        "rank": line.rank,
+                        "team": team_ref(line.team),
+                        "score": team_score(line.score, event.scoring),
+                        "played": line.played,
+                        "wins": line.wins,
+                        "draws": line.draws,
+                        "losses": line.losses,
+                    }
+                    for line in zone_table(tournament, zone)
+                ],
+            }
+        )
+    return {
+        "kind": event.kind,
+        "tables_per_match": event.tables,
+        "scoring": event.scoring,
+        "zones": zones,
+        "fixtures": [fixture_entry(fx, found.get(fx.pk), event.scoring) for fx in fixtures]
+        if seen["pairings"]
+        else [],
+    }
+
+
+def team_ref(team) -> dict:
+    return {"id": team.pk, "name": team.name}
+
+
+def team_score(score: int | None, scoring: str) -> float | int | None:
+    """A team score as a number: table points as they are, victory points (hundredths) as decimals."""
+    if score is None:
+        return None
+    return score if scoring == TABLE_POINTS else score / 100
+
+
+def fixture_entry(fx, result, scoring: str) -> dict:
+    return {
+        "id": fx.pk,
+        "match_day": fx.round.number,
+        "number": fx.number,
+        "zone": fx.zone.name if fx.zone else "",
+        "date": fx.date.isoformat() if fx.date else None,
+        "venue": fx.venue,
+        "home": team_ref(fx.home),
+        "away": team_ref(fx.away),
+        "home_score": team_score(result.home_score, scoring) if result else None,
+        "away_score": team_score(result.away_score, scoring) if result else None,
+        "winner": result.winner if result else None,
     }

@@ -19,6 +19,7 @@ def nullable(schema: dict) -> dict:
 
 
 INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
+NUM = {"type": "number"}
 
 
 def obj(required: bool = True, **props) -> dict:
@@ -66,6 +67,7 @@ SCHEMAS = {
         rank=INT,
         pair=ref("PairRef"),
         withdrawn=BOOL,
+        adjusted=BOOL,
         match_points=INT,
         played=INT,
         wins=INT,
@@ -93,6 +95,21 @@ SCHEMAS = {
         kitty_bonus=nullable(INT),
         outcome=nullable(STR),
         banker_held=nullable(BOOL),
+    ),
+    "TeamRef": obj(id=INT, name=STR),
+    "TeamLine": obj(rank=INT, team=ref("TeamRef"), score=NUM, played=INT, wins=INT, draws=INT, losses=INT),
+    "Fixture": obj(
+        id=INT,
+        match_day=INT,
+        number=INT,
+        zone=STR,
+        date=nullable({"type": "string", "format": "date"}),
+        venue=STR,
+        home=ref("TeamRef"),
+        away=ref("TeamRef"),
+        home_score=nullable(NUM),
+        away_score=nullable(NUM),
+        winner=nullable({"type": "string", "enum": ["home", "away"]}),
     ),
     "Error": obj(error=STR, message=STR),
 }
@@ -125,6 +142,13 @@ ANSWERS = {
         placings=array(ref("Placing")),
     ),
     "MatchDeals": obj(match=ref("Match"), deals=array(ref("Deal"))),
+    "Teams": obj(
+        kind=STR,
+        tables_per_match=INT,
+        scoring=STR,
+        zones=array(obj(name=STR, table=array(ref("TeamLine")))),
+        fixtures=array(ref("Fixture")),
+    ),
 }
 
 SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[-\\w]+$"}}
@@ -154,6 +178,9 @@ ROUTES = [
      "Results", [SLUG, ROUND_QUERY], True),
     ("/tournaments/{slug}/bracket/", "getBracket", "The knockout bracket (public pairings), winners with public results.",
      "Bracket", [SLUG], True),
+    ("/tournaments/{slug}/teams/", "getTeams",
+     "A team event's zone tables (public standings) and fixtures (public pairings; scores with public results).",
+     "Teams", [SLUG], True),
     ("/tournaments/{slug}/matches/{match_id}/", "getMatchDeals", "A match's confirmed deals (public deal log).",
      "MatchDeals", [SLUG, MATCH_PATH], True),
     ("/openapi.json", "getOpenApi", "This description.", None, [], False),

@@ -140,3 +140,8 @@ def bracket(request: HttpRequest, slug: str) -> dict:
 @of_tournament
 def match(request: HttpRequest, slug: str, match_id: int) -> dict:
     return answers.match_deals(answers.the_tournament(slug, "public_deal_log"), match_id)
+
+
+@of_tournament
+def teams(request: HttpRequest, slug: str) -> dict:
+    return answers.teams(answers.the_tournament(slug, "public_standings"))

@@ -75,14 +75,19 @@ class TableRow:
         return str(STATES[self.state])
 
     @property
+    def time_called(self) -> bool:
+        return self.match.time_called_at is not None
+
+    @property
     def over_time(self) -> bool:
-        """Past the limit and not meant to be: the board marks the table for the director."""
-        return self.past_limit and not self.plays_on
+        """Past the limit and not meant to be (or, under sudden death, time not called yet): the board marks the
+        table for the director."""
+        return self.past_limit and not self.time_called and self.state != FINISHED
 
     @property
     def in_overtime(self) -> bool:
-        """Past the limit under sudden death and still playing: shown as such, not as late."""
-        return self.past_limit and self.plays_on and self.state != FINISHED
+        """Time called under sudden death and still playing: shown as such, not as late (never before the call)."""
+        return self.time_called and self.plays_on and self.state != FINISHED
 
 
 def current_round(tournament: Tournament) -> Round | None:

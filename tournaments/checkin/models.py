@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.competition.models import Pair, Round
+from tournaments.competition.models import Pair, Round, Tournament
 from tournaments.competition.stamps import by_user
 
 
@@ -50,3 +50,24 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pair} · {self.round}"
+
+
+class CheckInKiosk(models.Model):
+    """A self check-in tablet's link, issued by the director: it opens the PIN check-in page of its tournament
+    and nothing else, with no account signed in. Only the token's SHA-256 is kept; revoked, it opens nothing."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="kiosks", verbose_name=_("tournament")
+    )
+    token_hash = models.CharField(_("token's SHA-256"), max_length=64, unique=True, editable=False)
+    created_by = by_user(_("issued by"))
+    created_at = models.DateTimeField(_("issued at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("check-in tablet link")
+        verbose_name_plural = _("check-in tablet links")
+        ordering = ["tournament", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.created_at:%Y-%m-%d %H:%M}"

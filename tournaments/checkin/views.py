@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.checkin import services
@@ -75,9 +76,9 @@ def desk_check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournaments/checkin/check_in.html", context)
 
 
-@desk_page
-def desk_check_in_tablet(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The desk's tablet: a pair chooses its name and types its PIN to check itself in."""
+def tablet_page(request: HttpRequest, tournament: Tournament, by, *, here: str, kiosk: bool) -> HttpResponse:
+    """A pair chooses its name and types its PIN to check itself in (the desk's tablet or a kiosk link);
+    ``by``: the account the check-in is written as, ``here``: the page to come back to."""
     number = services.next_round(tournament)
     waiting = [r.pair for r in services.arrivals(tournament, number) if r.check_in is None]
     form = PinCheckInForm(request.POST or None, pairs=waiting)
@@ -86,14 +87,21 @@ def desk_check_in_tablet(request: HttpRequest, tournament: Tournament) -> HttpRe
         if form.is_valid():
             try:
                 pair = services.pair_of(tournament, form.cleaned_data["pair"])
-                services.check_in_by_pin(tournament, pair, form.cleaned_data["pin"], request.user)
+                services.check_in_by_pin(tournament, pair, form.cleaned_data["pin"], by)
             except (services.CheckInError, FinishError) as exc:
                 form.add_error(None, exc.message)
                 status = exc.status if exc.status != 404 else 400
             else:
                 messages.success(request, _("%(pair)s is checked in. Welcome!") % {"pair": pair.name})
-                return redirect("desk-check-in-tablet", tournament.slug)
+                return redirect(here)
         else:
             status = 400
-    context = {"tournament": tournament, "number": number, "form": form}
+    context = {"tournament": tournament, "number": number, "form": form, "kiosk": kiosk}
     return render(request, "tournaments/checkin/tablet.html", context, status=status)
+
+
+@desk_page
+def desk_check_in_tablet(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The desk's tablet, signed in as the director."""
+    here = reverse("desk-check-in-tablet", args=[tournament.slug])
+    return tablet_page(request, tournament, request.user, here=here, kiosk=False)

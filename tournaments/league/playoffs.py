@@ -31,11 +31,21 @@ from rules.knockout import (
     seeded_lines,
     semifinal_losers,
 )
-from rules.teams import TeamResult, TeamRow, playoff_winner, zone_leaders
+from rules.teams import TeamResult, TeamRow, playoff_winner, shared_places, zone_leaders
 from tournaments.competition.finishing import lock_open
 from tournaments.league.errors import TeamError
 from tournaments.league.results import results, shown, zone_table
-from tournaments.models import Match, Round, Team, TeamEvent, TeamMatch, TeamTable, Tournament, team_event
+from tournaments.models import (
+    Deal,
+    Match,
+    Round,
+    Team,
+    TeamEvent,
+    TeamMatch,
+    TeamTable,
+    Tournament,
+    team_event,
+)
 from tournaments.pairing.bracket import Column, Entry, place_text, round_name
 
 log = logging.getLogger(__name__)
@@ -160,41 +170,143 @@ def league_open(tournament: Tournament) -> bool:
     return any(found.get(pk) is None for pk in fixtures.values_list("pk", flat=True))
 
 
-def leaders(tournament: Tournament, per_zone: int, seeding: str) -> list[int]:
-    """The playoff field in seed order: the top ``per_zone`` of every zone's table (``rules.teams.zone_leaders``)."""
+def zone_tables(tournament: Tournament) -> tuple[dict[str, list[TeamRow]], dict[str, str]]:
+    """Every zone's table as the rules take it (by the zone's id), and each zone's name."""
     tables: dict[str, list[TeamRow]] = {}
+    names: dict[str, str] = {}
     for zone in list(tournament.zones.all()) or [None]:
-        tables[str(zone.pk if zone else "")] = [
+        key = str(zone.pk if zone else "")
+        names[key] = zone.name if zone else ""
+        tables[key] = [
             TeamRow(s.rank, str(s.team.pk), s.score, s.played, s.wins, s.draws, s.losses, s.tiebreaks)
             for s in zone_table(tournament, zone)
         ]
-    return [int(pk) for pk in zone_leaders(tables, per_zone, seeding)]
+    return tables, names
+
+
+@dataclass(frozen=True)
+class SharedPlace:
+    """A zone's last qualifying place shared on every criterion: the zone, the place and the teams sharing it."""
+
+    zone: str
+    zone_name: str
+    place: int
+    teams: list[Team]
+    slots: int = 1  # how many of them go through
+
+    @property
+    def text(self) -> str:
+        names = "、".join(t.name for t in self.teams)
+        if self.zone_name:
+            return _(
+                "%(zone)s: %(teams)s share place %(place)s on every criterion; choose who goes through."
+            ) % {
+                "zone": self.zone_name,
+                "teams": names,
+                "place": self.place,
+            }
+        return _("%(teams)s share place %(place)s on every criterion; choose who goes through.") % {
+            "teams": names,
+            "place": self.place,
+        }
+
+
+def shared(tournament: Tournament, per_zone: int) -> list[SharedPlace]:
+    """The zones whose last qualifying place is shared on every criterion: the director chooses who goes on."""
+    tables, names = zone_tables(tournament)
+    found = shared_places(tables, per_zone)
+    teams = Team.objects.in_bulk([int(t) for group in found.values() for t in group])
+    out = []
+    for z, group in found.items():
+        above = sum(
+            1 for row in tables[z] if row.team not in group and row.rank < tables[z][per_zone - 1].rank
+        )
+        out.append(SharedPlace(z, names[z], above + 1, [teams[int(t)] for t in group], per_zone - above))
+    return out
+
+
+def leaders(
+    tournament: Tournament, per_zone: int, seeding: str, chosen: dict[str, list[int]] | None = None
+) -> list[int]:
+    """The playoff field in seed order: the top ``per_zone`` of every zone's table (``rules.teams.zone_leaders``);
+    ``chosen``: by zone id, the teams the director chose for a shared last place. Refused, naming the place,
+    while a shared place has no choice."""
+    tables, _names = zone_tables(tournament)
+    open_places = [
+        sp
+        for sp in shared(tournament, per_zone)
+        if len({t.pk for t in sp.teams} & set((chosen or {}).get(sp.zone, []))) != sp.slots
+    ]
+    if open_places:
+        raise TeamError(open_places[0].text, 409)
+    picks = {z: [str(t) for t in teams] for z, teams in (chosen or {}).items()}
+    return [int(pk) for pk in zone_leaders(tables, per_zone, seeding, picks)]
+
+
+def playoff_deal_started(tournament: Tournament, event: TeamEvent) -> bool:
+    """Whether a deal of a playoff table has been started (the draw then stands)."""
+    if event.playoff_start is None:
+        return False
+    return Deal.objects.filter(
+        match__round__tournament=tournament, match__round__number__gte=event.playoff_start
+    ).exists()
+
+
+def draw_lines(
+    tournament: Tournament, per_zone: int, seeding: str, chosen: dict[str, list[int]] | None = None
+) -> list[Line]:
+    """The first round's lines the draw would make, saving nothing (the desk shows them before saving)."""
+    _refuse_unready(tournament)
+    field_ = leaders(tournament, per_zone, seeding, chosen)
+    if len(field_) < 2:
+        raise TeamError(_("The playoffs need at least two teams."))
+    return seeded_lines(field_)
+
+
+def _refuse_unready(tournament: Tournament) -> TeamEvent:
+    event = team_event(tournament)
+    if event is None or event.kind != TeamEvent.Kind.LEAGUE:
+        raise TeamError(_("Only a league has playoffs."), 409)
+    if not TeamMatch.objects.filter(round__tournament=tournament).exists():
+        raise TeamError(_("Make the fixtures and play the league before the playoffs."), 409)
+    if event.playoff_start is None and league_open(tournament):
+        raise TeamError(_("Finish every league match before the playoffs."), 409)
+    if playoff_deal_started(tournament, event):
+        raise TeamError(_("A playoff deal has started: the draw stands."), 409)
+    return event
+
+
+def _undraw(tournament: Tournament, event: TeamEvent) -> None:
+    """The playoffs drawn before are taken back (no playoff deal started): their rounds, fixtures, line-ups and
+    tables go, the league's stay."""
+    start = event.playoff_start
+    tournament.rounds.filter(number__gte=start).delete()
+    tournament.num_rounds = start - 1
+    tournament.save(update_fields=["num_rounds"])
+    event.playoff_start, event.playoff_lines = None, []
 
 
 @transaction.atomic
 def start_playoffs(
-    tournament: Tournament, per_zone: int, seeding: str, third_place: bool = False
+    tournament: Tournament,
+    per_zone: int,
+    seeding: str,
+    third_place: bool = False,
+    chosen: dict[str, list[int]] | None = None,
 ) -> Playoffs:
     """The bracket of the zone leaders, once every league match has its result; its first round's fixtures
-    are made at once (a bye goes through); with ``third_place``, the semi-finals' losers play for third place.
-    Refused for a team Swiss, twice, or with fewer than two teams."""
+    are made at once (a bye goes through); with ``third_place``, the semi-finals' losers play for third place;
+    ``chosen``: who takes a shared last place (see ``leaders``). Drawn again (the fixtures made before taken
+    back) until the first playoff deal starts. Refused for a team Swiss or with fewer than two teams."""
     tournament = lock_open(tournament.pk)
-    event = team_event(tournament)
-    if event is None or event.kind != TeamEvent.Kind.LEAGUE:
-        raise TeamError(_("Only a league has playoffs."), 409)
+    event = _refuse_unready(tournament)
     if event.playoff_start is not None:
-        raise TeamError(_("The playoffs have started already."), 409)
-    if not TeamMatch.objects.filter(round__tournament=tournament).exists():
-        raise TeamError(_("Make the fixtures and play the league before the playoffs."), 409)
-    if league_open(tournament):
-        raise TeamError(_("Finish every league match before the playoffs."), 409)
-    field_ = leaders(tournament, per_zone, seeding)
-    if len(field_) < 2:
-        raise TeamError(_("The playoffs need at least two teams."))
+        _undraw(tournament, event)
+    lines = draw_lines(tournament, per_zone, seeding, chosen)
     last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
     event.playoff_per_zone, event.playoff_seeding = per_zone, seeding
     event.playoff_third_place = third_place
-    event.playoff_lines = seeded_lines(field_)
+    event.playoff_lines = lines
     event.playoff_start = last + 1
     event.full_clean(exclude=["tournament"])
     event.save()

@@ -22,7 +22,7 @@ from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.display import match_status
 from tournaments.competition.page_guards import tournament_page
 from tournaments.competition.ruleset_settings import setting_label
-from tournaments.models import Deal, Match, Organisation, Round, Tournament
+from tournaments.models import Deal, Match, Organisation, Round, Tournament, captained_teams
 from tournaments.pairing.bracket import final_placings
 from tournaments.people.forms import DirectorSetupForm
 from tournaments.public.caching import public_cache
@@ -62,6 +62,7 @@ def home(request: HttpRequest) -> HttpResponse:
             ),
             "my_organisations": Organisation.objects.filter(pk__in=list(access.memberships(request.user))),
             "my_matches": my_matches,
+            "my_teams": captained_teams(request.user),
         },
     )
 

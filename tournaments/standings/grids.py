@@ -3,14 +3,14 @@ by the desk and the public pages (a "table" is the furniture)."""
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import rank_text
 from tournaments.competition.accounts import display_name
 from tournaments.competition.display import match_status
-from tournaments.models import Match, Pair
+from tournaments.models import Adjustment, Match, Pair
 
 NOWRAP = {"td": {"class": "nowrap"}}  # "2 : 3" on one line
 WIDE_ONLY = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}}  # left out on a phone
@@ -126,7 +126,11 @@ class StandingsGrid(tables.Table):
         return mark_safe("\n".join(out))  # noqa: S308 - every cell is escaped above
 
     def render_name(self, value, record):
-        mark = format_html(' <span class="badge">{}</span>', _("withdrawn")) if record["withdrawn"] else ""
+        mark = (
+            format_html(' <span class="badge">{}</span>', _("withdrawn"))
+            if record["withdrawn"]
+            else mark_safe("")
+        )
         if record.get("adjusted"):
             mark += format_html(' <span class="badge warn">{}</span>', _("adjusted result"))
         if self.pair_url:
@@ -185,12 +189,19 @@ class ResultGrid(tables.Table):
         super().__init__(data, **kwargs)
         if deal_log_url is None:
             self.columns.hide("deals")
+        self.voided = Adjustment.objects.voided_deal_numbers(m.pk for m in data)
 
     def render_levels(self, record):
         return f"{rank_text(record.level_ns)} : {rank_text(record.level_ew)}"
 
     def render_result(self, record):
-        return match_status(record)
+        """The result, and each deal voided by the director marked beside it (as on the match page)."""
+        marks = format_html_join(
+            "",
+            ' <span class="badge warn">{}</span>',
+            ((_("Deal %(n)s void") % {"n": n},) for n in self.voided.get(record.pk, ())),
+        )
+        return format_html("{}{}", match_status(record), marks)
 
     def render_pair_ns(self, value):
         return pair_name(value)

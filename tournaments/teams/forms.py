@@ -4,6 +4,7 @@ captain's account, a fixture's new date, a line-up."""
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from rules.teams import MAX_ROSTER, MIN_ROSTER
@@ -13,7 +14,21 @@ from tournaments.models import TeamEvent
 class TeamEventForm(forms.ModelForm):
     class Meta:
         model = TeamEvent
-        fields = ["kind", "tables", "scoring", "blitz_per_table"]
+        fields = ["kind", "tables", "scoring", "blitz_per_table", "first_deal_at", "lineups_due_at"]
+        widgets = {
+            "first_deal_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "lineups_due_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first_deal_at"].required = False
+
+    def clean_first_deal_at(self):
+        """Left empty: the usual evening start."""
+        return (
+            self.cleaned_data.get("first_deal_at") or TeamEvent._meta.get_field("first_deal_at").get_default()
+        )
 
 
 class TeamForm(forms.Form):
@@ -51,6 +66,9 @@ class ScheduleForm(forms.Form):
 
 
 class PlayoffForm(forms.Form):
+    """The draw's settings, and for each shared last qualifying place (``playoffs.SharedPlace``) the teams the
+    director sends through."""
+
     per_zone = forms.IntegerField(
         label=_("teams per zone in the playoffs"), min_value=1, max_value=16, initial=2
     )
@@ -61,9 +79,33 @@ class PlayoffForm(forms.Form):
         help_text=_("the two losing semi-finalists play a team match for third place"),
     )
 
+    def __init__(self, *args, shared=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.shared = list(shared)
+        for sp in self.shared:
+            self.fields[f"shared_{sp.zone or 'all'}"] = forms.TypedMultipleChoiceField(
+                label=sp.text,
+                choices=[(t.pk, t.name) for t in sp.teams],
+                coerce=int,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+
+    def chosen(self) -> dict[str, list[int]]:
+        """By zone id, the teams chosen for its shared place."""
+        return {sp.zone: self.cleaned_data.get(f"shared_{sp.zone or 'all'}", []) for sp in self.shared}
+
 
 class CaptainForm(forms.Form):
-    username = forms.CharField(label=_("captain's user name"), max_length=150, required=False)
+    """A team's captain: a new user name makes the account, an existing captain's user name links it."""
+
+    username = forms.CharField(
+        label=_("captain's user name"),
+        max_length=150,
+        required=False,
+        validators=[UnicodeUsernameValidator()],
+    )
+    name = forms.CharField(label=_("captain's name"), max_length=150, required=False)
 
 
 class PostponeForm(forms.Form):
@@ -72,15 +114,19 @@ class PostponeForm(forms.Form):
     )
 
 
-class LineUpForm(forms.Form):
-    """One choice of the roster's pairs per table."""
+class DeadlineForm(forms.Form):
+    at = forms.TimeField(label=_("line-ups due at"), widget=forms.TimeInput(attrs={"type": "time"}))
 
-    def __init__(self, *args, pairs, tables: int, **kwargs) -> None:
+
+class LineUpForm(forms.Form):
+    """One choice of the roster's pairs per table, each labelled with the hall's table number."""
+
+    def __init__(self, *args, pairs, tables: list[int], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(p.pk, f"{p.name} ({p.players})") for p in pairs]
-        for i in range(1, tables + 1):
+        for i, hall in enumerate(tables, 1):
             self.fields[f"table_{i}"] = forms.TypedChoiceField(
-                label=_("Table %(n)s") % {"n": i}, choices=choices, coerce=int
+                label=_("Table %(n)s") % {"n": hall}, choices=choices, coerce=int
             )
 
     def pair_ids(self) -> list[int]:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -10,7 +12,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from rules.teams import BY_SCORE, BY_ZONE_ORDER, MAX_ROSTER, TABLE_POINTS, VICTORY_POINTS
+from rules.teams import BY_SCORE, BY_ZONE_ORDER, CROSSOVER, MAX_ROSTER, TABLE_POINTS, VICTORY_POINTS
 from tournaments.competition.models import Match, Pair, Round, Tournament
 from tournaments.competition.stamps import by_user
 
@@ -50,6 +52,7 @@ class TeamEvent(models.Model):
     # number of its first round; ``playoff_third_place``: the semi-finals' losers play for third place (the second
     # fixture of the final's round). All set once, when the director starts the playoffs.
     class Seeding(models.TextChoices):
+        CROSSOVER = CROSSOVER, _("zones crossed: each zone's winner meets another zone's runner-up")
         BY_SCORE = BY_SCORE, _("zone winners first, ranked across the zones by score")
         ZONE_ORDER = BY_ZONE_ORDER, _("zone winners first, in the zones' order")
 
@@ -59,7 +62,7 @@ class TeamEvent(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(16)],
     )
     playoff_seeding = models.CharField(
-        _("playoff seeding"), max_length=20, choices=Seeding.choices, default=BY_SCORE
+        _("playoff seeding"), max_length=20, choices=Seeding.choices, default=CROSSOVER
     )
     playoff_start = models.PositiveSmallIntegerField(_("first playoff round"), null=True, blank=True)
     playoff_lines = models.JSONField(_("playoff bracket"), default=list, blank=True)
@@ -67,6 +70,17 @@ class TeamEvent(models.Model):
         _("third-place match"),
         default=False,
         help_text=_("the two losing semi-finalists play a team match for third place"),
+    )
+    # A match day's clock: when its first deal starts, and when the line-ups fall due (empty: at that start), so
+    # a club that collects the line-ups at the venue keeps its captains' accounts until play begins.
+    first_deal_at = models.TimeField(
+        _("first deal starts at"), default=dt.time(19, 0), help_text=_("on a match day")
+    )
+    lineups_due_at = models.TimeField(
+        _("line-ups due at"),
+        null=True,
+        blank=True,
+        help_text=_("on the match day; empty: when the first deal starts"),
     )
     history = HistoricalRecords()
 
@@ -231,3 +245,21 @@ class TeamTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_match} {self.number}"
+
+
+def captained_teams(user) -> list[tuple[Team, TeamMatch | None]]:
+    """The teams this account captains in tournaments not finished, each with its next fixture: the first by
+    match day whose tables are not all finished (None: none left)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    teams = Team.objects.filter(captain=user, tournament__finished_at__isnull=True).select_related(
+        "tournament"
+    )
+    out = []
+    for team in teams.order_by("tournament__name", "name"):
+        fixtures = TeamMatch.objects.filter(Q(home=team) | Q(away=team)).select_related(
+            "home", "away", "round"
+        )
+        unfinished = Q(tables__isnull=True) | ~Q(tables__match__state=Match.State.FINISHED)
+        out.append((team, fixtures.filter(unfinished).distinct().order_by("round__number", "number").first()))
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from tournaments.competition import access
+from tournaments.league.playoffs import playoff_picture
 from tournaments.league.results import current_day, results, shown, zone_table
 from tournaments.models import TeamMatch, Tournament
 from tournaments.public.screen_data import STANDINGS_PAGE, Panel, pages
@@ -45,12 +46,21 @@ def team_panels(tournament: Tournament, user) -> list[Panel] | None:
                     "winner": res.winner if res else None,
                 }
             )
+        in_playoffs = bool(day and event.playoff_start and day >= event.playoff_start)
+        picture = playoff_picture(tournament, event, show_results=with_results) if in_playoffs else None
+        if picture is not None:
+            stages = playoff_stages(picture)
+            for fx, line in zip(fixtures, lines, strict=True):
+                line["stage"] = stages.get(fx.pk, "")
         chunks = pages(lines, FIXTURES_PAGE)
         for n, page in enumerate(chunks, start=1):
             title = _("Match day %(n)s") % {"n": day} if day else _("Fixtures and results")
-            if day and event.playoff_start and day >= event.playoff_start:
+            if in_playoffs:
                 title = _("Playoffs")
             panels.append(Panel("fixtures", f"fixtures-{n}", title, page, {"page": n, "pages": len(chunks)}))
+        if picture is not None and picture["placings"]:
+            rows = [{"place": place, "team": team.name} for place, team in picture["placings"]]
+            panels.append(Panel("placings", "placings", _("Final placings"), rows, {"page": 1, "pages": 1}))
     if access.can_see_page(user, tournament, "public_standings"):
         for zone in list(tournament.zones.all()) or [None]:
             rows = [
@@ -63,3 +73,13 @@ def team_panels(tournament: Tournament, user) -> list[Panel] | None:
             for n, page in enumerate(chunks, start=1):
                 panels.append(Panel("zone", f"{key}-{n}", title, page, {"page": n, "pages": len(chunks)}))
     return panels
+
+
+def playoff_stages(picture: dict) -> dict[int, str]:
+    """Each playoff fixture's stage by its id (the final, the semi-finals …, the third-place match)."""
+    stages = {
+        tie.fixture.pk: column.title for column in picture["columns"] for tie in column.ties if tie.fixture
+    }
+    if picture["third"] is not None and picture["third"].fixture is not None:
+        stages[picture["third"].fixture.pk] = _("Third-place match")
+    return stages

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from rules.teams import MAX_ROSTER, MIN_ROSTER, double_round_robin, seat_tables
@@ -32,6 +33,7 @@ from tournaments.models import (
     Tournament,
     Zone,
 )
+from tournaments.people.accounts import account_named, free_name, new_account
 from tournaments.people.errors import PeopleError
 from tournaments.people.pairs import PairEntry, save_pair
 from tournaments.teams.models import team_event
@@ -46,10 +48,13 @@ def save_team_event(tournament: Tournament, **settings) -> TeamEvent:
     if "tables" in settings and event.pk and settings["tables"] != event.tables:
         if TeamTable.objects.filter(team_match__round__tournament=tournament).exists():
             raise TeamError(_("The tables per team match cannot change once a team match is seated."), 409)
+    clock = (event.first_deal_at, event.lineups_due_at)
     for name, value in settings.items():
         setattr(event, name, value)
     event.full_clean(exclude=["tournament"])
     event.save()
+    if clock != (event.first_deal_at, event.lineups_due_at):
+        redate_deadlines(tournament, event)
     return event
 
 
@@ -114,6 +119,19 @@ def set_captain(team: Team, account) -> Team:
     return team
 
 
+@transaction.atomic
+def give_captain(team: Team, username: str, name: str = "") -> tuple[object, str | None]:
+    """The team's captain by user name: that account linked when it exists (its password unchanged: None), else
+    a new captain's account made, returned with its password (shown once)."""
+    account = account_named(username)
+    password = None
+    if account is None:
+        with free_name(username):
+            account, password = new_account(username, name)
+    set_captain(team, account)
+    return account, password
+
+
 def roster(team: Team) -> list:
     """The team's pairs in roster order."""
     return [tp.pair for tp in team.roster.select_related("pair__player1", "pair__player2")]
@@ -130,11 +148,48 @@ def _rounds(tournament: Tournament, count: int) -> dict[int, Round]:
     return have
 
 
-def deadline_of(day: dt.date | None) -> dt.datetime | None:
-    """Line-ups are due by the start of the match day (the director may move it)."""
+def due_time(event: TeamEvent | None) -> dt.time:
+    """The time on a match day the line-ups fall due: the director's, else the first deal's start."""
+    if event is None:
+        return TeamEvent._meta.get_field("first_deal_at").get_default()
+    return event.lineups_due_at or event.first_deal_at
+
+
+def deadline_of(
+    day: dt.date | None, event: TeamEvent | None = None, at: dt.time | None = None
+) -> dt.datetime | None:
+    """Line-ups are due on the match day at ``at`` (by default the event's time: see ``due_time``)."""
     if day is None:
         return None
-    return timezone.make_aware(dt.datetime.combine(day, dt.time(0, 0)))
+    return timezone.make_aware(dt.datetime.combine(day, at or due_time(event)))
+
+
+@transaction.atomic
+def set_deadline(team_match: TeamMatch, at: dt.time) -> TeamMatch:
+    """The director's time on the fixture's match day by which its line-ups are due; refused for a fixture
+    without a date or already seated."""
+    lock_open(team_match.round.tournament_id)
+    if team_match.tables.exists():
+        raise TeamError(_("Both line-ups are in and the tables are seated."), 409)
+    if team_match.date is None:
+        raise TeamError(_("Give the match a date before its line-ups' deadline."), 409)
+    team_match.lineup_deadline = deadline_of(team_match.date, at=at)
+    team_match.save(update_fields=["lineup_deadline"])
+    return team_match
+
+
+def redate_deadlines(tournament: Tournament, event: TeamEvent) -> int:
+    """Every fixture not yet seated falls due at the event's time on its match day (after the settings
+    change); returns how many."""
+    open_fixtures = TeamMatch.objects.filter(
+        round__tournament=tournament, date__isnull=False, tables__isnull=True
+    )
+    changed = 0
+    for fx in open_fixtures.distinct():
+        fx.lineup_deadline = deadline_of(fx.date, event)
+        fx.save(update_fields=["lineup_deadline"])
+        changed += 1
+    return changed
 
 
 @transaction.atomic
@@ -144,6 +199,12 @@ def schedule_league(tournament: Tournament, first_day: dt.date | None = None, da
     tournament = lock_open(tournament.pk)
     if TeamMatch.objects.filter(round__tournament=tournament).exists():
         raise TeamError(_("The fixtures are already made."), 409)
+    if first_day and tournament.start_date and first_day < tournament.start_date:
+        raise TeamError(
+            _("The first match day is before the tournament's first day (%(date)s).")
+            % {"date": tournament.start_date.isoformat()}
+        )
+    event = team_event(tournament)
     zones: dict[int | None, list[Team]] = {}
     for team in tournament.teams.order_by("zone__order", "seed", "name"):
         zones.setdefault(team.zone_id, []).append(team)
@@ -169,7 +230,7 @@ def schedule_league(tournament: Tournament, first_day: dt.date | None = None, da
                         away=away,
                         date=date,
                         venue=home.venue,
-                        lineup_deadline=deadline_of(date),
+                        lineup_deadline=deadline_of(date, event),
                     )
                 )
     TeamMatch.objects.bulk_create(made, batch_size=500)
@@ -186,7 +247,7 @@ def postpone(team_match: TeamMatch, date: dt.date | None, by=None) -> TeamMatch:
         raise TeamError(_("A team match already seated cannot be postponed."), 409)
     team_match.postponed = True
     team_match.date = date
-    team_match.lineup_deadline = deadline_of(date)
+    team_match.lineup_deadline = deadline_of(date, team_event(team_match.round.tournament))
     team_match.save(update_fields=["postponed", "date", "lineup_deadline"])
     return team_match
 
@@ -204,13 +265,18 @@ def side_of(team_match: TeamMatch, user) -> Team | None:
     return None
 
 
+def deadline_passed(team_match: TeamMatch) -> bool:
+    """Whether the fixture's line-ups were due before now."""
+    return team_match.lineup_deadline is not None and timezone.now() > team_match.lineup_deadline
+
+
 def may_hand_in(team_match: TeamMatch, team: Team, user) -> bool:
     """The team's captain before the deadline, or the director at any time, while the tables are not seated."""
     if access.directs(user, team_match.round.tournament):
         return True
     if team.captain_id is None or team.captain_id != getattr(user, "pk", None):
         return False
-    return team_match.lineup_deadline is None or timezone.now() <= team_match.lineup_deadline
+    return not deadline_passed(team_match)
 
 
 def lineups_visible(team_match: TeamMatch, lineups: Sequence[LineUp]) -> bool:
@@ -228,7 +294,11 @@ def hand_in_lineup(team_match: TeamMatch, team: Team, pair_ids: Sequence[int], b
     team = team_match.home if team.pk == team_match.home_id else team_match.away
     if not may_hand_in(team_match, team, by):
         if team.captain_id == getattr(by, "pk", None):
-            raise TeamError(_("The line-ups were due before the deadline; ask the director."), 409)
+            raise TeamError(
+                _("The line-ups were due by %(when)s; only the director can still hand one in.")
+                % {"when": date_format(timezone.localtime(team_match.lineup_deadline), "Y-m-d H:i")},
+                409,
+            )
         raise TeamError(_("Only the team's captain or the director hands in its line-up."), 403)
     if team_match.tables.exists():
         raise TeamError(_("Both line-ups are in and the tables are seated."), 409)
@@ -249,15 +319,22 @@ def hand_in_lineup(team_match: TeamMatch, team: Team, pair_ids: Sequence[int], b
     return lineup
 
 
+def hall_table(team_match: TeamMatch, number: int, tables: int) -> int:
+    """The hall's number of the fixture's table ``number``: the round's tables run on from the fixture before,
+    as the cards, the match pages and the board number them."""
+    return (team_match.number - 1) * tables + number
+
+
 def seat(team_match: TeamMatch, tables: int) -> list[Match]:
     """The team match's tables from both line-ups: home pair i against away pair i, the home pair North–South
     at the odd tables; table numbers in the round run on from the fixture before."""
     by_team = {lu.team_id: lu.pairs for lu in team_match.lineups.all()}
     seated = seat_tables(by_team[team_match.home_id], by_team[team_match.away_id])
-    first = (team_match.number - 1) * tables
     matches = []
     for i, (ns, ew) in enumerate(seated, 1):
-        match = Match(round=team_match.round, table=first + i, pair_ns_id=ns, pair_ew_id=ew)
+        match = Match(
+            round=team_match.round, table=hall_table(team_match, i, tables), pair_ns_id=ns, pair_ew_id=ew
+        )
         match.save()
         TeamTable.objects.create(team_match=team_match, number=i, match=match)
         matches.append(match)

@@ -25,6 +25,13 @@ def _score(value: int | None, scoring: str):
     return value if scoring == TABLE_POINTS else value / 100
 
 
+def _shown_number(text: str):
+    """A score the bracket shows as text ("4", "12.50"), as the number Excel sums (None: no score yet)."""
+    if not text:
+        return None
+    return int(text) if text.lstrip("-").isdigit() else float(text)
+
+
 def _zone_sheets(wb: Workbook, tournament: Tournament, scoring: str) -> None:
     zones = list(tournament.zones.all()) or [None]
     for zone in zones:
@@ -141,10 +148,10 @@ def _playoffs_sheet(wb: Workbook, tournament: Tournament, event) -> None:
                     tie.fixture.number if tie.fixture else None,
                     a.seed,
                     a.pair.name if a.pair else bye,
-                    a.level,
+                    _shown_number(a.level),
                     b.seed,
                     b.pair.name if b.pair else bye,
-                    b.level,
+                    _shown_number(b.level),
                     through,
                     tie.decided,
                 ]
@@ -154,8 +161,9 @@ def _playoffs_sheet(wb: Workbook, tournament: Tournament, event) -> None:
         a, b = third.entries
         final = picture["columns"][-1]
         through = next((e.pair.name for e in third.entries if e.won), "")
-        row = [final.number, _("Third-place match"), third.fixture.number, a.seed, a.pair.name, a.level]
-        sheet.append(row + [b.seed, b.pair.name, b.level, through, third.decided])
+        row = [final.number, _("Third-place match"), third.fixture.number, a.seed, a.pair.name]
+        row += [_shown_number(a.level), b.seed, b.pair.name, _shown_number(b.level), through, third.decided]
+        sheet.append(row)
     sheet.close()
 
 

@@ -13,4 +13,5 @@ urlpatterns = [
     path("t/<slug:slug>/desk/teams/", views.desk_teams, name="desk-teams"),
     path("t/<slug:slug>/desk/teams/<int:team_id>/captain/", views.desk_captain, name="desk-team-captain"),
     path("t/<slug:slug>/desk/fixtures/<int:fixture_id>/postpone/", views.desk_postpone, name="desk-postpone"),
+    path("t/<slug:slug>/desk/fixtures/<int:fixture_id>/deadline/", views.desk_deadline, name="desk-deadline"),
 ]

@@ -7,25 +7,27 @@ services'; the sums are ``teams.results``'."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from rules.ranks import rank_text
 from tournaments.competition import access
 from tournaments.competition.page_guards import desk_page, tournament_page
 from tournaments.league import playoffs
 from tournaments.league.results import current_day, results, shown, zone_table
 from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
+from tournaments.people.errors import PeopleError
 from tournaments.public.caching import public_cache
-from tournaments.teams import services
+from tournaments.teams import playoff_desk, services
 from tournaments.teams.forms import (
     CaptainForm,
+    DeadlineForm,
     LineUpForm,
-    PlayoffForm,
     PostponeForm,
     ScheduleForm,
     TeamEventForm,
@@ -38,12 +40,28 @@ FIXTURE = ("home", "away", "zone", "round")
 
 
 @tournament_page
-def _team_tournament(request: HttpRequest, tournament: Tournament, switch: str) -> tuple[Tournament, object]:
-    """The tournament and its team settings when it is a team event and the page's switch is on; else 404."""
+def _team_tournament(
+    request: HttpRequest, tournament: Tournament, switch: str, fixture_id: int | None = None
+) -> tuple[Tournament, object]:
+    """The tournament and its team settings when it is a team event and the page's switch is on (or, for the
+    fixture ``fixture_id``, the user captains one of its teams: a hidden league's captain hands in there); else
+    404."""
     event = team_event(tournament)
-    if event is None or not access.can_see_page(request.user, tournament, switch):
+    if event is None:
+        raise Http404
+    if not access.can_see_page(request.user, tournament, switch) and not captains_fixture(
+        request.user, tournament, fixture_id
+    ):
         raise Http404
     return tournament, event
+
+
+def captains_fixture(user, tournament: Tournament, fixture_id: int | None) -> bool:
+    """Whether the user captains the home or the away team of this tournament's fixture."""
+    if fixture_id is None or not getattr(user, "is_authenticated", False) or not 0 < fixture_id < 2**63:
+        return False
+    mine = Q(home__captain=user) | Q(away__captain=user)
+    return TeamMatch.objects.filter(mine, round__tournament=tournament, pk=fixture_id).exists()
 
 
 def _lines(tournament, event, fixtures) -> list[dict]:
@@ -145,12 +163,13 @@ def _tables(fixture: TeamMatch, event) -> list[dict]:
         home_ns = tt.number % 2 == 1
         rows.append(
             {
-                "number": tt.number,
+                "number": m.table,
                 "match": m,
                 "home_pair": m.pair_ns if home_ns else m.pair_ew,
                 "away_pair": m.pair_ew if home_ns else m.pair_ns,
                 "home_side": _("North–South") if home_ns else _("East–West"),
-                "levels": f"{m.level_ns if home_ns else m.level_ew} : {m.level_ew if home_ns else m.level_ns}",
+                "levels": f"{rank_text(m.level_ns if home_ns else m.level_ew)} : "
+                f"{rank_text(m.level_ew if home_ns else m.level_ns)}",
                 "finished": m.state == Match.State.FINISHED,
             }
         )
@@ -162,7 +181,7 @@ def _tables(fixture: TeamMatch, event) -> list[dict]:
 def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     """A fixture: its tables once seated (each an ordinary match), the line-ups once both are in, and the form
     of the line-up for the team's captain (or the director) while it may be handed in."""
-    tournament, event = _team_tournament(request, slug, "public_pairings")
+    tournament, event = _team_tournament(request, slug, "public_pairings", fixture_id)
     fixture = get_object_or_404(
         TeamMatch.objects.filter(round__tournament=tournament).select_related(*FIXTURE), pk=fixture_id
     )
@@ -182,7 +201,11 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
             request.POST if request.method == "POST" and request.POST.get("team") == str(team.pk) else None
         )
         form = LineUpForm(
-            posted, initial=initial, pairs=services.roster(team), tables=event.tables, prefix=f"t{team.pk}"
+            posted,
+            initial=initial,
+            pairs=services.roster(team),
+            tables=[services.hall_table(fixture, i, event.tables) for i in range(1, event.tables + 1)],
+            prefix=f"t{team.pk}",
         )
         if posted is not None and form.is_valid():
             try:
@@ -219,6 +242,14 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
             "home_score": shown(res.home_score, event.scoring) if res else "",
             "away_score": shown(res.away_score, event.scoring) if res else "",
             "is_captain": mine is not None,
+            "late": mine is not None and not seated and services.deadline_passed(fixture) and not director,
+            "deadline_form": DeadlineForm(
+                initial={
+                    "at": timezone.localtime(fixture.lineup_deadline).time()
+                    if fixture.lineup_deadline
+                    else None
+                }
+            ),
         },
     )
 
@@ -266,16 +297,10 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     settings_form = TeamEventForm(request.POST if action == "settings" else None, instance=event)
     team_form = TeamForm(request.POST if action == "team" else None)
     schedule_form = ScheduleForm(request.POST if action == "schedule" else None)
-    playoff_form = PlayoffForm(
-        request.POST if action == "playoffs" else None,
-        initial={
-            "per_zone": event.playoff_per_zone,
-            "seeding": event.playoff_seeding,
-            "third_place": event.playoff_third_place,
-        }
-        if event
-        else None,
-    )
+    playoff_form = playoff_desk.playoff_form(request, tournament, event, action)
+    done, preview = playoff_desk.playoff_step(request, tournament, playoff_form, action)
+    if done is not None:
+        return done
     try:
         if action == "settings" and settings_form.is_valid():
             services.save_team_event(tournament, **settings_form.cleaned_data)
@@ -293,11 +318,6 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             )
             messages.success(request, _("%(n)s fixtures are made.") % {"n": n})
             return redirect("desk-teams", slug=tournament.slug)
-        if action == "playoffs" and event and playoff_form.is_valid():
-            d = playoff_form.cleaned_data
-            playoffs.start_playoffs(tournament, d["per_zone"], d["seeding"], d["third_place"])
-            messages.success(request, _("The playoffs are drawn."))
-            return redirect("team-playoffs", slug=tournament.slug)
         if action == "playoffs-next" and event:
             made = playoffs.advance_playoffs(tournament)
             if made:
@@ -323,6 +343,10 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "team_form": team_form,
             "schedule_form": schedule_form,
             "playoff_form": playoff_form,
+            "preview": preview,
+            "redraw": bool(
+                event and event.playoff_start and not playoffs.playoff_deal_started(tournament, event)
+            ),
             "stale": [
                 _(
                     "Round %(round)s, match %(n)s (%(fixture)s) has started, but the corrected results send "
@@ -346,37 +370,78 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @desk_page
 @require_POST
 def desk_captain(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
-    """The team's captain: an existing account by its user name (empty: none)."""
+    """The team's captain: an existing account linked by its user name, or a new one made (its password shown
+    this once); empty: none."""
     team = get_object_or_404(Team, tournament=tournament, pk=team_id)
     form = CaptainForm(request.POST)
     if form.is_valid():
         name = form.cleaned_data["username"]
-        account = get_user_model().objects.filter(username=name).first() if name else None
-        if name and account is None:
-            messages.error(request, _("No account is called %(name)s.") % {"name": name})
-        else:
-            try:
-                services.set_captain(team, account)
-            except services.TeamError as exc:
-                messages.error(request, exc.message)
+        try:
+            if name:
+                account, password = services.give_captain(team, name, form.cleaned_data["name"])
             else:
-                messages.success(request, _("The captain of %(team)s is saved.") % {"team": team.name})
+                account, password = services.set_captain(team, None), None
+        except (services.TeamError, PeopleError) as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The captain of %(team)s is saved.") % {"team": team.name})
+            if password:  # a new account: its password, this once
+                messages.warning(
+                    request,
+                    _(
+                        "New account %(user)s, password %(password)s: give it to the captain (shown this once)."
+                    )
+                    % {"user": account.get_username(), "password": password},
+                )
+    else:
+        messages.error(request, _("Write the user name with letters, digits and @ . + - _ only."))
     return redirect("desk-teams", slug=tournament.slug)
+
+
+def _fixture_write(
+    request: HttpRequest, tournament: Tournament, fixture_id: int, form_class, write, done, bad
+):
+    """A desk write on one fixture from a one-field form: ``write(fixture, cleaned_data)``; back to the fixture
+    with ``done`` or the refusal (``bad`` when the form is not valid)."""
+    fixture = get_object_or_404(TeamMatch, round__tournament=tournament, pk=fixture_id)
+    form = form_class(request.POST)
+    if form.is_valid():
+        try:
+            write(fixture, form.cleaned_data)
+        except services.TeamError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, done)
+    else:
+        messages.error(request, bad)
+    return redirect("team-fixture", slug=tournament.slug, fixture_id=fixture.pk)
 
 
 @desk_page
 @require_POST
 def desk_postpone(request: HttpRequest, tournament: Tournament, fixture_id: int) -> HttpResponse:
     """A fixture postponed to a new date (or to a date still to be fixed)."""
-    fixture = get_object_or_404(TeamMatch, round__tournament=tournament, pk=fixture_id)
-    form = PostponeForm(request.POST)
-    if form.is_valid():
-        try:
-            services.postpone(fixture, form.cleaned_data["date"], request.user)
-        except services.TeamError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, _("The match is postponed."))
-    else:
-        messages.error(request, _("Give the new date as a date."))
-    return redirect("team-fixture", slug=tournament.slug, fixture_id=fixture.pk)
+    return _fixture_write(
+        request,
+        tournament,
+        fixture_id,
+        PostponeForm,
+        lambda fx, d: services.postpone(fx, d["date"], request.user),
+        _("The match is postponed."),
+        _("Give the new date as a date."),
+    )
+
+
+@desk_page
+@require_POST
+def desk_deadline(request: HttpRequest, tournament: Tournament, fixture_id: int) -> HttpResponse:
+    """The time on the match day by which the fixture's line-ups are due."""
+    return _fixture_write(
+        request,
+        tournament,
+        fixture_id,
+        DeadlineForm,
+        lambda fx, d: services.set_deadline(fx, d["at"]),
+        _("The line-ups' deadline is saved."),
+        _("Give the deadline as a time of day."),
+    )

@@ -26,7 +26,16 @@ from openpyxl.utils import get_column_letter
 
 from rules.ranks import RANK_TEXT, rank_text
 from tournaments.competition.display import deal_outcome, match_result, penalty_note
-from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES, Deal, Match, Penalty, Tournament
+from tournaments.models import (
+    PENALTY_CODES,
+    SEAT_CHOICES,
+    TRUMP_CHOICES,
+    Adjustment,
+    Deal,
+    Match,
+    Penalty,
+    Tournament,
+)
 from tournaments.pairing.bracket import bracket_picture, final_placings
 from tournaments.standings.compute import compute_standings, standings_title, tie_break_columns
 
@@ -274,6 +283,12 @@ def _deals_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tuple]
         )
     )
     append = sheet.append
+    voided = set(
+        Adjustment.objects.void_deal_ids(match__round__tournament=tournament).values_list(
+            "deal_id", flat=True
+        )
+    )
+    void = _("void")
     for pk, match_id, number, banker, level, trump, ap, result in deals.iterator(chunk_size=2000):
         rnd, table, ns, ew = matches[match_id][:4]
         ap = ap if isinstance(ap, dict) else {}
@@ -296,7 +311,7 @@ def _deals_sheet(wb: Workbook, tournament: Tournament, matches: dict[int, tuple]
                 ap.get("multiplier") or None,  # empty rather than 0: no kitty bonus, no penalty points
                 ap.get("kitty_bonus") or None,
                 ap.get("penalties") or None,
-                label,
+                f"{label} · {void}" if pk in voided else label,
                 ", ".join(pens) if pens else None,
             ]
         )

@@ -10,10 +10,11 @@ from django.utils import timezone
 from referee.table.forms import kitty_hint
 from referee.table.history import match_history
 from referee.table.level_trail import match_levels_chart
-from referee.table.recording.deal_entry import next_deal_number
+from referee.table.recording.deal_entry import next_deal_number, time_refusal
 from referee.table.recording.quick import require_quick_entry
 from referee.table.screens.deal_state import current_deal_state
 from referee.table.screens.labels import entry_labels
+from rules.match import can_start_deal
 from rules.ruleset import TimeRule
 from rules.seats import SEATS, side_of
 from tournaments.competition.access import (
@@ -77,6 +78,8 @@ def new_deal_screen(match: Match, user) -> dict:
         "open_deal": match.deals.filter(state=Deal.State.RECORDING).order_by("number").first(),
         "match_over": state.over,
         "overtime": state.overtime,
+        # past the time limit, no form: the page says why at once instead of refusing the submitted form
+        "time_up": "" if state.over or can_start_deal(state, timezone.now()) else time_refusal(state),
         "next_deal": next_deal_number(match),
         "needs_declarer": banker is None,
         "banker": banker,
