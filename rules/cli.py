@@ -1,4 +1,4 @@
-"""Command line: ``python -m rules judge FILE|-``, ``python -m rules bench`` (judging) and
+"""Command line: ``python -m rules judge FILE|-``, ``python -m rules boards deal|check`` (duplicate boards), ``python -m rules bench`` (judging) and
 ``python -m rules bench pairing`` (Swiss draws over simulated events).
 
 Exit status of ``judge``: 0 ok, 1 violations, 2 unreadable input (one line on stderr naming the culprit,
@@ -34,6 +34,14 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--rounds", type=int, default=9, help="pairing: rounds per event (default 9)")
     b.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
     b.add_argument("--profile", action="store_true", help="print cProfile's top entries")
+    bd = sub.add_parser("boards", help="deal duplicate boards from a seed, or check a boards file")
+    bsub = bd.add_subparsers(dest="action", required=True)
+    deal = bsub.add_parser("deal", help="print the tractor-boards/1 file dealt from SEED")
+    deal.add_argument("seed", help="64 lower-case hex digits")
+    deal.add_argument("count", type=int, help="how many boards")
+    deal.add_argument("--preset", default="standard", help="the boards' preset (default standard)")
+    check = bsub.add_parser("check", help="check a tractor-boards/1 file's fingerprints (and seed)")
+    check.add_argument("file")
     return p
 
 
@@ -95,6 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "judge":
         return judge_command(args.file)
+    if args.command == "boards":
+        from .boards_cli import check_command, deal_command
+
+        if args.action == "deal":
+            return deal_command(args.seed, args.count, args.preset)
+        return check_command(args.file)
     if args.what == "pairing":
         return pairing_bench(args.pairs, args.rounds, args.seed)
     from .bench import run, run_presets

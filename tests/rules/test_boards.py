@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rules.boards import Board, BoardError, deal_board, deal_boards, deck_text, new_seed
 from rules.boards_file import BoardsFile, loads_boards, read_boards, verify_seed
 from rules.cards import parse_cards
+from rules.cli import main
 from rules.judge import judge
 from rules.ruleset import PRESETS
 from rules.simulate import simulate_from_hands
@@ -215,3 +216,18 @@ def test_a_board_played_out_from_its_hands_is_a_legal_deal_of_those_hands(seed, 
             assert sorted(parse_cards(record["hands"][seat])) == list(board.hands[seat])
     held = sorted(parse_cards(record["hands"][board.banker]) + parse_cards(record["kitty"]))
     assert held == sorted(board.hands[board.banker] + board.kitty)
+
+
+def test_the_command_line_deals_from_a_seed_and_checks_the_file_naming_an_altered_board(tmp_path, capsys):
+    assert main(["boards", "deal", SEED, "3"]) == 0
+    text = capsys.readouterr().out
+    assert loads_boards(text).boards == deal_boards(SEED, 3)
+    path = tmp_path / "boards.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["boards", "check", str(path)]) == 0
+    assert capsys.readouterr().out.count("ok") == 3
+    doc = json.loads(text)
+    doc["boards"][1]["level"] = "A" if doc["boards"][1]["level"] != "A" else "K"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["boards", "check", str(path)]) == 1
+    assert "board 2" in capsys.readouterr().err
