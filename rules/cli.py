@@ -1,4 +1,5 @@
-"""Command line: ``python -m rules judge FILE|-``, and the commands the program adds (``rules/__main__.py``
+"""Command line: ``python -m rules judge FILE|-``, ``python -m rules boards deal|check`` (duplicate boards, dealt
+again from a published seed or a boards file checked), and the commands the program adds (``rules/__main__.py``
 adds ``bench``, whose code lives with the other benchmarks in ``tools/bench/``).
 
 Exit status of ``judge``: 0 ok, 1 violations, 2 unreadable input (one line on stderr naming the culprit,
@@ -36,6 +37,14 @@ def _parser(commands: Mapping[str, Command]) -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     j = sub.add_parser("judge", help="judge one tractor-deal/1 record and print the verdict JSON")
     j.add_argument("file", help="the record file, or - for standard input")
+    bd = sub.add_parser("boards", help="deal duplicate boards from a seed, or check a boards file")
+    bsub = bd.add_subparsers(dest="action", required=True)
+    deal = bsub.add_parser("deal", help="print the tractor-boards/1 file dealt from SEED")
+    deal.add_argument("seed", help="64 lower-case hex digits")
+    deal.add_argument("count", type=int, help="how many boards")
+    deal.add_argument("--preset", default="standard", help="the boards' preset (default standard)")
+    check = bsub.add_parser("check", help="check a tractor-boards/1 file's fingerprints (and seed)")
+    check.add_argument("file")
     for name, command in commands.items():
         command.add_arguments(sub.add_parser(name, help=command.help))
     return p
@@ -90,4 +99,10 @@ def main(argv: Sequence[str] | None = None, commands: Mapping[str, Command] | No
     args = _parser(commands).parse_args(argv)
     if args.command == "judge":
         return judge_command(args.file)
+    if args.command == "boards":
+        from .boards_cli import check_command, deal_command
+
+        if args.action == "deal":
+            return deal_command(args.seed, args.count, args.preset)
+        return check_command(args.file)
     return commands[args.command].run(args)

@@ -10,6 +10,7 @@ deal. The record it returns is a valid ``tractor-deal/1`` document that ``judge`
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import Card, format_cards, make_deck
@@ -51,19 +52,58 @@ def simulate_deal(
     t = rs.trump(level, trump_text)
     deck = list(make_deck(rs.decks))
     rng.shuffle(deck)
-    kitty_size, hand_size = rs.kitty_size, rs.hand_size
+    hand_size = rs.hand_size
     hands = {s: deck[i * hand_size : (i + 1) * hand_size] for i, s in enumerate(SEATS)}
-    rest = deck[4 * hand_size :]
+    return _play_out(rs, rng, hands, deck[4 * hand_size :], banker, level, t, throw_rate)
+
+
+def simulate_from_hands(
+    ruleset: Ruleset | str | dict[str, Any],
+    hands: Mapping[str, Sequence[Card]],
+    dealt_kitty: Sequence[Card],
+    *,
+    banker: str,
+    level: str,
+    trump: str,
+    seed: int | str = 0,
+    throw_rate: float = 0.12,
+) -> dict[str, Any]:
+    """A complete, legal DEAL-RECORD dict played from fixed hands (a duplicate board, RULES §14.1): the banker
+    takes the dealt kitty, buries at random, and every trick is played with random legal plays. The record
+    carries the hands as play began (after the bury)."""
+    rs = Ruleset.from_spec(ruleset)
+    rng = random.Random(seed)
+    t = rs.trump(parse_rank(level), trump)
+    own = {s: list(hands[s]) for s in SEATS}
+    return _play_out(
+        rs, rng, own, list(dealt_kitty), banker, parse_rank(level), t, throw_rate, with_hands=True
+    )
+
+
+def _play_out(
+    rs: Ruleset,
+    rng: random.Random,
+    hands: dict[str, list[Card]],
+    rest: list[Card],
+    banker: str,
+    level: str,
+    t: Trump,
+    throw_rate: float,
+    *,
+    with_hands: bool = False,
+) -> dict[str, Any]:
+    """The banker buries at random from hand and ``rest``, then every trick is played out."""
     pool = hands[banker] + rest
     rng.shuffle(pool)
-    kitty, hands[banker] = pool[:kitty_size], pool[kitty_size:]
+    kitty, hands[banker] = pool[: rs.kitty_size], pool[rs.kitty_size :]
+    start = {s: format_cards(hands[s], t) for s in SEATS}
     tricks: list[dict[str, Any]] = []
     leader = banker
     while hands[leader]:
         trick = _play_trick(hands, leader, t, rs, rng, throw_rate)
         tricks.append(trick["record"])
         leader = trick["winner"]
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "ruleset": rs.to_spec(),
         "banker": banker,
@@ -74,6 +114,9 @@ def simulate_deal(
         "tricks": tricks,
         "penalties": [],
     }
+    if with_hands:
+        record["hands"] = start
+    return record
 
 
 def _opponent_challenge(
