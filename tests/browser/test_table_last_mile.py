@@ -4,16 +4,15 @@ address (``PUBLIC_URL``; ``hall.test`` stands for it, mapped to the test server)
 taps a whole deal while every play takes 1.5 s more to be answered, tapping on while plays are on their way:
 every play is stored once and no tap is lost or mixed into another play. The kitty is filled in by one tap from
 the cards left; after the submit the PIN form is in view at once, a wrong PIN stays on it with the sentence, and
-both pairs' PINs confirm the deal. Screenshots in /work/shots/lastmile/."""
+both pairs' PINs confirm the deal. Screenshots in test-output/screenshots/lastmile/ (with SCREENSHOTS=1)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from referee.table.recording import deal_entry
 from rules.judge import judge
+from tests.browser import shots
 from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, login
 from tests.browser.journal_steps import stored_once
@@ -23,7 +22,7 @@ from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots/lastmile")
+SHOTS = shots.folder("lastmile")
 LATENCY_MS = 1500
 SENDING_ALL_MS = 400_000  # a whole deal of plays, one after another, each 1.5 s late
 WORDS = {
@@ -50,8 +49,7 @@ PHONES = [({"width": 360, "height": 640}, "zh-hans"), ({"width": 390, "height": 
 
 
 def shot(page, name: str, language: str, size: dict) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}-{language}.png"))
+    shots.save(page, SHOTS / f"{name}-{size['width']}-{language}.png")
 
 
 def print_card_on_loopback(browser, port: int, language: str, slug: str) -> tuple[str, list[str]]:
@@ -99,7 +97,7 @@ def tap(page, cards: str, size: dict) -> None:
         box = box_of(page, button)
         clear = box["y"] + box["height"] <= box_of(page, ".entry-bar")["y"]
         if not (clear and in_view(page, button, size)):
-            page.screenshot(path=str(SHOTS / "failed-needs-a-scroll.png"))
+            shots.save(page, SHOTS / "failed-needs-a-scroll.png")
         assert clear and in_view(page, button, size), f"{code} needs a scroll at {size}"
         assert in_view(page, "#record-button", size) and in_view(page, "[data-bind=turn]", size)
         page.locator(button).click()
