@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
-.PHONY: run test serve hall setup system-packages browser proxy lint check messages bench load clean
+.PHONY: run test test-fast serve hall setup system-packages browser proxy lint check messages bench load clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -60,8 +60,14 @@ check: setup
 	DEBUG=1 $(MANAGE) makemigrations --check --dry-run
 	DEBUG=1 $(MANAGE) check
 
+# Every test, two workers; the slowest 15 are named at the end, where a slow one is seen the day it comes.
+PYTEST := $(BIN)/pytest -n 2 --dist worksteal --durations=15
 test: setup browser proxy lint check
-	$(BIN)/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+# The edit loop: everything but the browser tests (marker `browser`), which `make test` and CI still run.
+test-fast: setup proxy
+	$(PYTEST) -m "not browser" $(PYTEST_ARGS)
 
 # Refresh the message catalogue after changing interface strings (then translate the new entries).
 messages: $(VENV)/.installed

@@ -1,4 +1,4 @@
-"""Playwright driving Debian's chromium against the live test server; screenshots go to test-output/."""
+"""Playwright driving Debian's chromium against the live test server; screenshots (SCREENSHOTS=1) go to test-output/."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test.testcases import LiveServerThread
+
+from tests.browser import shots
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made by fixtures are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -34,7 +36,6 @@ class OneRequestAtATime(ThreadedWSGIServer):
 LiveServerThread.server_class = OneRequestAtATime
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
 
 def pytest_collection_modifyitems(items):
@@ -79,12 +80,11 @@ def page(browser, live_server):
 
 @pytest.fixture
 def screenshot(request):
-    """Save a screenshot under test-output/screenshots/<test name>-<label>.png."""
-    OUTPUT.mkdir(parents=True, exist_ok=True)
+    """Save a screenshot under test-output/screenshots/<test name>-<label>.png (with SCREENSHOTS=1)."""
 
     def take(page, label: str) -> Path:
-        path = OUTPUT / f"{request.node.name}-{label}.png"
-        page.screenshot(path=str(path), full_page=True)
+        path = shots.OUTPUT / f"{request.node.name}-{label}.png"
+        shots.save(page, path, full_page=True)
         return path
 
     return take

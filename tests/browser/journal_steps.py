@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from referee.table.recording import deal_entry
 from rules.judge import judge
+from tests.browser import shots
 from tests.browser.helpers import expect, login
 from tests.table.helpers import simulated, with_a_revoke
 from tournaments.models import Deal, Play, WriteReceipt
 from tournaments.setup.demo import create_demo
 
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path("/work/shots/journal")
+SHOTS = shots.folder("journal")
 SEAT_NAMES = {
     "zh-hans": {"N": "北", "W": "西", "S": "南", "E": "东"},
     "en": {"N": "North", "W": "West", "S": "South", "E": "East"},
@@ -34,8 +33,7 @@ def new_page(context, live_server):
 
 
 def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shots.save(page, SHOTS / f"{name}.png", full_page=True)
 
 
 def begun_deal(seed: int = 1) -> tuple[Deal, dict]:

@@ -11,10 +11,10 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 
 from referee.table.recording import deal_entry
-from tests.browser.conftest import OUTPUT
 from tests.browser.helpers import expect, login
 from tests.browser.journal_steps import begun_deal, enter, phone_page, waiting
 from tests.browser.journal_steps import open_deal as open_journal_deal
+from tests.browser.shots import OUTPUT
 from tests.browser.test_entry_screen import begun, open_deal  # noqa: F401 - the begun deal's fixture
 from tests.hostile_world import PASSWORD, build_world
 from tests.test_hostile_urls import BUILDERS, ROUTES

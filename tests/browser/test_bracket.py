@@ -1,13 +1,12 @@
 """The knockout's bracket page in a real browser: a phone and a desktop, Chinese and English, the page no wider
 than the screen (the bracket scrolls inside its box); the desk's bracket on a tablet. Screenshots go to
-/work/shots/knockout/."""
+test-output/screenshots/knockout/ (with SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.browser import shots
 from tests.browser.helpers import enter_pairs, expect, login
 from tests.desk.helpers import finish
 from tournaments.checkin.forfeits import publish_round
@@ -18,7 +17,7 @@ from tournaments.pairing.ties import decide_tie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots/knockout")
+SHOTS = shots.folder("knockout")
 NAMES = ["东风队", "长江一队", "黄河队", "泰山队", "珠江队", "昆仑队", "天山队", "西湖队"]
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
@@ -43,8 +42,7 @@ def played_cup(director) -> Tournament:
 
 
 def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shots.save(page, SHOTS / f"{name}.png", full_page=True)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

@@ -1,12 +1,11 @@
 """The trick-entry page on one screen: at a phone's size (held upright or sideways) and two tablets', in both
 languages, the current trick, the picker and the record control are all in view after tapping a low card; a follow
 is sent on its last card (and can be taken back in the moment before); each finished trick's outcome is on screen;
-and a whole simulated deal recorded by tapping counts its taps (the figures go to /work/shots/picker/taps.json)."""
+and a whole simulated deal recorded by tapping counts its taps (the figures go to test-output/screenshots/picker/taps.json)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -14,12 +13,13 @@ from django.test import Client
 from referee.table.recording import deal_entry
 from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
+from tests.browser import shots
 from tests.browser.helpers import expect, wait_for_version
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots/picker")
+SHOTS = shots.folder("picker")
 # a phone, a tablet both ways, a small tablet, and phones held sideways (a large one, a small one)
 SIZES = [(390, 844), (820, 1180), (1180, 820), (1024, 768), (844, 390), (667, 375)]
 WORDS = {
@@ -73,8 +73,7 @@ def open_deal(browser, live_server, deal, size, language: str, auto_send_ms: int
 
 
 def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))  # the screen as the judge sees it, not the whole page
+    shots.save(page, SHOTS / f"{name}.png")  # the screen as the judge sees it, not the whole page
 
 
 def in_view(page, selector: str) -> bool:

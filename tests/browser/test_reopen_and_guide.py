@@ -15,6 +15,7 @@ from django.db import transaction
 
 from referee.table.recording import deal_entry
 from rules.simulate import simulate_deal
+from tests.browser import shots
 from tests.browser.helpers import expect, login, submit_then_open_the_match, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service
 from tournaments.models import Deal, Match
@@ -22,7 +23,7 @@ from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path("/work/shots/frozen")
+SHOTS = shots.folder("frozen")
 HELP = Path(settings.BASE_DIR) / "static" / "help"
 WORDS = {
     "zh": {

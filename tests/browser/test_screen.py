@@ -4,17 +4,17 @@ type), its refresh that keeps the last good data when the server is out of reach
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.browser import shots
 from tests.browser.helpers import enter_pairs, expect
 from tests.desk.helpers import deal, play
 from tests.public.helpers import play_deals
 from tournaments.models import Deal, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = Path("/work/shots/screen")
+SHOTS = shots.folder("screen")
 NAMES = [
     "东风队",
     "西风队",
@@ -114,7 +114,7 @@ def test_the_screen_shows_one_readable_panel_at_a_time_in_both_languages(
         panel = page.locator(f".panel[data-key='{key}']")
         expect(panel).to_have_class(re.compile(r"\bactive\b"))
         readable(page, width, height)
-        page.screenshot(path=str(SHOTS / f"screen-{width}x{height}-{language}-{key}.png"))
+        shots.save(page, SHOTS / f"screen-{width}x{height}-{language}-{key}.png")
     seats = page.locator(".panel[data-key='seating-1'] .seat-row")
     expect(seats).to_have_count(24)
     first = "安徽合肥队"
@@ -137,7 +137,7 @@ def test_the_screen_refreshes_its_panels_and_keeps_the_last_good_ones_while_the_
     expect(page.locator("#screen-state")).to_have_text("连接中断：显示最近一次更新")
     expect(page.get_by_test_id("screen-message")).to_have_text("颁奖典礼 17:00 在大厅")
     expect(page.locator(".seat-row")).to_have_count(24)
-    page.screenshot(path=str(SHOTS / "screen-offline-1280x720.png"))
+    shots.save(page, SHOTS / "screen-offline-1280x720.png")
     page.unroute(re.compile(r".*/screen/panels/$"))
     expect(page.locator("#screen-state")).to_have_text("")
     expect(page.get_by_test_id("screen-message")).to_have_text("不应出现")
@@ -157,7 +157,7 @@ def test_without_script_every_panel_shows_one_under_another(browser, live_server
     page.goto(f"{live_server.url}/t/{t.slug}/screen/")
     for key in ("seating-1", "progress", "standings-1"):
         expect(page.locator(f".panel[data-key='{key}']")).to_be_visible()
-    page.screenshot(path=str(SHOTS / "screen-no-script-1280x720.png"), full_page=True)
+    shots.save(page, SHOTS / "screen-no-script-1280x720.png", full_page=True)
     context.close()
 
 
@@ -170,12 +170,12 @@ def test_a_phone_shows_the_match_levels_chart_and_steps_through_a_deals_replay(
     chart = page.get_by_test_id("levels-chart")
     expect(chart).to_be_visible()
     assert chart.bounding_box()["width"] <= 390
-    chart.screenshot(path=str(SHOTS / "levels-chart-390.png"))
-    page.screenshot(path=str(SHOTS / "match-390.png"), full_page=True)
+    shots.save(chart, SHOTS / "levels-chart-390.png")
+    shots.save(page, SHOTS / "match-390.png", full_page=True)
     page.locator("tr[data-deal='2']").get_by_role("link", name="回放").click()
     expect(page.locator("#trick-1")).to_be_visible()
     expect(page.locator("#trick-2")).to_be_hidden()
-    page.screenshot(path=str(SHOTS / "replay-trick-1-390.png"))
+    shots.save(page, SHOTS / "replay-trick-1-390.png")
     page.locator("#trick-1").get_by_role("link", name=re.compile("下一墩")).click()
     expect(page.locator("#trick-2")).to_be_visible()
     expect(page.locator("#trick-1")).to_be_hidden()
@@ -183,7 +183,7 @@ def test_a_phone_shows_the_match_levels_chart_and_steps_through_a_deals_replay(
     expect(page.locator("#trick-1")).to_be_visible()
     box = page.locator("#trick-1 svg").bounding_box()
     assert box["width"] <= 390 and box["height"] < 844
-    page.screenshot(path=str(SHOTS / "replay-390.png"))
+    shots.save(page, SHOTS / "replay-390.png")
 
 
 def test_a_phone_shows_the_rank_chart_and_a_pair_finds_its_table_first(page, live_server, director):
@@ -193,10 +193,10 @@ def test_a_phone_shows_the_rank_chart_and_a_pair_finds_its_table_first(page, liv
     chart = page.get_by_test_id("rank-chart")
     expect(chart.locator("circle.dot")).to_have_count(16)  # the top eight, after rounds 1 and 2
     assert chart.bounding_box()["width"] <= 390
-    chart.screenshot(path=str(SHOTS / "rank-chart-390.png"))
-    page.screenshot(path=str(SHOTS / "standings-390.png"), full_page=True)
+    shots.save(chart, SHOTS / "rank-chart-390.png")
+    shots.save(page, SHOTS / "standings-390.png", full_page=True)
     pair = t.pairs.get(name="安徽合肥队")
     page.goto_path(f"/t/{t.slug}/pairs/{pair.pk}/")
     expect(page.get_by_test_id("pair-now")).to_contain_text("第8桌")
     expect(page.get_by_test_id("pair-now")).to_contain_text("对手 金陵")
-    page.screenshot(path=str(SHOTS / "pair-390.png"))
+    shots.save(page, SHOTS / "pair-390.png")

@@ -1,13 +1,12 @@
 """A club's season in a real browser: the director merges a typo on the players page, the public reads the
 series' tables and a player's rating chart at phone (390×844) and desktop (1280×800) width, in Chinese and in
-English; screenshots in /work/shots/season/."""
+English; screenshots in test-output/screenshots/season/ (with SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.browser import shots
 from tests.browser.helpers import expect, login
 from tests.desk.season_scene import build_season
 from tournaments.competition.accounts import create_director
@@ -15,13 +14,12 @@ from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots/season")
+SHOTS = shots.folder("season")
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
 
 def shot(page, label: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=True)
+    shots.save(page, SHOTS / f"{label}.png", full_page=True)
 
 
 def fits(page) -> bool:

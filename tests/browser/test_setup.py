@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import shots
 from tests.browser.helpers import enter_pairs, expect, login
 from tournaments.competition.accounts import create_director
 from tournaments.models import Pair, Player, Tournament
@@ -27,11 +28,13 @@ WORDS = {
     },
 }
 
+SHOTS = shots.folder("setup")
+
 
 @pytest.mark.parametrize("width", [820, 1280])
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed(
-    page, live_server, tmp_path, language, width
+    page, live_server, language, width
 ):
     words = WORDS[language]
     create_director("td", "director-pass-1")
@@ -57,14 +60,14 @@ def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed
     page.locator("[data-move=up]").nth(1).click()  # Buchholz above level difference, in place
     first = page.locator("ol.tie-breaks li input[type=hidden]").first
     assert first.get_attribute("value") == "buchholz"
-    page.screenshot(path=str(tmp_path / f"new-{language}-{width}.png"), full_page=True)
+    shots.save(page, SHOTS / f"new-{language}-{width}.png", full_page=True)
 
     page.get_by_role("button", name=words["create"]).click()
     page.wait_for_url("**/desk/")
     t = Tournament.objects.get(name="Spring Cup 2026")
     assert t.ruleset == {"preset": "jj-competition", "strikes_to_forfeit": 2}
     assert (t.format, t.num_rounds, t.tie_breaks[:2]) == ("swiss", 7, ["buchholz", "level_diff"])
-    page.screenshot(path=str(tmp_path / f"desk-{language}-{width}.png"), full_page=True)
+    shots.save(page, SHOTS / f"desk-{language}-{width}.png", full_page=True)
 
     page.get_by_role("link", name=words["settings"]).click()
     page.wait_for_url("**/desk/settings/")
@@ -72,8 +75,7 @@ def test_the_director_creates_a_tournament_with_a_preset_and_one_setting_changed
     expect(changed).to_have_count(1)
     expect(changed).to_contain_text(words["strikes"])
     changed.scroll_into_view_if_needed()
-    page.screenshot(path=str(tmp_path / f"settings-{language}-{width}.png"), full_page=True)
-    print(f"screenshots: {tmp_path}")
+    shots.save(page, SHOTS / f"settings-{language}-{width}.png", full_page=True)
 
 
 def test_a_tie_break_dragged_to_the_top_is_saved_first(page):
@@ -90,7 +92,7 @@ def test_a_tie_break_dragged_to_the_top_is_saved_first(page):
     assert Tournament.objects.get(name="Drag Cup").tie_breaks[0] == last
 
 
-def test_the_director_deletes_a_tournament_created_by_mistake_typing_its_name(page, tmp_path):
+def test_the_director_deletes_a_tournament_created_by_mistake_typing_its_name(page):
     create_director("td", "director-pass-1")
     enter_pairs(Tournament.objects.create(name="误建的春季赛", slug="mistake"), ["东风队", "长城队"])
     page.set_viewport_size({"width": 390, "height": 844})
@@ -98,21 +100,20 @@ def test_the_director_deletes_a_tournament_created_by_mistake_typing_its_name(pa
 
     page.goto_path("/t/mistake/desk/settings/")
     page.get_by_role("link", name="删除赛事").scroll_into_view_if_needed()
-    page.screenshot(path=str(tmp_path / "settings-delete-action.png"))
+    shots.save(page, SHOTS / "settings-delete-action.png")
     page.get_by_role("link", name="删除赛事").click()
     expect(page.get_by_role("heading", name="删除赛事误建的春季赛？")).to_be_visible()
     expect(page.locator(".confirm-box")).to_contain_text("东风队, 长城队")
     page.fill("input[name=confirm_name]", "春季赛")
     page.get_by_role("button", name="删除赛事").click()
     expect(page.get_by_text("请按上面显示的赛事名称原样输入。")).to_be_visible()
-    page.screenshot(path=str(tmp_path / "delete-tournament-wrong-name.png"), full_page=True)
+    shots.save(page, SHOTS / "delete-tournament-wrong-name.png", full_page=True)
     assert Tournament.objects.filter(slug="mistake").exists()
 
     page.fill("input[name=confirm_name]", "误建的春季赛")
     page.get_by_role("button", name="删除赛事").click()
     page.wait_for_url(lambda url: "/mistake/" not in url)
     expect(page.get_by_text("误建的春季赛 已删除。")).to_be_visible()
-    page.screenshot(path=str(tmp_path / "delete-tournament-done.png"), full_page=True)
+    shots.save(page, SHOTS / "delete-tournament-done.png", full_page=True)
     assert not Tournament.objects.filter(slug="mistake").exists() and not Pair.objects.exists()
     assert not Player.objects.exists()
-    print(f"screenshots: {tmp_path}")

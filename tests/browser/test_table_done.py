@@ -3,12 +3,11 @@ link (no account) and records a whole simulated deal by tapping the picker only,
 tricks (the tab closed and opened again while offline), without scrolling and in at most five taps a trick of
 singles; the deal is submitted, a player of the other side confirms it with their pair's PIN on the same phone,
 and the desk finds it confirmed, every play stored once, with the engine's result. Screenshots (one mid-cut with
-the waiting plays on the table and in the picker's counts) in /work/shots/tabledone/."""
+the waiting plays on the table and in the picker's counts) in test-output/screenshots/tabledone/ (with SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -16,6 +15,7 @@ from django.test import Client
 
 from referee.table.recording import deal_entry
 from rules.judge import judge
+from tests.browser import shots
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.browser.journal_steps import SEAT_NAMES, new_page, stored_once, waiting
 from tests.table.helpers import simulated
@@ -24,7 +24,7 @@ from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots/tabledone")
+SHOTS = shots.folder("tabledone")
 PHONE = {"width": 390, "height": 844}
 OFFLINE = (3, 4, 5, 6)  # the tricks (from 0) recorded through the network cut
 REOPEN_AFTER = 4  # the tab is closed after this trick and a new one opened, still offline
@@ -59,8 +59,7 @@ def context_in(browser, live_server, language: str):
 
 
 def shot(page, name: str, language: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{language}.png"))  # the screen as the judge sees it
+    shots.save(page, SHOTS / f"{name}-{language}.png")  # the screen as the judge sees it
 
 
 def print_card(browser, live_server, language: str, slug: str) -> tuple[str, list[str]]:

@@ -1,14 +1,13 @@
 """A table's QR link on a phone (390×844), in Chinese and English: the director prints table 1's card, a fresh
 browser opens its link and records table 1 alone, a player confirms a submitted deal with their pair's PIN on
 the same phone, and once the director revokes the link the phone can no longer record. Screenshots of the card,
-the devices page and the PIN confirmation in /work/shots/tablelink/."""
+the devices page and the PIN confirmation in test-output/screenshots/tablelink/ (with SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.browser import shots
 from tests.browser.helpers import expect, login
 from tests.table.helpers import submitted_by
 from tournaments.models import Deal, TableLink
@@ -16,7 +15,7 @@ from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots/tablelink")
+SHOTS = shots.folder("tablelink")
 PHONE = {"width": 390, "height": 844}
 WORDS = {
     "zh-hans": {
@@ -50,8 +49,7 @@ def context_in(browser, live_server, language: str, viewport: dict):
 
 
 def shot(page, label: str, language: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{label}-{language}.png"), full_page=True)
+    shots.save(page, SHOTS / f"{label}-{language}.png", full_page=True)
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])

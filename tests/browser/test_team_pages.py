@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import shots
 from tests.browser.helpers import login
 from tests.teams.scene import captain, league, play
 from tournaments.models import TeamMatch
@@ -58,6 +59,6 @@ def test_two_captains_line_up_three_tables_and_the_zone_table_combines_their_res
     home.goto_path(f"/t/{t.slug}/teams/")
     first = home.locator("[data-testid=zone-table] tbody tr").first
     expect(first).to_contain_text(fixture.home.name)
-    home.screenshot(path="/tmp/teams-zone-table.png", full_page=True)
+    shots.save(home, shots.folder("teams") / "zone-table.png", full_page=True)
     home_ctx.close()
     away_ctx.close()

@@ -5,11 +5,10 @@ the final is made by itself and the bracket shows it, and the screen shows the t
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import shots
 from tests.browser.helpers import login
 from tests.teams.scene import hand_in_both, league, play
 from tournaments.models import TeamMatch
@@ -17,7 +16,7 @@ from tournaments.teams import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/tmp/shots/teams")
+SHOTS = shots.folder("teams")
 WORDS = {
     "zh-hans": {"playoffs": "季后赛", "semis": "半决赛", "final": "决赛", "zone": "A积分表", "team": "队伍"},
     "en": {
@@ -96,8 +95,7 @@ def test_a_zones_last_match_day_is_followed_by_the_playoffs(browser, live_server
     expect(final).to_contain_text("第1队")
     expect(final).to_contain_text("第2队")
     expect(page.get_by_test_id("placings").locator("th").nth(1)).to_have_text(words["team"])
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"team-playoffs-{lang}.png"), full_page=True)
+    shots.save(page, SHOTS / f"team-playoffs-{lang}.png", full_page=True)
 
     page.goto_path(f"/t/{t.slug}/screen/")
     expect(page.get_by_test_id("panel-zone")).to_contain_text(words["zone"])
