@@ -122,7 +122,7 @@ def hall(tmp_path_factory):
     def read() -> None:
         for line in process.stdout:
             lines.append(line)
-            if line.startswith("site: "):
+            if line.startswith("nginx in front"):  # the last of the lines it prints once up
                 started.set()
 
     threading.Thread(target=read, daemon=True).start()

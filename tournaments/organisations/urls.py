@@ -13,5 +13,5 @@ urlpatterns = [
     ),
     path("o/<slug:slug>/members/<int:membership_id>/", views.change_member, name="organisation-member"),
     path("organisations/new/", views.new_organisation, name="organisation-new"),
-    path("invite/<str:token>/", views.invitation_page, name="invitation"),
+    path("invite/<slug:token>/", views.invitation_page, name="invitation"),
 ]
