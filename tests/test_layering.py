@@ -60,6 +60,7 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ("season",),  # a club's series and ratings, its pages and its workbook
     ("workbook",),  # the workbook out and the pairs' import in
     ("setup",),  # a tournament set up and deleted
+    ("backup",),  # the day kept safe: the desk's identity, backups, restore, the tournament archive
     ("people",),  # pairs, players (the registry) and accounts
     ("adjusted",),  # results the director awards or withdraws, and their page
     ("scoring",),  # a match's result: a deal read and scored, the match fold, who may write, re-scoring
