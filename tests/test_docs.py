@@ -192,3 +192,15 @@ def test_readme_and_docs_link_only_inside_the_repository(doc):
         assert "://" not in target, f"{doc} links out: {target}"
         path = (ROOT / doc).parent / target.split("#", 1)[0]
         assert path.resolve().is_relative_to(ROOT) and path.exists(), f"{doc}: broken link {target}"
+
+
+def test_setting_up_gives_the_addresses_the_site_makes_from_names():
+    """The director's guide shows names and the addresses the site makes of them: each example must be what
+    ``slug_base`` makes today (a Chinese name once gave ``tournament``; it now gives its pinyin)."""
+    from tournaments.setup.services import slug_base
+
+    text = (ROOT / "docs" / "setting-up.md").read_text(encoding="utf-8")
+    examples = re.findall(r"`([^`]+)` → `([a-z0-9-]+)`", text)
+    assert len(examples) >= 2
+    for name, address in examples:
+        assert slug_base(name) == address, name
