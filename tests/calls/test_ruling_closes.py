@@ -13,7 +13,7 @@ from tests.table.helpers import confirmed_deal, record_play, simulated, simulate
 from tournaments.adjusted import awarding as adjusting
 from tournaments.models import Deal, Match
 from tournaments.scoring.errors import RecordingError
-from tournaments.scoring.fold import match_summary
+from tournaments.scoring.fold import forfeit_match, match_summary
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +53,27 @@ def test_a_deal_open_when_the_director_assigns_levels_takes_no_more_plays(match,
     with pytest.raises(RecordingError):
         record_play(deal, judge, cards=cards, seat=seat, version=deal.version)
     assert not Deal.objects.get(pk=deal.pk).tricks.exists()
+
+
+@pytest.mark.parametrize("how", ["awarded", "recorded at the table"])
+def test_a_deal_open_when_a_forfeit_comes_takes_no_more_plays_until_the_forfeit_is_withdrawn(
+    match, director, judge, how
+):
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    seat, cards = simulated(deal)["tricks"][0]["plays"][0]
+    if how == "awarded":
+        forfeit = adjusting.award(match, director, kind="forfeit", side="NS", reason="东西方未到")
+    else:
+        forfeit_match(Match.objects.get(pk=match.pk), director, side="EW")
+    deal = Deal.objects.get(pk=deal.pk)
+    with pytest.raises(RecordingError):
+        record_play(deal, judge, cards=cards, seat=seat, version=deal.version)
+    assert not Deal.objects.get(pk=deal.pk).tricks.exists()
+    if how == "awarded":
+        adjusting.withdraw(forfeit, director)
+        deal = Deal.objects.get(pk=deal.pk)
+        record_play(deal, judge, cards=cards, seat=seat, version=deal.version)
+        assert Deal.objects.get(pk=deal.pk).tricks.exists()
 
 
 def test_the_public_match_page_shows_the_ruling_and_offers_no_new_deal(match, director, judge):

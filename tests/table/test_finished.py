@@ -17,9 +17,10 @@ from django.utils import timezone, translation
 from referee.table.recording import deal_entry, quick, records, settling
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service, record_play, simulated
+from tournaments.adjusted import awarding as adjusting
 from tournaments.competition.accounts import seat_table
 from tournaments.competition.finishing import finish_tournament, reopen_tournament
-from tournaments.models import Deal, Match, Penalty, Play, Round, Ruling, Tournament
+from tournaments.models import Adjustment, Deal, Match, Penalty, Play, Round, Ruling, Tournament
 from tournaments.scoring.errors import Finished
 from tournaments.scoring.fold import call_time, forfeit_match
 
@@ -34,8 +35,8 @@ KITTY = "C2 C2 C3 C3 D6 D6 D7 D7"
 
 @dataclass
 class Day:
-    """A finished tournament's round 1: table 1 forfeited by E–W in the middle of deal 2 (left open with a
-    proven revoke and a penalty the judge called), table 2 forfeited after a confirmed deal. ``fresh`` is a table
+    """A finished tournament's round 1: table 1 forfeited by E–W in the middle of deal 2 (awarded by the
+    director, left open with a proven revoke and a penalty the judge called), table 2 forfeited after a confirmed deal. ``fresh`` is a table
     of a round 2 made after reopening, for the writes that need a match still to play."""
 
     tournament: Tournament
@@ -60,7 +61,7 @@ def day(match, judge, director, make_pair) -> Day:
         record_play(first, judge, cards=cards, version=first.version)
     first.refresh_from_db()
     penalty = deal_entry.add_penalty(first, judge, seat="E", code="signal", version=first.version)
-    forfeit_match(match, director, side="EW")
+    adjusting.award(match, director, kind="forfeit", side="NS", reason="E–W did not come back")
     played = Match.objects.create(
         round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair(), judge=judge
     )
@@ -117,6 +118,11 @@ def v(deal: Deal) -> int:
     return current(deal).version
 
 
+def forfeit_withdrawn(d: Day) -> None:
+    """Table 1's forfeit taken back: a forfeit closes the table, so its open deal takes writes again only then."""
+    adjusting.withdraw(Adjustment.objects.match_result(d.open.match), d.director)
+
+
 def judge_of(d: Day):
     return d.judge
 
@@ -164,59 +170,63 @@ TABLE_WRITES = [
     (
         "a play",
         lambda d: record_play(current(d.open), judge_of(d), cards="SJ", version=v(d.open)),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "undo a play",
         lambda d: deal_entry.undo(current(d.open), judge_of(d), version=v(d.open)),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "undo a trick",
         lambda d: deal_entry.undo(current(d.open), judge_of(d), version=v(d.open), whole_trick=True),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "the kitty",
         lambda d: deal_entry.set_kitty(current(d.open), judge_of(d), KITTY, version=v(d.open)),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "call a penalty",
         lambda d: deal_entry.add_penalty(
             current(d.open), judge_of(d), seat="W", code="misplay", version=v(d.open)
         ),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "remove a penalty",
         lambda d: deal_entry.remove_penalty(
             current(d.open), judge_of(d), penalty_id=d.penalty.pk, version=v(d.open)
         ),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "a play out of turn",
         lambda d: settling.record_out_of_turn(
             current(d.open), judge_of(d), seat="N", cards="", version=v(d.open)
         ),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "apply the ruleset's penalty",
         lambda d: settling.apply_penalty(current(d.open), judge_of(d), REVOKE),
-        None,
+        forfeit_withdrawn,
     ),
-    ("recorded as played", lambda d: settling.confirm_played(current(d.open), judge_of(d), REVOKE), None),
+    (
+        "recorded as played",
+        lambda d: settling.confirm_played(current(d.open), judge_of(d), REVOKE),
+        forfeit_withdrawn,
+    ),
     (
         "dismiss a violation",
         lambda d: settling.dismiss(current(d.open), director_of(d), REVOKE, "seen"),
-        None,
+        forfeit_withdrawn,
     ),
     (
         "withdraw a dismissal",
         lambda d: settling.withdraw_dismissal(current(d.open), director_of(d), REVOKE),
-        lambda d: settling.dismiss(current(d.open), director_of(d), REVOKE, "seen"),
+        lambda d: (forfeit_withdrawn(d), settling.dismiss(current(d.open), director_of(d), REVOKE, "seen")),
     ),
     (
         "submit a deal",

@@ -57,10 +57,11 @@ def require_open(deal: Deal) -> None:
 
 
 def ruled_over(match: Match) -> bool:
-    """The director's awarded result (assigned levels, both sides losing) has ended the match: a deal left open
-    when it came takes nothing more (``tournaments.scoring.awarded.ruled_state``). A forfeit's open deal stays
-    as it was left (the fold leaves it out; tests/table/test_finished.py writes to one after a reopen)."""
-    return match.ended_by == Match.EndedBy.ADJUSTED
+    """A ruling has ended the match: the director's awarded result (assigned levels, both sides losing) or a
+    forfeit. A deal left open when it came takes nothing more (``tournaments.scoring.awarded.ruled_state``); the
+    fold leaves a forfeit's open deal out, so a play on it would be stored and never count. Withdrawing the
+    ruling opens the table again."""
+    return match.ended_by == Match.EndedBy.ADJUSTED or bool(match.forfeited_by)
 
 
 def may_reopen(user, deal: Deal) -> bool:
