@@ -16,6 +16,12 @@ other parameter (``?p=1`` … ``?p=2000``, a tracker's tag) is the same page, on
 most ``VARIANTS`` keys per generation, its plain one included (every part of the key counted: query, live fragment,
 language); the others are built but not kept, so no visitor can grow the shared cache (Redis culls nothing) by
 inventing addresses or headers.
+
+When a write changes the generation, every visitor of a busy page misses at once. One request builds the new page
+(one per key across processes: a short lock in the shared cache; threads of one process wait on the builder)
+while the others are served the page's previous copy at once (``public-latest:``: the key last built for the same
+address, language and live fragment), or, on a page never built before, wait for the builder a few seconds and
+build it themselves only if it never comes.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
@@ -48,6 +55,9 @@ ROUND = re.compile(r"[0-9]{1,3}")
 SORT = re.compile(r"-?[A-Za-z_][A-Za-z0-9_]{0,39}")
 INDENT = re.compile(rb"\n\s+")  # the tables' template indents every cell: half a large page's bytes
 VARY = ("Cookie", "Accept-Language", "X-Live")
+BUILD_LOCK_SECONDS = 30  # a builder that died leaves its lock this long at most
+WAIT_SECONDS = 5.0  # how long a visitor with no older copy waits for another request's build
+WAIT_STEP = 0.05
 
 
 def code_stamp() -> str:
@@ -90,6 +100,31 @@ class Recent:
 RECENT = Recent()
 
 
+class Flights:
+    """The pages this process is building, by key: the first request builds, the others wait for it (or are
+    served the previous copy) instead of building the same page again."""
+
+    def __init__(self) -> None:
+        self.building: dict[str, threading.Event] = {}
+        self.lock = threading.Lock()
+
+    def join(self, key: str) -> threading.Event | None:
+        """None when the caller is the builder (it must call ``done``), else the build to wait for."""
+        with self.lock:
+            if key in self.building:
+                return self.building[key]
+            self.building[key] = threading.Event()
+            return None
+
+    def done(self, key: str) -> None:
+        with self.lock:
+            built = self.building.pop(key)
+        built.set()
+
+
+FLIGHTS = Flights()
+
+
 def cacheable(request: HttpRequest) -> bool:
     return (
         request.method in ("GET", "HEAD")
@@ -119,17 +154,24 @@ def read_query(request: HttpRequest, reads: tuple[str, ...]) -> QueryDict:
     return QueryDict(urlencode({name: value for name, value in kept.items() if value is not None}))
 
 
-def page_key(request: HttpRequest, generation: str) -> str:
+def address_parts(request: HttpRequest, by_host: bool) -> list[str]:
+    """What names the page apart from the data it shows: address, query, language, live fragment, and the host
+    for a page that prints the site's own address (the projector's QR code)."""
+    parts = [request.path, request.GET.urlencode(), get_language() or "", live(request)]
+    return [*parts, request.get_host()] if by_host else parts
+
+
+def page_key(request: HttpRequest, generation: str, *, by_host: bool = False) -> str:
     """The page's identity while nothing it shows changes: address, language, live fragment, generation."""
-    parts = [
-        request.path,
-        request.GET.urlencode(),
-        get_language() or "",
-        live(request),
-        generation,
-        CODE_STAMP,
-    ]
+    parts = [*address_parts(request, by_host), generation, CODE_STAMP]
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
+
+
+def latest_key(request: HttpRequest, by_host: bool) -> str:
+    """Where the key of the page's newest copy is kept, whatever the generation: the copy served while the new
+    one is built."""
+    parts = [*address_parts(request, by_host), CODE_STAMP]
+    return "public-latest:" + hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
 
 
 def matches(request: HttpRequest, etag: str) -> bool:
@@ -152,10 +194,12 @@ def served(stored: tuple[bytes, str]) -> HttpResponse:
     return HttpResponse(content, content_type=content_type)
 
 
-def keeps_variant(request: HttpRequest, generation: str) -> bool:
+def keeps_variant(request: HttpRequest, generation: str, by_host: bool = False) -> bool:
     """Whether one more key of this page may be kept in this generation: the plain page (no query, not the live
-    fragment, the site's language) always; any other counts, whichever part of the key differs."""
-    if not request.GET and not live(request) and get_language() == settings.LANGUAGE_CODE:
+    fragment, the site's language) always; any other counts, whichever part of the key differs (a page keyed by
+    its host counts every copy: a visitor chooses the host it sends)."""
+    plain = not request.GET and not live(request) and get_language() == settings.LANGUAGE_CODE
+    if plain and not by_host:
         return True
     counter = (
         "public-variants:"
@@ -169,18 +213,22 @@ def keeps_variant(request: HttpRequest, generation: str) -> bool:
 
 
 @overload
-def public_cache(view: View, *, reads: tuple[str, ...] = ()) -> View: ...
+def public_cache(view: View, *, reads: tuple[str, ...] = (), by_host: bool = False) -> View: ...
 
 
 @overload
-def public_cache(view: None = None, *, reads: tuple[str, ...] = ()) -> Callable[[View], View]: ...
+def public_cache(
+    view: None = None, *, reads: tuple[str, ...] = (), by_host: bool = False
+) -> Callable[[View], View]: ...
 
 
-def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> View | Callable[[View], View]:
+def public_cache(
+    view: View | None = None, *, reads: tuple[str, ...] = (), by_host: bool = False
+) -> View | Callable[[View], View]:
     """Cache a public page of one tournament (its view takes ``slug`` first) for visitors not signed in; the page
-    reads the query parameters ``reads`` and no other."""
+    reads the query parameters ``reads`` and no other; ``by_host``: the page prints the address it was asked at."""
     if view is None:
-        return lambda page: public_cache(page, reads=reads)
+        return lambda page: public_cache(page, reads=reads, by_host=by_host)
 
     @wraps(view)
     def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
@@ -192,22 +240,83 @@ def public_cache(view: View | None = None, *, reads: tuple[str, ...] = ()) -> Vi
         generation = tokens(slug)
         if generation is None:
             return view(request, slug, *args, **kwargs)  # its own 404
-        key = page_key(request, generation)
+        key = page_key(request, generation, by_host=by_host)
         etag = f'"{key}"'
         if matches(request, etag):
             return finish(HttpResponseNotModified(), etag)
-        stored = RECENT.get(key) or cache.get(f"public-page:{key}")
-        if stored is not None:
-            RECENT.put(key, stored)
+        if (stored := kept(key)) is not None:
             return finish(served(stored), etag)
-        response = view(request, slug, *args, **kwargs)
+        page = Page(request, generation, key, latest_key(request, by_host), by_host)
+        return page.serve(lambda: view(request, slug, *args, **kwargs))
+
+    return wrapped
+
+
+def kept(key: str) -> tuple[bytes, str] | None:
+    stored = RECENT.get(key) or cache.get(f"public-page:{key}")
+    if stored is not None:
+        RECENT.put(key, stored)
+    return stored
+
+
+class Page:
+    """One missed page: built once, by one request, while the others are served its previous copy or wait."""
+
+    def __init__(self, request: HttpRequest, generation: str, key: str, latest: str, by_host: bool) -> None:
+        self.request, self.generation, self.key, self.latest, self.by_host = (
+            request,
+            generation,
+            key,
+            latest,
+            by_host,
+        )
+
+    def serve(self, build: Callable[[], HttpResponse]) -> HttpResponse:
+        building = FLIGHTS.join(self.key)
+        if building is None:
+            try:
+                return self.build_or_follow(build)
+            finally:
+                FLIGHTS.done(self.key)
+        if (older := self.previous()) is not None:
+            return older
+        building.wait(WAIT_SECONDS)
+        stored = kept(self.key)
+        return finish(served(stored), f'"{self.key}"') if stored is not None else self.build(build)
+
+    def build_or_follow(self, build: Callable[[], HttpResponse]) -> HttpResponse:
+        """This process's builder: builds unless another process holds the page's lock, then follows it."""
+        lock = f"public-build:{self.key}"
+        if cache.add(lock, 1, BUILD_LOCK_SECONDS):
+            try:
+                return self.build(build)
+            finally:
+                cache.delete(lock)
+        if (older := self.previous()) is not None:
+            return older
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(WAIT_STEP)
+            if (stored := kept(self.key)) is not None:
+                return finish(served(stored), f'"{self.key}"')
+        return self.build(build)
+
+    def previous(self) -> HttpResponse | None:
+        """The page's newest copy of an earlier generation, under its own ETag: the visitor's next poll asks again
+        and finds the new page."""
+        older = cache.get(self.latest)
+        if not older or older == self.key or (stored := kept(older)) is None:
+            return None
+        return finish(served(stored), f'"{older}"')
+
+    def build(self, build: Callable[[], HttpResponse]) -> HttpResponse:
+        response = build()
         if response.status_code != 200 or response.streaming:
             return response
         response.content = INDENT.sub(b"\n", response.content)  # no <pre> on these pages: the same page
         stored = (response.content, response["Content-Type"])
-        if keeps_variant(request, generation):
-            cache.set(f"public-page:{key}", stored, PAGE_TIMEOUT)
-        RECENT.put(key, stored)
-        return finish(response, etag)
-
-    return wrapped
+        if keeps_variant(self.request, self.generation, self.by_host):
+            cache.set(f"public-page:{self.key}", stored, PAGE_TIMEOUT)
+            cache.set(self.latest, self.key, PAGE_TIMEOUT)
+        RECENT.put(self.key, stored)
+        return finish(response, f'"{self.key}"')

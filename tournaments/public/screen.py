@@ -23,7 +23,10 @@ def screen_context(request: HttpRequest, slug: str) -> dict:
     }
 
 
+@public_cache(by_host=True)
 def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector's page, kept like the other public pages (its QR code prints the address it was asked at, so
+    each host has its own copy); its panels are fetched again by the script."""
     context = screen_context(request, slug)
     url = hall_url(request, context["tournament"].get_absolute_url())
     return render(request, "tournaments/public/screen.html", {**context, "qr": qr_code(url), "site_url": url})
