@@ -24,18 +24,12 @@ from django.utils.translation import gettext as _
 from referee.table.forms import PenaltyForm
 from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
 from referee.table.recording import deal_entry, quick, receipts, settling, winner_check
-from referee.table.recording.deal_entry import (
-    add_penalty,
-    confirm_deal,
-    remove_penalty,
-    reopen_deal,
-    set_kitty,
-    submit_deal,
-)
+from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
 from referee.table.recording.receipts import Outcome, Receipt, attempt
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from tournaments.models import Deal, Match, Penalty, Ruling
+from tournaments.scoring.corrections import add_penalty, remove_penalty, reopen_deal
 from tournaments.scoring.errors import RecordingError
 from tournaments.scoring.fold import call_time, forfeit_match
 from tournaments.scoring.rulesets import ruleset_for

@@ -20,6 +20,7 @@ from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.competition.accounts import seat_table
 from tournaments.competition.finishing import finish_tournament, reopen_tournament
 from tournaments.models import Deal, Match, Penalty, Play, Round, Ruling, Tournament
+from tournaments.scoring import corrections
 from tournaments.scoring.errors import Finished
 from tournaments.scoring.fold import call_time, forfeit_match
 
@@ -59,7 +60,7 @@ def day(match, judge, director, make_pair) -> Day:
         first.refresh_from_db()
         record_play(first, judge, cards=cards, version=first.version)
     first.refresh_from_db()
-    penalty = deal_entry.add_penalty(first, judge, seat="E", code="signal", version=first.version)
+    penalty = corrections.add_penalty(first, judge, seat="E", code="signal", version=first.version)
     forfeit_match(match, director, side="EW")
     played = Match.objects.create(
         round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair(), judge=judge
@@ -183,14 +184,14 @@ TABLE_WRITES = [
     ),
     (
         "call a penalty",
-        lambda d: deal_entry.add_penalty(
+        lambda d: corrections.add_penalty(
             current(d.open), judge_of(d), seat="W", code="misplay", version=v(d.open)
         ),
         None,
     ),
     (
         "remove a penalty",
-        lambda d: deal_entry.remove_penalty(
+        lambda d: corrections.remove_penalty(
             current(d.open), judge_of(d), penalty_id=d.penalty.pk, version=v(d.open)
         ),
         None,
@@ -234,7 +235,7 @@ TABLE_WRITES = [
     ),
     (
         "reopen a deal",
-        lambda d: deal_entry.reopen_deal(
+        lambda d: corrections.reopen_deal(
             current(d.confirmed), director_of(d), version=v(d.confirmed), reason="a correction"
         ),
         None,
