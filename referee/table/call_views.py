@@ -20,7 +20,7 @@ from tournaments.calls.forms import CallForm
 
 
 def first_error(form: Form) -> str:
-    return next(iter(e for errors in form.errors.values() for e in errors), _("Check the form."))
+    return str(next(iter(e for errors in form.errors.values() for e in errors), _("Check the form.")))
 
 
 @login_required
