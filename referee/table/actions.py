@@ -77,7 +77,7 @@ def posted_version(fields: Mapping[str, str]) -> int:
     """The deal version the page shows; every page sends it, so a stale page can never overwrite."""
     raw = fields.get("version")
     try:
-        return int(raw)
+        return int(raw or "")
     except (TypeError, ValueError):
         raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None
 
@@ -97,7 +97,7 @@ def kitty(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
 def penalty(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
     form = PenaltyForm(fields)
     if not form.is_valid():
-        raise RecordingError("; ".join(e for errors in form.errors.values() for e in errors))
+        raise RecordingError("; ".join(str(e) for errors in form.errors.values() for e in errors))
     called = form.penalty()
     tricks = ruleset_for(deal.match).hand_size
     if called.get("trick") is not None and called["trick"] >= tricks:
@@ -205,9 +205,9 @@ def pin_confirmed(deal: Deal, user, fields: Mapping[str, str], receipt: Receipt)
                 )
             receipt.keep(outcome)
     except IntegrityError:  # a twin of this request committed first: its answer stands
-        if (outcome := receipt.twin()) is None:
+        if (twin := receipt.twin()) is None:
             raise
-        return outcome
+        return twin
     return receipt.kept(outcome)
 
 

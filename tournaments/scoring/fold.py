@@ -42,8 +42,8 @@ def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[d
     rows = list(deals.order_by("number").values(*FOLD_FIELDS, "verdict__result"))
     penalties: dict[int, list[dict]] = {}
     calls = Penalty.objects.filter(deal_id__in=[r["pk"] for r in rows]).order_by("recorded_at", "pk")
-    for deal_id, *call in calls.values_list("deal_id", "seat", "code", "trick", "note"):
-        penalties.setdefault(deal_id, []).append(penalty_entry(*call))
+    for deal_id, seat, code, trick, note in calls.values_list("deal_id", "seat", "code", "trick", "note"):
+        penalties.setdefault(deal_id, []).append(penalty_entry(seat, code, trick, note))
     for row in rows:
         row["penalties"] = penalties.get(row["pk"], [])
     return rows
