@@ -177,6 +177,24 @@ def insert(row: M) -> M:
     return row
 
 
+def update_rows(rows: Sequence[M], names: Sequence[str]) -> None:
+    """Write the fields ``names`` of each of ``rows`` (one model's, saved before): ``bulk_update``'s effect, as one
+    ``UPDATE … WHERE pk = %s`` run for every row (``executemany``). Django's bulk update builds a ``CASE`` per
+    field over every row: for a tournament's deals scored again that took longer than the engine's judging."""
+    if not rows:
+        return
+    model = type(rows[0])
+    fields = [concrete(model, name) for name in names]
+    pk = model._meta.pk
+    assignments = ", ".join(f"{quoted(f.column)} = %s" for f in fields)
+    statement = f"UPDATE {quoted(model._meta.db_table)} SET {assignments} WHERE {quoted(pk.column)} = %s"
+    params = [
+        [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields] + [row.pk] for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(statement, params)
+
+
 @cache
 def claim_statement() -> tuple[str, tuple[Field, ...]]:
     """``Deal.objects.filter(pk=…, version=…).update(version=…, changed_by=…, changed_at=…)``, and the field of
@@ -222,6 +240,30 @@ def tricks_statement() -> str:
 def tricks_with_plays(deal_id: int) -> list[tuple]:
     """A deal's tricks with their plays in order, one row per play (``tricks_statement``)."""
     return rows(tricks_statement(), [deal_id])
+
+
+CHUNK = 500  # ids bound in one statement: well under SQLite's limit on parameters
+
+
+def many(statement: str, ids: Sequence[int]) -> list[tuple]:
+    """``statement``'s rows for many deals, its ``= %s`` on the deal made ``IN (…)``, a chunk of ids at a time."""
+    out: list[tuple] = []
+    for start in range(0, len(ids), CHUNK):
+        chunk = list(ids[start : start + CHUNK])
+        out += rows(statement.replace("= %s", f"IN ({', '.join(['%s'] * len(chunk))})", 1), chunk)
+    return out
+
+
+def tricks_of_deals(deal_ids: Sequence[int]) -> list[tuple]:
+    """``tricks_with_plays`` of many deals at once (a tournament's, scored again), in deal then trick order."""
+    statement = tricks_statement().replace("ORDER BY ", f"ORDER BY t.{column(Trick, 'deal')}, ", 1)
+    return many(statement, sorted(deal_ids))
+
+
+def penalties_of_deals(deal_ids: Sequence[int]) -> list[tuple]:
+    """``penalties`` of many deals at once, the deal's id last in each row, in the order they were called."""
+    statement = penalties_statement().replace(" FROM ", f", {column(Penalty, 'deal')} FROM ", 1)
+    return many(statement, sorted(deal_ids))
 
 
 PENALTY_COLUMNS = ("seat", "code", "trick", "note", "violation")
