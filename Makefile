@@ -74,7 +74,7 @@ messages: $(VENV)/.installed
 	DEBUG=1 $(MANAGE) makemessages -l zh_Hans --ignore=.venv --ignore=rules
 	DEBUG=1 $(MANAGE) make_zh_hant
 
-# Benchmarks (not tests): the engine, trick entry through the JSON endpoint, standings and the workbook.
+# Benchmarks (not tests): the engine, trick entry through the JSON endpoint, standings and the workbook, a ruleset change.
 # The site's benchmarks run on a throwaway SQLite database so they never touch db.sqlite3.
 BENCH_DB := /tmp/referee-bench.sqlite3
 bench: setup
@@ -83,6 +83,7 @@ bench: setup
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) migrate --no-input -v0
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_entry
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_desk
+	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_rescore
 	rm -f $(BENCH_DB)*
 
 # Load test (not a test): judges posting plays over HTTP to a real server the command starts (DEBUG off), then a

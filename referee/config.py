@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.checks.security import base as deploy_checks
@@ -110,7 +112,7 @@ def sqlite_options() -> dict:
     }
 
 
-def database(base_dir: Path) -> dict:
+def database(base_dir: Path) -> dj_database_url.DBConfig:
     """DATABASES['default'] from DATABASE_URL (default: db.sqlite3 beside manage.py)."""
     url = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{base_dir / 'db.sqlite3'}"
     try:
@@ -185,7 +187,7 @@ def logging_config(path: str) -> dict:
     Django's default sends errors nowhere once DEBUG is off (it mails ADMINS, and there are none); here the
     ``django`` loggers, ``django.request``'s 500s among them, reach the root handlers instead.
     """
-    handlers = {
+    handlers: dict[str, dict[str, Any]] = {
         "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "line"}
     }
     if path:
@@ -218,7 +220,7 @@ def logging_config(path: str) -> dict:
     }
 
 
-def caches(base_dir: Path, database_config: dict) -> dict:
+def caches(base_dir: Path, database_config: Mapping[str, Any]) -> dict:
     """CACHES: Redis from REDIS_URL (several servers share it); else a file cache on this machine, which every
     process of one server (gunicorn's workers) shares, as the public pages' generations must be. CACHE_DIR moves
     it (default: the system's temporary folder); its key prefix names the database, so two sites on one machine
@@ -250,7 +252,7 @@ def caches(base_dir: Path, database_config: dict) -> dict:
     }
 
 
-def throttles(base_dir: Path, database_config: dict) -> dict:
+def throttles(base_dir: Path, database_config: Mapping[str, Any]) -> dict:
     """THROTTLES, where failed tries are counted (``tournaments.competition.throttle``), never beside the pages: Redis from
     REDIS_URL (every app server shares it, under a prefix naming the database), else a SQLite file
     ``referee-throttles-<prefix>.sqlite3`` in CACHE_DIR (default: the system's temporary folder), which every process

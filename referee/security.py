@@ -10,6 +10,7 @@ from axes.helpers import get_client_username
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
+from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -39,7 +40,8 @@ def attempted_username(request: HttpRequest, credentials: dict | None = None) ->
     if not isinstance(name, str):
         return name
     model = get_user_model()
-    return name[: model._meta.get_field(model.USERNAME_FIELD).max_length]
+    field = model._meta.get_field(model.USERNAME_FIELD)
+    return name[: field.max_length] if isinstance(field, Field) else name
 
 
 def lockout_parameters(request: HttpRequest, credentials: dict | None = None) -> list[str]:

@@ -84,10 +84,10 @@ def interface_addresses() -> set[str]:
 
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses on the hall's network, from its host name and its interfaces."""
-    found = set()
+    found: set[str] = set()
     try:
         for *_rest, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(sockaddr[0])
+            found.add(str(sockaddr[0]))
     except OSError:
         pass
     found |= interface_addresses()
@@ -160,7 +160,8 @@ def serve(bind: str, tls: tuple[str, str] | None = None) -> None:
     """Replace this process with the server (gunicorn, HTTPS with ``tls``) or run it here (waitress) until
     Ctrl-C."""
     if gunicorn_runs():
-        return os.execv(sys.executable, gunicorn_argv(bind, tls))  # returns only where execv is faked
+        os.execv(sys.executable, gunicorn_argv(bind, tls))
+        return  # only where execv is faked
     from waitress import serve as waitress_serve
 
     from referee.wsgi import application

@@ -28,7 +28,6 @@ urlpatterns = [
     # then sets no cookie and a proxy may share it (docs/decisions/, "the language switch without a token").
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
-    path("", include("referee.table.call_urls")),
     path("", include("tournaments.urls")),
     path("", include("referee.table.urls")),
 ]

@@ -439,9 +439,25 @@ def replay_played(
         bs = side_of(deal.banker)
         if state.levels[bs] != deal.level:
             notes.append(f"deal {n}: played at {deal.level}, but {bs} is now at {state.levels[bs]}")
-        state = replace(state, banker=deal.banker)
-        state = _fold_timed(state, replace(deal, level=state.levels[bs], started_at=None))
+        state = play_on(state, deal)
     return _close(state, forfeited_by, now), tuple(notes)
+
+
+def play_on(state: MatchState, deal: MatchDeal) -> MatchState:
+    """One step of ``replay_played`` with no time called: ``deal`` folded as it was played (its banker, at the
+    level that side now holds); a match already over stays as it is (``replay_played`` leaves the rest out).
+
+    A caller that needs the state before every deal (each deal's starting levels) steps through the deals once
+    with this and ``closed``, where calling ``replay_played`` for every prefix would fold the match n²/2 times."""
+    if state.over:
+        return state
+    state = replace(state, banker=deal.banker)
+    return _fold_timed(state, replace(deal, level=state.levels[side_of(deal.banker)], started_at=None))
+
+
+def closed(state: MatchState, forfeited_by: str | None) -> MatchState:
+    """The state ``replay_played`` returns after the deals stepped through (``play_on``), with no time called."""
+    return _close(state, forfeited_by, None)
 
 
 __all__: Sequence[str] = (
@@ -453,8 +469,10 @@ __all__: Sequence[str] = (
     "TIME_POINTS",
     "call_time",
     "can_start_deal",
+    "closed",
     "fold_deal",
     "forfeit",
+    "play_on",
     "replay",
     "replay_played",
     "start_match",

@@ -9,24 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import networkx as nx  # the only third-party import of rules/: a well-kept maximum-weight matching
 
-Game = tuple[Hashable, Hashable]
+K = TypeVar("K", bound=Hashable)  # a pair's or a team's id: any hashable the caller uses
+Game = tuple[K, K]
 Matching = list[tuple[int, int]]  # rank positions, the better first
 
 
 # --- round robin -------------------------------------------------------------------------------------------
 
 
-def circle_schedule(ids: Sequence[Hashable]) -> list[list[tuple[Hashable, Hashable | None]]]:
+def circle_schedule(ids: Sequence[K]) -> list[list[tuple[K, K | None]]]:
     """A full round robin by the circle method: ``len(ids) - 1`` rounds (``len(ids)`` when odd).
 
     Each round is a list of ``(north_south, east_west)``; ``east_west`` None is a bye. The team at an odd position
     of the circle sits North–South, so everyone alternates seats from round to round and, over the whole event,
     sits North–South and East–West equally often (within one).
     """
-    teams: list[Hashable | None] = list(ids)
+    teams: list[K | None] = list(ids)
     if len(teams) < 2:
         return []
     if len(teams) % 2:
@@ -40,10 +42,13 @@ def circle_schedule(ids: Sequence[Hashable]) -> list[list[tuple[Hashable, Hashab
         for i in range(1, n // 2):
             a, b = cur[i], cur[m - i]
             games.append((a, b) if i % 2 else (b, a))
-        out: list[tuple[Hashable, Hashable | None]] = []
+        out: list[tuple[K, K | None]] = []
         for a, b in games:
-            if a is None or b is None:
-                out.append((a if b is None else b, None))
+            if a is None:
+                if b is not None:
+                    out.append((b, None))
+            elif b is None:
+                out.append((a, None))
             else:
                 out.append((a, b))
         # Byes last, so table numbers run without gaps.
@@ -53,11 +58,11 @@ def circle_schedule(ids: Sequence[Hashable]) -> list[list[tuple[Hashable, Hashab
 
 
 def round_robin_round(
-    scheduled: Iterable[tuple[Hashable, Hashable | None]], withdrawn: Collection[Hashable] = ()
-) -> tuple[list[Game], list[Hashable]]:
+    scheduled: Iterable[tuple[K, K | None]], withdrawn: Collection[K] = ()
+) -> tuple[list[Game[K]], list[K]]:
     """One round of the schedule without the withdrawn pairs: their opponents get a bye, the schedule stays."""
-    games: list[Game] = []
-    byes: list[Hashable] = []
+    games: list[Game[K]] = []
+    byes: list[K] = []
     for ns, ew in scheduled:
         if ew is None:
             if ns not in withdrawn:
@@ -78,22 +83,22 @@ NEAREST = 10  # opponents each pair is offered in the first, sparse, matching (s
 
 
 @dataclass(frozen=True)
-class GaveWay:
+class GaveWay(Generic[K]):
     """A table that breaks a hard constraint (``REPEAT`` or ``SAME_CLUB``): data the site words for the TD."""
 
     constraint: str
     table: int  # 1-based, as the games are listed
-    pairs: Game
+    pairs: Game[K]
 
 
 @dataclass(frozen=True)
-class SwissRound:
+class SwissRound(Generic[K]):
     """A Swiss round: its games (table 1 first), its bye and the tables where a hard constraint gave way (only
     ever because every pairing had to break it). Unpacks as ``games, bye``, the shape callers always had."""
 
-    games: list[Game]
-    bye: Hashable | None
-    gave_way: list[GaveWay] = field(default_factory=list)
+    games: list[Game[K]]
+    bye: K | None
+    gave_way: list[GaveWay[K]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[object]:
         return iter((self.games, self.bye))
@@ -148,15 +153,15 @@ def _largest_matching(n: int, edges: Iterable[tuple[int, int]]) -> int:
 
 
 def swiss_match(
-    order: Sequence[Hashable],
-    played: Iterable[frozenset[Hashable]] = (),
-    clubs: Mapping[Hashable, str] | None = None,
+    order: Sequence[K],
+    played: Iterable[frozenset[K]] = (),
+    clubs: Mapping[K, str] | None = None,
     *,
     avoid_same_club: bool = False,
-    points: Mapping[Hashable, int] | None = None,
+    points: Mapping[K, int] | None = None,
     first_round: bool = False,
     nearest: int = NEAREST,
-) -> list[Game]:
+) -> list[Game[K]]:
     """Pair an even list ranked best first by maximum-weight matching; games listed best pair first, the better
     ranked pair first in each.
 
@@ -215,12 +220,12 @@ def swiss_match(
 
 
 def gave_way(
-    games: Iterable[Game],
-    played: Iterable[frozenset[Hashable]] = (),
-    clubs: Mapping[Hashable, str] | None = None,
+    games: Iterable[Game[K]],
+    played: Iterable[frozenset[K]] = (),
+    clubs: Mapping[K, str] | None = None,
     *,
     avoid_same_club: bool = False,
-) -> list[GaveWay]:
+) -> list[GaveWay[K]]:
     """The tables of ``games`` that break a hard constraint: a repeat, or (when avoided) two pairs of one club."""
     met = {frozenset(p) for p in played}
     clubs = clubs or {}
@@ -234,7 +239,7 @@ def gave_way(
     return out
 
 
-def balance_seats(games: Iterable[Game], ns_minus_ew: Mapping[Hashable, int]) -> list[Game]:
+def balance_seats(games: Iterable[Game[K]], ns_minus_ew: Mapping[K, int]) -> list[Game[K]]:
     """Orient each game: North–South to the pair that sat East–West more often (the first one on a tie)."""
     out = []
     for a, b in games:
@@ -244,7 +249,7 @@ def balance_seats(games: Iterable[Game], ns_minus_ew: Mapping[Hashable, int]) ->
     return out
 
 
-def swiss_bye(ranked: Sequence[Hashable], had_bye: Collection[Hashable] = ()) -> Hashable | None:
+def swiss_bye(ranked: Sequence[K], had_bye: Collection[K] = ()) -> K | None:
     """Who sits out an odd round: the lowest-ranked pair without a bye yet (the lowest if all have had one)."""
     if len(ranked) % 2 == 0:
         return None
@@ -252,16 +257,16 @@ def swiss_bye(ranked: Sequence[Hashable], had_bye: Collection[Hashable] = ()) ->
 
 
 def swiss_round(
-    ranked: Sequence[Hashable],
+    ranked: Sequence[K],
     *,
     first_round: bool = False,
-    played: Iterable[frozenset[Hashable]] = (),
-    clubs: Mapping[Hashable, str] | None = None,
+    played: Iterable[frozenset[K]] = (),
+    clubs: Mapping[K, str] | None = None,
     avoid_same_club: bool = False,
-    had_bye: Collection[Hashable] = (),
-    ns_minus_ew: Mapping[Hashable, int] | None = None,
-    points: Mapping[Hashable, int] | None = None,
-) -> SwissRound:
+    had_bye: Collection[K] = (),
+    ns_minus_ew: Mapping[K, int] | None = None,
+    points: Mapping[K, int] | None = None,
+) -> SwissRound[K]:
     """A Swiss round from the pairs ranked best first (seed order in round 1), with their match points when known:
     its games, its bye, if any, and the tables where a repeat or a same-club meeting could not be avoided."""
     played = list(played)
@@ -277,7 +282,7 @@ def swiss_round(
 # --- seed order (manual format) ----------------------------------------------------------------------------
 
 
-def seed_order_draft(ids: Sequence[Hashable]) -> tuple[list[Game], list[Hashable]]:
+def seed_order_draft(ids: Sequence[K]) -> tuple[list[Game[K]], list[K]]:
     """A draft for the TD to arrange: neighbours in seed order meet (1 v 2, 3 v 4 …); an odd last pair sits out."""
     games = [(ids[i], ids[i + 1]) for i in range(0, len(ids) - 1, 2)]
     return games, list(ids[len(games) * 2 :])

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .pairing import SwissRound, circle_schedule, swiss_round
+from .pairing import K, SwissRound, circle_schedule, swiss_round
 
 TABLE_POINTS = "table_points"  # the team's score is the sum of its tables' match points
 VICTORY_POINTS = "victory_points"  # the level difference over the tables, on the continuous VP scale
@@ -40,7 +40,7 @@ def home_sits_north_south(table: int) -> bool:
     return table % 2 == 1
 
 
-def seat_tables(home: Sequence[Hashable], away: Sequence[Hashable]) -> list[tuple[Hashable, Hashable]]:
+def seat_tables(home: Sequence[K], away: Sequence[K]) -> list[tuple[K, K]]:
     """The tables of a team match from the two line-ups in table order: ``(north_south, east_west)`` per table."""
     if len(home) != len(away) or not home:
         raise TeamsError("both line-ups name one pair per table")
@@ -126,11 +126,13 @@ def team_result(
 # --- a league's fixtures -----------------------------------------------------------------------------------
 
 
-def double_round_robin(ids: Sequence[Hashable]) -> list[list[tuple[Hashable, Hashable | None]]]:
+def double_round_robin(ids: Sequence[K]) -> list[list[tuple[K, K | None]]]:
     """Every team meets every other twice, once at home: the first leg by the circle method (home and away
     alternating), the second leg the same match days with home and away swapped. ``(home, None)`` is a bye."""
     first = circle_schedule(ids)
-    second = [[(a, None) if b is None else (b, a) for a, b in day] for day in first]
+    second: list[list[tuple[K, K | None]]] = [
+        [(a, None) if b is None else (b, a) for a, b in day] for day in first
+    ]
     return first + second
 
 
@@ -249,14 +251,14 @@ def _head_to_head(
 
 
 def team_swiss_round(
-    ranked: Sequence[Hashable],
+    ranked: Sequence[K],
     *,
     first_round: bool = False,
-    played: Iterable[frozenset[Hashable]] = (),
-    had_bye: Collection[Hashable] = (),
-    home_minus_away: Mapping[Hashable, int] | None = None,
-    scores: Mapping[Hashable, int] | None = None,
-) -> SwissRound:
+    played: Iterable[frozenset[K]] = (),
+    had_bye: Collection[K] = (),
+    home_minus_away: Mapping[K, int] | None = None,
+    scores: Mapping[K, int] | None = None,
+) -> SwissRound[K]:
     """A team Swiss round by the pairs' matching (``rules.pairing.swiss_round``): teams ranked best first, no
     repeat where any pairing avoids one; home goes to the team that was away more often."""
     return swiss_round(

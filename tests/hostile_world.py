@@ -36,6 +36,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.organisations import services as organisation_services
+from tournaments.scoring import corrections
 from tournaments.scoring.fold import forfeit_match
 from tournaments.season.services import save_series
 
@@ -128,7 +129,7 @@ def build_world() -> World:
     )
     played.refresh_from_db()
     recording = deal_entry.start_deal(played, judge, trump="H")
-    deal_entry.add_penalty(recording, judge, seat="W", code="misplay", trick=None, version=recording.version)
+    corrections.add_penalty(recording, judge, seat="W", code="misplay", trick=None, version=recording.version)
     forfeit_match(forfeited, director, side="EW")
     pairs[2].withdrawn = True
     pairs[2].save()

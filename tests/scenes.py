@@ -13,6 +13,7 @@ from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service, record_play
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
+from tournaments.scoring import corrections
 from tournaments.scoring.fold import start_levels
 from tournaments.scoring.snapshot import snapshot
 
@@ -87,7 +88,7 @@ def build_scene() -> Scene:
     confirmed.refresh_from_db()
     deal_entry.set_kitty(confirmed, judge, record["kitty"], version=confirmed.version)
     confirmed.refresh_from_db()
-    deal_entry.add_penalty(confirmed, judge, seat="W", code="signal", trick=2, version=confirmed.version)
+    corrections.add_penalty(confirmed, judge, seat="W", code="signal", trick=2, version=confirmed.version)
     confirmed.refresh_from_db()
     deal_entry.submit_deal(confirmed, judge, version=confirmed.version)
     confirmed.refresh_from_db()
@@ -117,7 +118,7 @@ def build_scene() -> Scene:
     play(open_deal, judge, f"D{r[2]} D{r[2]}", throw=throw)
     open_deal.refresh_from_db()
     revoker = open_deal.tricks.get(number=0).plays.get(order=1).seat
-    deal_entry.add_penalty(open_deal, judge, seat=revoker, code="revoke", trick=0, version=open_deal.version)
+    corrections.add_penalty(open_deal, judge, seat=revoker, code="revoke", trick=0, version=open_deal.version)
     open_deal.refresh_from_db()
 
     # A deal with every trick entered, not yet its kitty.

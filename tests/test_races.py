@@ -21,6 +21,7 @@ from tournaments.pairing import services as pairing
 from tournaments.people import pairs as people_pairs
 from tournaments.people.errors import PeopleError
 from tournaments.people.pairs import delete_pair
+from tournaments.scoring import corrections
 from tournaments.scoring.errors import DraftRound, Finished
 
 pytestmark = [
@@ -113,7 +114,7 @@ def test_a_deal_reopened_while_the_tournament_is_finished_is_refused(monkeypatch
         finishing,
         "why_not_finish",
         lambda: finishing.finish_tournament(match.round.tournament, director),
-        lambda: deal_entry.reopen_deal(confirmed, director, version=None, reason="a correction"),
+        lambda: corrections.reopen_deal(confirmed, director, version=None, reason="a correction"),
     )
     assert isinstance(result, Finished), result
     confirmed.refresh_from_db()

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.admin_reading import (
+    AdminMixin,
     HistoryForReading,
     ReadableAutocomplete,
     ReadableJSONField,
@@ -64,7 +65,7 @@ MATCH_COMPUTED = (
 )
 
 
-class KeptByTheDesk:
+class KeptByTheDesk(AdminMixin):
     """What the desk would refuse is refused here too: a change or a delete of an object (403, the delete link
     hidden); an address to delete it goes back to its page, which says why in one sentence; a form that would put
     it in a finished tournament is a form error. No bulk delete: it would ask no one. ``tournament_path`` leads

@@ -4,6 +4,8 @@ a list filter the database cannot read is dropped and so is a row ticked for an 
 every admin page, auth's and axes' too), an autocomplete field's typed value is a form error, so is an id past 64
 bits in a many-to-many field, and so is JSON that ``json`` cannot read at all. Also: pages only read."""
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.contrib import admin
 from django.contrib.admin import helpers
@@ -23,6 +25,11 @@ from django.http import Http404
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments.competition.ids import IdChoicesField, can_be_id
+
+if TYPE_CHECKING:  # the mixins below go before ModelAdmin: their ``super()`` is its, for the type checker too
+    AdminMixin = admin.ModelAdmin[Any]
+else:
+    AdminMixin = object
 
 
 class ReadOnly:
@@ -120,7 +127,7 @@ class NoEmptyToField:
         return super().get_object(request, object_id, from_field or None)
 
 
-class ReadableFilters:
+class ReadableFilters(AdminMixin):
     """A list page whose address the database cannot read is Django's answer to a filter it cannot read: the
     list without its filters (``?e=1``), not a 500.
 

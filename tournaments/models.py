@@ -46,6 +46,7 @@ from tournaments.teams.models import (
     Zone,
     captained_teams,
     team_event,
+    zones_or_field,
 )
 
 __all__ = [
@@ -56,4 +57,5 @@ __all__ = [
     "DeskIdentity",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
     "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",
+    "zones_or_field",
 ]  # fmt: skip

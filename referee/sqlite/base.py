@@ -22,7 +22,7 @@ from django.db.backends.sqlite3 import base
 try:  # Linux and macOS; on Windows the server (waitress) is one process, where the thread lock is the gate
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # no module here: the thread lock alone is the gate
 
 _gates: dict[str, Gate] = {}
 _gates_lock = threading.Lock()
@@ -67,6 +67,8 @@ def gate_for(database: str) -> Gate:
 class DatabaseWrapper(base.DatabaseWrapper):
     """SQLite, with each write transaction taken through the database's gate (see the module's docstring)."""
 
+    transaction_mode: str | None  # Django's: the mode the settings give, read when it connects
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.holding: Gate | None = None
@@ -97,7 +99,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             gate.acquire()
             self.holding = gate
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]  # private: django-stubs omits it (docs/decisions/0002)
         except BaseException:
             self.leave_gate()
             raise
@@ -109,18 +111,18 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _commit(self) -> None:
         try:
-            super()._commit()
+            super()._commit()  # type: ignore[misc]  # private: django-stubs omits it (docs/decisions/0002)
         finally:
             self.leave_gate()
 
     def _rollback(self) -> None:
         try:
-            super()._rollback()
+            super()._rollback()  # type: ignore[misc]  # private: django-stubs omits it (docs/decisions/0002)
         finally:
             self.leave_gate()
 
     def _close(self) -> None:
         try:
-            super()._close()
+            super()._close()  # type: ignore[misc]  # private: django-stubs omits it (docs/decisions/0002)
         finally:
             self.leave_gate()

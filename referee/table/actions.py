@@ -24,18 +24,12 @@ from django.utils.translation import gettext as _
 from referee.table.forms import PenaltyForm
 from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
 from referee.table.recording import deal_entry, quick, receipts, settling, winner_check
-from referee.table.recording.deal_entry import (
-    add_penalty,
-    confirm_deal,
-    remove_penalty,
-    reopen_deal,
-    set_kitty,
-    submit_deal,
-)
+from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
 from referee.table.recording.receipts import Outcome, Receipt, attempt
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from tournaments.models import Deal, Match, Penalty, Ruling
+from tournaments.scoring.corrections import add_penalty, remove_penalty, reopen_deal
 from tournaments.scoring.errors import RecordingError
 from tournaments.scoring.fold import call_time, forfeit_match
 from tournaments.scoring.rulesets import ruleset_for
@@ -83,7 +77,7 @@ def posted_version(fields: Mapping[str, str]) -> int:
     """The deal version the page shows; every page sends it, so a stale page can never overwrite."""
     raw = fields.get("version")
     try:
-        return int(raw)
+        return int(raw or "")
     except (TypeError, ValueError):
         raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None
 
@@ -103,7 +97,7 @@ def kitty(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
 def penalty(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
     form = PenaltyForm(fields)
     if not form.is_valid():
-        raise RecordingError("; ".join(e for errors in form.errors.values() for e in errors))
+        raise RecordingError("; ".join(str(e) for errors in form.errors.values() for e in errors))
     called = form.penalty()
     tricks = ruleset_for(deal.match).hand_size
     if called.get("trick") is not None and called["trick"] >= tricks:
@@ -211,9 +205,9 @@ def pin_confirmed(deal: Deal, user, fields: Mapping[str, str], receipt: Receipt)
                 )
             receipt.keep(outcome)
     except IntegrityError:  # a twin of this request committed first: its answer stands
-        if (outcome := receipt.twin()) is None:
+        if (twin := receipt.twin()) is None:
             raise
-        return outcome
+        return twin
     return receipt.kept(outcome)
 
 

@@ -1,28 +1,26 @@
-"""A table calls the referee (its judge or its device: a form, or ``static/js/calls.js``'s JSON, sent again from
-the device when the network returns), and the director's ruling that resolves a call (a penalty or a reopened
-deal through the recording service, ``call_rulings``)."""
+"""A table calls the referee from the judge's page (its judge or its device: a form, or ``static/js/calls.js``'s
+JSON, sent again from the device when the network returns). The director's queue and ruling are the desk's
+(``tournaments.calls``)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from referee.table import actions, call_rulings
+from referee.table import actions
 from referee.table.views import json_response, load_match, same_site_next, wants_json
 from tournaments.calls import services as calls
-from tournaments.calls.forms import CallForm, RulingForm
-from tournaments.calls.views import found
-from tournaments.competition.page_guards import scoring_page
-from tournaments.models import Tournament
+from tournaments.calls.forms import CallForm
 
 
-def first_error(form) -> str:
-    return next(iter(e for errors in form.errors.values() for e in errors), _("Check the form."))
+def first_error(form: Form) -> str:
+    return str(next(iter(e for errors in form.errors.values() for e in errors), _("Check the form.")))
 
 
 @login_required
@@ -47,21 +45,3 @@ def table_call(request: HttpRequest, match_id: int) -> HttpResponse:
         return json_response(body, status=status)
     (messages.success if status == 200 else messages.error)(request, message)
     return redirect(same_site_next(request) or reverse("match", args=[match.pk]))
-
-
-@scoring_page
-@require_POST
-def desk_call_resolve(request: HttpRequest, tournament: Tournament, call_id: int) -> HttpResponse:
-    """The director's ruling closes the call (with a penalty or the deal reopened, where it applies)."""
-    call = found(tournament, call_id)
-    form = RulingForm(request.POST)
-    if form.is_valid():
-        try:
-            call_rulings.resolve(call, request.user, **form.cleaned_data)
-        except calls.CallError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, _("The call is resolved."))
-            return redirect("desk-calls", tournament.slug)
-    context = {"tournament": tournament, "call": call, "form": form, "minutes": calls.waiting_minutes(call)}
-    return render(request, "tournaments/calls/call.html", context, status=400)

@@ -16,11 +16,11 @@ from django.utils.translation import ngettext
 
 from referee.table.recording.card_text import seat_name
 from referee.table.recording.verdict_text import joined
-from rules.judge import Verdict
 from rules.levels import LevelGain
 from rules.ruleset import Ruleset
 from rules.scoring import Consequence, failed_throw_points, penalty_consequence, score_deal
 from rules.seats import side_of
+from rules.verdict import Verdict
 from tournaments.competition.display import deal_outcome
 from tournaments.models import PENALTY_LABELS
 
@@ -153,24 +153,24 @@ def deciding_reason(
     """The calls that decide the deal (they end it; every one of them named), else the first that costs a level,
     in one line."""
     calls = [(p, penalty_consequence(rs, banker, p["seat"], p["code"])) for p in penalties]
-    ending = [(p, c) for p, c in calls if c.gain is not None]
+    ending = [(p, c, gain) for p, c in calls if (gain := c.gain) is not None]
     if len(ending) == 1:
-        p, c = ending[0]
+        p, c, gain = ending[0]
         return _("%(who)s's %(penalty)s: under this ruleset %(outcome)s.") % {
             "who": seat_label(p["seat"], players),
             "penalty": penalty_label(p["code"]),
-            "outcome": gain_text(c.gain, c.same_banker),
+            "outcome": gain_text(gain, c.same_banker),
         }
     if ending:  # several calls end the deal, all by one side (both sides' is a void deal): each is named
         named = joined(
             _("%(who)s's %(penalty)s")
             % {"who": seat_label(p["seat"], players), "penalty": penalty_label(p["code"])}
-            for p, _c in ending
+            for p, _c, _gain in ending
         )
-        c = ending[0][1]
+        _p, c, gain = ending[0]
         return _("%(calls)s: under this ruleset %(outcome)s.") % {
             "calls": named,
-            "outcome": gain_text(c.gain, c.same_banker),
+            "outcome": gain_text(gain, c.same_banker),
         }
     for p, c in calls:
         if c.level_down:

@@ -30,10 +30,11 @@ def play(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnsw
     receipt = Receipt.open(user, key, f"deal {deal.pk} play")
     if receipt.answer is not None:
         return DealAnswer(deal, user, receipt.answer)
+    checked: plays.CheckedPlay | None = None
     try:
-        checked, outcome = plays.check(deal, user, **posted_play(fields)), None
+        checked = plays.check(deal, user, **posted_play(fields))
     except RecordingError as exc:
-        checked, outcome = None, Outcome.refused(exc)
+        outcome = Outcome.refused(exc)
     try:
         with transaction.atomic():
             if checked is not None:
@@ -43,9 +44,9 @@ def play(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnsw
                     outcome = Outcome.refused(exc)
             receipt.keep(outcome)
     except IntegrityError:  # a twin of this request (same key) committed first: its answer stands
-        if (outcome := receipt.twin()) is None:
+        if (twin := receipt.twin()) is None:
             raise
-        return DealAnswer(deal, user, outcome)
+        return DealAnswer(deal, user, twin)
     return DealAnswer(deal, user, receipt.kept(outcome))
 
 

@@ -10,7 +10,6 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 
-from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login
 from tests.browser.journal_steps import begun_deal, enter, phone_page, waiting
 from tests.browser.journal_steps import open_deal as open_journal_deal
@@ -19,6 +18,7 @@ from tests.browser.test_entry_screen import begun, open_deal  # noqa: F401 - the
 from tests.hostile_world import PASSWORD, build_world
 from tests.test_hostile_urls import BUILDERS, ROUTES
 from tournaments.models import Deal
+from tournaments.scoring import corrections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -132,7 +132,7 @@ def test_the_journal_is_used_by_keyboard_and_keeps_the_key_in_its_box_when_drawn
         for _seat, cards in record["tricks"][0]["plays"][:2]:
             enter(page, cards)  # typed, and sent with the Enter key
         director = User.objects.get(username="director")
-        deal_entry.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
+        corrections.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
         expect(refused).to_be_visible()

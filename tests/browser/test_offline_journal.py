@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from referee.table.recording import deal_entry
 from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.browser.journal_steps import (
@@ -29,6 +28,7 @@ from tests.browser.journal_steps import (
 )
 from tournaments.competition.accounts import display_name
 from tournaments.models import Deal
+from tournaments.scoring import corrections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -198,7 +198,7 @@ def test_a_change_at_the_desk_while_offline_refuses_the_entry_until_the_judge_se
         for _seat, cards in record["tricks"][0]["plays"][:2]:
             enter(page, cards)
         director = User.objects.get(username="director")
-        deal_entry.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
+        corrections.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
         expect(refused).to_contain_text(display_name(director))  # who changed the deal, by name

@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from referee.table import call_rulings
 from referee.table.recording.deal_entry import start_deal
 from tests.table.helpers import JSON, as_user, key, submitted_by
+from tournaments.calls import rulings as call_rulings
 from tournaments.calls import services as calls
 from tournaments.models import Deal, Penalty, TableCall
 

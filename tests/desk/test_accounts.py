@@ -26,6 +26,7 @@ from tournaments.people.accounts import (
 )
 from tournaments.people.errors import PeopleError
 from tournaments.people.forms import CaptainForm
+from tournaments.scoring import corrections
 
 # --- captains' accounts ------------------------------------------------------------------------------------
 
@@ -99,7 +100,7 @@ def test_the_director_gives_the_captain_an_account_whose_password_is_shown_once_
     captain = Client()
     assert captain.login(username="cap.ew", password=password)  # the password shown is the one that works
     deal = records.record_deal(match, simulated_first(match), director)
-    deal_entry.reopen_deal(deal, director, version=deal.version, reason="a correction")
+    corrections.reopen_deal(deal, director, version=deal.version, reason="a correction")
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, match.judge, version=deal.version)  # the judge submits, the captain confirms
     deal.refresh_from_db()

@@ -406,6 +406,10 @@ def test_a_ruleset_change_after_deals_asks_first_then_scores_every_deal_again(
     for deal in match.deals.order_by("number"):
         rejudged = snapshot(deal, levels_before(deal)).judged().as_dict()["result"]
         assert deal.verdict["result"] == json.loads(json.dumps(rejudged)), f"deal {deal.number}"
+        assert deal.start_levels == levels_before(deal), f"deal {deal.number}'s stored start"
+        assert (
+            deal.attackers_total == deal.verdict["attackers_points"]["total"]
+        )  # the columns written with it
 
 
 @pytest.mark.django_db

@@ -17,8 +17,10 @@ from rules.match import (
     MatchError,
     call_time,
     can_start_deal,
+    closed,
     fold_deal,
     forfeit,
+    play_on,
     replay,
     replay_played,
     start_match,
@@ -466,3 +468,28 @@ def test_replaying_a_random_timed_match_equals_folding_it_deal_by_deal(rule, dea
         played.append(deal)
     assert replay(rs, played, started_at=T0, first_banker="N") == m
     assert m.overtime == (rule == TimeRule.SUDDEN_DEATH and clock >= AT_TIME)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    points=st.lists(st.sampled_from([0, 20, 40, 60, 80, 120, 160]), min_size=1, max_size=12),
+    order=st.randoms(use_true_random=False),
+    forfeited_by=st.sampled_from([None, "NS", "EW"]),
+)
+def test_stepping_the_deals_gives_each_prefix_the_state_replaying_it_gives(points, order, forfeited_by):
+    """``play_on`` then ``closed`` (one pass: the site's re-scoring) give the state before every deal that
+    ``replay_played`` gives for each prefix, deals played out of order (a correction) and after the end included."""
+    state, deals = start_match(STANDARD, first_banker="N"), []
+    for p in points:
+        s = scored(state, p)
+        deals.append(MatchDeal.from_score(s))
+        state = fold_deal(state, deals[-1])
+        if state.over:
+            break
+    order.shuffle(deals)
+    stepped = start_match(STANDARD, first_banker="N")
+    for k in range(len(deals) + 1):
+        replayed, _notes = replay_played(STANDARD, deals[:k], first_banker="N", forfeited_by=forfeited_by)
+        assert closed(stepped, forfeited_by) == replayed, f"after {k} deals"
+        if k < len(deals):
+            stepped = play_on(stepped, deals[k])

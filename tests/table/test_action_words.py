@@ -10,6 +10,7 @@ from django.utils import translation
 from referee.table.recording import deal_entry
 from referee.table.screens.labels import done_words, entry_labels
 from tests.table.helpers import as_user, confirmed_deal
+from tournaments.scoring import corrections
 
 
 def posted(client, deal, action: str, **fields):
@@ -27,7 +28,7 @@ def messages_of(response) -> list[str]:
 def submitted(match, judge, director):
     """Deal 1 confirmed, reopened by the director and submitted again by the table's judge."""
     deal = confirmed_deal(match, director)
-    deal_entry.reopen_deal(deal, director, version=deal.version, reason="check the kitty")
+    corrections.reopen_deal(deal, director, version=deal.version, reason="check the kitty")
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()

@@ -17,7 +17,7 @@ from referee.table.screens.deal_state import current_deal_state
 from referee.table.views import json_response
 from tests.table.helpers import JSON, as_user, posted_plays, simulated, simulated_first
 from tournaments.models import Deal, Match
-from tournaments.scoring import errors, fold
+from tournaments.scoring import corrections, errors, fold
 
 pytestmark = pytest.mark.django_db
 
@@ -224,7 +224,7 @@ def test_a_round_finishes_with_its_last_match_and_reopens_with_it(round1, make_p
     round1.refresh_from_db()
     assert round1.state == Round.State.FINISHED
     last = Deal.objects.filter(match__round=round1).order_by("-pk").first()
-    deal_entry.reopen_deal(last, director, version=last.version, reason="a correction")
+    corrections.reopen_deal(last, director, version=last.version, reason="a correction")
     round1.refresh_from_db()
     assert round1.state == Round.State.PUBLISHED
 

@@ -21,6 +21,7 @@ from tournaments.adjusted import awarding as adjusting
 from tournaments.competition.accounts import seat_table
 from tournaments.competition.finishing import finish_tournament, reopen_tournament
 from tournaments.models import Adjustment, Deal, Match, Penalty, Play, Round, Ruling, Tournament
+from tournaments.scoring import corrections
 from tournaments.scoring.errors import Finished
 from tournaments.scoring.fold import call_time, forfeit_match
 
@@ -60,7 +61,7 @@ def day(match, judge, director, make_pair) -> Day:
         first.refresh_from_db()
         record_play(first, judge, cards=cards, version=first.version)
     first.refresh_from_db()
-    penalty = deal_entry.add_penalty(first, judge, seat="E", code="signal", version=first.version)
+    penalty = corrections.add_penalty(first, judge, seat="E", code="signal", version=first.version)
     adjusting.award(match, director, kind="forfeit", side="NS", reason="E–W did not come back")
     played = Match.objects.create(
         round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair(), judge=judge
@@ -189,14 +190,14 @@ TABLE_WRITES = [
     ),
     (
         "call a penalty",
-        lambda d: deal_entry.add_penalty(
+        lambda d: corrections.add_penalty(
             current(d.open), judge_of(d), seat="W", code="misplay", version=v(d.open)
         ),
         forfeit_withdrawn,
     ),
     (
         "remove a penalty",
-        lambda d: deal_entry.remove_penalty(
+        lambda d: corrections.remove_penalty(
             current(d.open), judge_of(d), penalty_id=d.penalty.pk, version=v(d.open)
         ),
         forfeit_withdrawn,
@@ -244,7 +245,7 @@ TABLE_WRITES = [
     ),
     (
         "reopen a deal",
-        lambda d: deal_entry.reopen_deal(
+        lambda d: corrections.reopen_deal(
             current(d.confirmed), director_of(d), version=v(d.confirmed), reason="a correction"
         ),
         None,

@@ -22,6 +22,7 @@ from tests.table.helpers import (
     simulated_first,
 )
 from tournaments.models import Deal, Penalty
+from tournaments.scoring import corrections
 from tournaments.scoring.errors import Frozen, PermissionRefused, RecordingError
 
 REVOKE_EAST = {"seat": "E", "code": "revoke", "trick": "2", "note": ""}
@@ -37,7 +38,7 @@ def submitted(match, judge, director) -> Deal:
     """Deal 1 recorded whole (first submitted and confirmed at once), reopened by the director and submitted
     again by the table's judge: a submitted deal waiting for its confirmation."""
     deal = confirmed_deal(match, director)
-    deal_entry.reopen_deal(deal, director, version=deal.version, reason="check the kitty")
+    corrections.reopen_deal(deal, director, version=deal.version, reason="check the kitty")
     deal_entry.submit_deal(fresh(deal), judge, version=deal.version)
     return fresh(deal)
 
@@ -83,7 +84,7 @@ def test_every_change_to_a_submitted_deal_without_a_reopen_is_refused_with_409_a
 @pytest.mark.parametrize(
     "write",
     [
-        lambda d, u: deal_entry.add_penalty(d, u, seat="E", code="revoke", version=d.version),
+        lambda d, u: corrections.add_penalty(d, u, seat="E", code="revoke", version=d.version),
         lambda d, u: deal_entry.set_kitty(d, u, "", version=d.version),
         lambda d, u: deal_entry.undo(d, u, version=d.version),
         lambda d, u: settling.apply_penalty(d, u, "0:E:revoke_suit"),
@@ -102,21 +103,21 @@ def test_the_service_itself_refuses_a_change_to_a_submitted_deal_in_chinese(subm
 def test_a_confirmed_deal_is_refused_as_frozen_too_and_only_the_director_reopens_it(match, judge, director):
     deal = confirmed_deal(match, director)
     with pytest.raises(Frozen) as refused:
-        deal_entry.add_penalty(deal, director, seat="E", code="revoke", version=deal.version)
+        corrections.add_penalty(deal, director, seat="E", code="revoke", version=deal.version)
     assert refused.value.status == 409 and "only the director" in refused.value.message
     with pytest.raises(PermissionRefused):
-        deal_entry.reopen_deal(deal, judge, version=deal.version, reason="I saw a revoke")
+        corrections.reopen_deal(deal, judge, version=deal.version, reason="I saw a revoke")
 
 
 def test_a_reopen_needs_a_reason_and_keeps_who_when_and_why(submitted, judge, director):
     for blank in ("", "   "):
         with pytest.raises(RecordingError) as refused:
-            deal_entry.reopen_deal(submitted, judge, version=submitted.version, reason=blank)
+            corrections.reopen_deal(submitted, judge, version=submitted.version, reason=blank)
         assert refused.value.message == "Say why the deal is reopened: the reason is kept in its history."
     with pytest.raises(RecordingError):
-        deal_entry.reopen_deal(submitted, judge, version=submitted.version, reason="x" * 201)
+        corrections.reopen_deal(submitted, judge, version=submitted.version, reason="x" * 201)
     assert fresh(submitted).state == Deal.State.SUBMITTED
-    deal_entry.reopen_deal(submitted, judge, version=submitted.version, reason="  East revoked in trick 3 ")
+    corrections.reopen_deal(submitted, judge, version=submitted.version, reason="  East revoked in trick 3 ")
     deal = fresh(submitted)
     assert deal.state == Deal.State.RECORDING
     assert (deal.reopened_by, deal.reopen_reason) == (judge, "East revoked in trick 3")
@@ -128,7 +129,7 @@ def test_a_reopen_needs_a_reason_and_keeps_who_when_and_why(submitted, judge, di
 
 def test_the_table_judge_reopens_a_submitted_deal_but_another_judge_may_not(submitted, make_judge):
     with pytest.raises(PermissionRefused):
-        deal_entry.reopen_deal(submitted, make_judge("other"), version=submitted.version, reason="why not")
+        corrections.reopen_deal(submitted, make_judge("other"), version=submitted.version, reason="why not")
     response = as_user(submitted.match.judge).post(
         reverse("deal_action", args=[submitted.pk, "reopen"]),
         {"version": submitted.version, "reason": ""},
@@ -141,8 +142,8 @@ def test_a_reopened_and_resubmitted_deal_shows_the_confirmer_what_changed_and_th
     submitted, judge, director, make_judge, english
 ):
     result_before = submitted.verdict["result"]
-    deal_entry.reopen_deal(submitted, judge, version=submitted.version, reason="East revoked in trick 3")
-    deal_entry.add_penalty(
+    corrections.reopen_deal(submitted, judge, version=submitted.version, reason="East revoked in trick 3")
+    corrections.add_penalty(
         fresh(submitted), judge, seat="E", code="revoke", trick=2, version=submitted.version
     )
     deal_entry.undo(fresh(submitted), judge, version=submitted.version, whole_trick=True)

@@ -9,6 +9,7 @@ from referee.table import views
 from referee.table.recording import deal_entry, receipts
 from tests.table.helpers import record_play
 from tournaments.models import Deal, Trick, WriteReceipt
+from tournaments.scoring import corrections
 from tournaments.scoring import sql as hot_sql
 from tournaments.scoring.history_rows import history_of, history_row
 
@@ -69,8 +70,8 @@ def test_the_tricks_read_gives_the_rows_the_orm_gives_a_trick_without_plays_incl
 
 
 def test_the_penalties_read_gives_the_rows_the_orm_gives(deal, judge):
-    deal_entry.add_penalty(deal, judge, seat="E", code="misplay", version=0, note="signal")
-    deal_entry.add_penalty(deal, judge, seat="N", code="renege", version=1, trick=0)
+    corrections.add_penalty(deal, judge, seat="E", code="misplay", version=0, note="signal")
+    corrections.add_penalty(deal, judge, seat="N", code="renege", version=1, trick=0)
     orm = deal.penalties.order_by("recorded_at", "pk").values_list(*hot_sql.PENALTY_COLUMNS)
     assert hot_sql.penalties(deal.pk) == list(orm) and len(orm) == 2
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from referee.table.recording import deal_entry, turns
+from referee.table.recording import turns
 from referee.table.recording.plays import Throw
 from rules.judge import judge as engine_judge
 from rules.record import parse_record
 from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.models import Deal
+from tournaments.scoring import corrections
 from tournaments.scoring.fold import start_levels
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.snapshot import snapshot, typed_record
@@ -36,7 +37,7 @@ def with_a_throw(deal: Deal) -> dict:
 def test_the_record_built_from_the_rows_is_the_one_the_deals_document_reads_as(deal, judge):
     play_through_service(deal, judge, with_a_throw(deal))
     deal.refresh_from_db()
-    deal_entry.add_penalty(deal, judge, seat="E", code="signal", trick=2, note="a nod", version=deal.version)
+    corrections.add_penalty(deal, judge, seat="E", code="signal", trick=2, note="a nod", version=deal.version)
     snap = stored(deal)
     rec = typed_record(snap)
     assert any(trick.throw for trick in rec.tricks) and rec.penalties and rec.levels

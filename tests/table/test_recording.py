@@ -7,7 +7,7 @@ import pytest
 from referee.table.recording import deal_entry, records
 from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.models import Deal, Match
-from tournaments.scoring import fold, snapshot
+from tournaments.scoring import corrections, fold, snapshot
 from tournaments.scoring.errors import IllegalPlay, PermissionRefused, RecordingError, StaleEdit
 from tournaments.scoring.rulesets import ruleset_for
 
@@ -183,10 +183,10 @@ def test_a_confirmed_deal_is_locked_and_only_the_director_reopens_it(match, judg
     deal_entry.confirm_deal(deal, make_judge("j2"), version=deal.version)
     deal.refresh_from_db()
     with pytest.raises(RecordingError):
-        deal_entry.add_penalty(deal, judge, seat="N", code="misplay", version=deal.version)
+        corrections.add_penalty(deal, judge, seat="N", code="misplay", version=deal.version)
     with pytest.raises(PermissionRefused):
-        deal_entry.reopen_deal(deal, judge, version=deal.version)
-    deal_entry.reopen_deal(deal, director, version=deal.version, reason="wrong kitty")
+        corrections.reopen_deal(deal, judge, version=deal.version)
+    corrections.reopen_deal(deal, director, version=deal.version, reason="wrong kitty")
     deal.refresh_from_db()
     assert deal.state == Deal.State.RECORDING
     latest = deal.history.first()
@@ -206,9 +206,9 @@ def test_correcting_an_early_deal_flows_through(match, judge, director):
     )
     assert second.number == 2
     first.refresh_from_db()
-    deal_entry.reopen_deal(first, director, version=first.version, reason="a correction")
+    corrections.reopen_deal(first, director, version=first.version, reason="a correction")
     first.refresh_from_db()
-    deal_entry.add_penalty(
+    corrections.add_penalty(
         first, director, seat="N", code="revoke", version=first.version, note="found later"
     )
     first.refresh_from_db()
@@ -247,19 +247,19 @@ def test_stored_start_levels_follow_every_change_to_an_earlier_deal(match, judge
     def second_levels():
         return match.deals.get(number=2).start_levels
 
-    deal_entry.reopen_deal(first_again(), director, version=first.version, reason="a correction")
+    corrections.reopen_deal(first_again(), director, version=first.version, reason="a correction")
     assert second_levels() == {"NS": "2", "EW": "2"}  # deal 1 is no longer played
     assert_start_levels_stored(match)
     deal_entry.submit_deal(first_again(), director, version=first.version)
     assert second_levels() == held
-    deal_entry.reopen_deal(first_again(), director, version=first.version, reason="a renege reported")
-    deal_entry.add_penalty(first_again(), director, seat="N", code="renege", version=first.version)
+    corrections.reopen_deal(first_again(), director, version=first.version, reason="a renege reported")
+    corrections.add_penalty(first_again(), director, seat="N", code="renege", version=first.version)
     deal_entry.submit_deal(first_again(), director, version=first.version)
     assert second_levels() != held  # a renege costs the banker side a level (standard)
     assert_start_levels_stored(match)
     penalty = first.penalties.get()
-    deal_entry.reopen_deal(first_again(), director, version=first.version, reason="the renege withdrawn")
-    deal_entry.remove_penalty(first_again(), director, penalty_id=penalty.pk, version=first.version)
+    corrections.reopen_deal(first_again(), director, version=first.version, reason="the renege withdrawn")
+    corrections.remove_penalty(first_again(), director, penalty_id=penalty.pk, version=first.version)
     deal_entry.submit_deal(first_again(), director, version=first.version)
     assert second_levels() == held
     deal_entry.confirm_deal(first_again(), other_director(), version=first.version)

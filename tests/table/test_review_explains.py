@@ -12,6 +12,7 @@ from referee.table.recording import deal_entry
 from referee.table.screens.review import review_screen
 from tests.table.helpers import as_user, play_through_service, quick_fields
 from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.scoring import corrections
 
 # Seed 8 of the club-competition preset (ladder 2 5 10 J Q K A, must-play 2 and A), banker North at 2, spades:
 # the attackers take over with 200 points (+3), two failed throws (West, then South), no violation.
@@ -46,7 +47,7 @@ def played(club_match, judge) -> Deal:
 def with_two_revokes(deal: Deal, judge) -> Deal:
     for seat, trick in (("E", 2), ("W", 5)):
         deal.refresh_from_db()
-        deal_entry.add_penalty(deal, judge, seat=seat, code="revoke", trick=trick, version=deal.version)
+        corrections.add_penalty(deal, judge, seat=seat, code="revoke", trick=trick, version=deal.version)
     deal.refresh_from_db()
     return deal
 

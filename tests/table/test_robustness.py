@@ -21,6 +21,7 @@ from tests.table.helpers import (
     record_play,
 )
 from tournaments.models import Deal, Match, WriteReceipt
+from tournaments.scoring import corrections
 from tournaments.scoring.errors import RecordingError
 
 db = pytest.mark.django_db
@@ -128,13 +129,13 @@ def setup_penalty(match, judge, director):
 
 def setup_remove_penalty(match, judge, director):
     deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
-    penalty = deal_entry.add_penalty(deal, judge, seat="E", code="signal", version=0)
+    penalty = corrections.add_penalty(deal, judge, seat="E", code="signal", version=0)
     return deal, judge, {"penalty": penalty.pk}
 
 
 def reopened(match, director) -> Deal:
     deal = confirmed_deal(match, director)
-    deal_entry.reopen_deal(deal, director, version=deal.version, reason="a correction")
+    corrections.reopen_deal(deal, director, version=deal.version, reason="a correction")
     deal.refresh_from_db()
     return deal
 

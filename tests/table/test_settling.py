@@ -18,6 +18,7 @@ from referee.table.screens.review import review_screen
 from rules.judge import judge as engine_judge
 from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick
+from tournaments.scoring import corrections
 from tournaments.scoring.errors import PermissionRefused, RecordingError
 from tournaments.scoring.settlement import violation_key
 
@@ -231,7 +232,7 @@ def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(r
 def test_the_same_penalty_called_with_the_form_settles_the_violation_once(revoked, judge):
     deal, key, _record = revoked
     trick, seat, _code = key.split(":")
-    deal_entry.add_penalty(
+    corrections.add_penalty(
         deal, judge, seat=seat, code="revoke", trick=int(trick), note="", version=deal.version
     )
     deal.refresh_from_db()
@@ -249,7 +250,7 @@ def test_a_penalty_called_for_another_trick_does_not_settle_the_violation(revoke
     deal, key, _record = revoked
     trick, seat, _code = key.split(":")
     other = (int(trick) + 1) % 20
-    deal_entry.add_penalty(deal, judge, seat=seat, code="revoke", trick=other, note="", version=deal.version)
+    corrections.add_penalty(deal, judge, seat=seat, code="revoke", trick=other, note="", version=deal.version)
     deal.refresh_from_db()
     with pytest.raises(settling.Unsettled):
         deal_entry.submit_deal(deal, judge, version=deal.version)

@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from referee.table.recording import deal_entry
 from referee.table.recording import pin_confirm as pins
 from tests.table.helpers import JSON, Clock, as_user, key, open_link, submitted_by
 from tests.threads import in_thread
 from tournaments.models import Deal, PairPin, TableLink
+from tournaments.scoring import corrections
 from tournaments.table_links import services
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,7 @@ def test_a_wrong_pin_typed_on_the_form_stays_on_the_form_with_the_sentence(card,
 
 def test_the_device_that_submits_a_deal_lands_on_the_pin_form(match, device):
     deal = submitted_by(match, TableLink.objects.get(match=match).account)
-    deal_entry.reopen_deal(deal, match.judge or deal.submitted_by, version=deal.version, reason="x")
+    corrections.reopen_deal(deal, match.judge or deal.submitted_by, version=deal.version, reason="x")
     deal.refresh_from_db()
     url = reverse("deal_action", args=[deal.pk, "submit"])
     answer = device.post(url, {"version": deal.version, "_key": key()})
@@ -147,7 +147,7 @@ def test_the_director_still_confirms_a_deal_a_device_submitted(director, submitt
 def test_reopening_forgets_the_pair_that_confirmed(card, director, device, submitted):
     pin_confirm(device, submitted, *card.pins)
     deal = Deal.objects.get(pk=submitted.pk)
-    deal_entry.reopen_deal(deal, director, version=deal.version, reason="mistyped")
+    corrections.reopen_deal(deal, director, version=deal.version, reason="mistyped")
     assert Deal.objects.get(pk=submitted.pk).confirmed_by_pair is None
 
 

@@ -21,6 +21,7 @@ from tests.table.helpers import (
 )
 from tournaments.competition.display import card_faces
 from tournaments.models import Deal
+from tournaments.scoring import corrections
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +111,7 @@ def test_a_hidden_tournament_hides_its_matches(people, match):
 )
 def test_who_may_confirm(people, match, judge, who, allowed):
     deal = records.record_deal(match, simulated_first(match), people["director"])
-    deal_entry.reopen_deal(deal, people["director"], version=deal.version, reason="a correction")
+    corrections.reopen_deal(deal, people["director"], version=deal.version, reason="a correction")
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, judge, version=deal.version)  # the assigned judge submits
     deal.refresh_from_db()
@@ -127,7 +128,7 @@ def test_a_captain_of_the_other_side_may_confirm(match, judge):
     match.pair_ew.captain = captain
     match.pair_ew.save()
     deal = records.record_deal(match, simulated_first(match), judge_director())
-    deal_entry.reopen_deal(deal, judge_director(), version=deal.version, reason="a correction")
+    corrections.reopen_deal(deal, judge_director(), version=deal.version, reason="a correction")
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()

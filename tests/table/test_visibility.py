@@ -15,6 +15,7 @@ from django.urls import reverse
 from referee.table.recording import deal_entry, records
 from rules.simulate import simulate_deal
 from tournaments.models import Deal, Round
+from tournaments.scoring import corrections
 
 pytestmark = pytest.mark.django_db
 SWITCHES = ("public_standings", "public_pairings", "public_results", "public_deal_log")
@@ -199,7 +200,7 @@ def test_the_tournament_page_lists_matches_and_levels_by_switch(people, played, 
 def test_a_hidden_tournament_lets_the_second_person_open_and_confirm(people, played, who, status, confirmed):
     match, deal = played
     configure(match, public=False, switches=True, draft=False)
-    deal_entry.reopen_deal(deal, people["director"], version=deal.version, reason="a correction")
+    corrections.reopen_deal(deal, people["director"], version=deal.version, reason="a correction")
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, people["table judge"], version=deal.version)
     deal.refresh_from_db()

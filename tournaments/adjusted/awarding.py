@@ -101,7 +101,7 @@ def same_ruling_standing(adjustment: Adjustment) -> Adjustment | None:
 def forfeit_as(match: Match, user, adjustment: Adjustment | None) -> None:
     """The match's forfeit (what the engine's fold reads) as a forfeit adjustment says; none clears it."""
     forfeit = adjustment is not None and adjustment.kind == Adjustment.Kind.FORFEIT
-    match.forfeited_by = OTHER_SIDE[adjustment.side] if forfeit else ""
+    match.forfeited_by = OTHER_SIDE[adjustment.side] if adjustment is not None and forfeit else ""
     match._history_user = user
     match.save(update_fields=["forfeited_by"])
 

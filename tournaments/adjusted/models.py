@@ -32,7 +32,11 @@ class AdjustmentQuerySet(OfTournament):
         only where that is the match's standing result (a later adjustment replaces it)."""
         rows = self.of(tournament).standing().filter(kind=Adjustment.Kind.BOTH_LOSE)
         both = set(rows.values_list("match_id", flat=True))
-        return {pk for pk in both if self.match_result(Match(pk=pk)).kind == Adjustment.Kind.BOTH_LOSE}
+        return {
+            pk
+            for pk in both
+            if (r := self.match_result(Match(pk=pk))) and r.kind == Adjustment.Kind.BOTH_LOSE
+        }
 
     def voided_deal_numbers(self, match_ids) -> dict[int, list[int]]:
         """By match, the numbers of its deals voided by an adjustment in force (the result lists mark them)."""

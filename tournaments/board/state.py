@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, Value, When
 from django.utils import timezone
@@ -23,6 +24,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.ruleset import Ruleset, RulesetError, TimeRule
 from rules.scoring import PENALTY_FOR_VIOLATION
 from tournaments.models import Deal, Match, Penalty, Round, Ruling, Tournament
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 # Filter codes (in the page's query string) and their labels, most urgent first.
 VIOLATION = "violation"
@@ -138,6 +142,16 @@ def _unsettled_violations():
     )
 
 
+class BoardCounts(TypedDict):
+    """What ``board_matches`` annotates on each match."""
+
+    deals_played: int
+    waiting: int
+    recording: int | None
+    last_entry: datetime | None
+    unsettled: bool
+
+
 def board_matches(rnd: Round):
     """The round's matches with pairs, players and judge, and what the board needs of their deals, in one query."""
     return (
@@ -155,7 +169,7 @@ def board_matches(rnd: Round):
     )
 
 
-def state_of(match: Match) -> str:
+def state_of(match: WithAnnotations[Match, BoardCounts]) -> str:
     """The board's state of an annotated match (``board_matches``): the most urgent first."""
     if match.unsettled:
         return VIOLATION

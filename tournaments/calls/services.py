@@ -1,7 +1,7 @@
 """The table's calls on the database: raised at the table, answered at the desk, resolved with a ruling.
 
-The ruling's penalty or reopened deal is written by the table side's recording service (``referee.table.
-call_rulings``), which then closes the call here with ``resolve_call``: one way to close a call.
+The ruling's penalty or reopened deal is written by the scoring room's corrections (``rulings``), which then
+closes the call here with ``resolve_call``: one way to close a call.
 """
 
 from __future__ import annotations

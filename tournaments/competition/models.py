@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cached_property
+from typing import Self
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -19,14 +20,14 @@ from rules.ruleset import Ruleset, RulesetError
 from rules.standings import TIEBREAKS
 from tournaments.competition.display import TIE_BREAK_NAMES
 from tournaments.competition.refusals import ruleset_refusal
+from tournaments.competition.save_notes import SaveNotes
 from tournaments.competition.stamps import by_user, owned_by
 
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 
-# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.competition.display.
-TIE_BREAK_LABELS = TIE_BREAK_NAMES
+TIE_BREAK_LABELS = TIE_BREAK_NAMES  # the engine's codes (rules.standings), worded in competition.display
 TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 
@@ -49,16 +50,15 @@ def default_tie_breaks() -> list[str]:
 
 
 class OfTournament(models.QuerySet):
-    """Rows that belong to one tournament, reached through ``tournament_path`` (the one filter every page and
-    service repeats)."""
+    """Rows of one tournament, reached through ``tournament_path`` (the filter every page and service repeats)."""
 
     tournament_path = "round__tournament"
 
-    def of(self, tournament: Tournament) -> OfTournament:
+    def of(self, tournament: Tournament) -> Self:
         return self.filter(**{self.tournament_path: tournament})
 
 
-class Tournament(models.Model):
+class Tournament(SaveNotes, models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", _("round robin")
         SWISS = "swiss", _("Swiss")
@@ -180,8 +180,7 @@ class Tournament(models.Model):
 
     @cached_property
     def has_kitty(self) -> bool:
-        """Whether this tournament's game buries a kitty (not with four decks): the pages show a kitty bonus only
-        then."""
+        """Whether this game buries a kitty (not with four decks): the pages show a kitty bonus only then."""
         try:
             return Ruleset.from_spec(self.ruleset).kitty_size > 0
         except RulesetError:  # a spec the director must still fix: show the column, as the presets do
@@ -214,7 +213,8 @@ class Tournament(models.Model):
         else:
             field = self.pairs.filter(withdrawn=False).count()
             if self.format != Tournament.Format.KNOCKOUT:  # the planned size until the pairs are entered
-                field = min(field, self.knockout_size) if field >= 2 else self.knockout_size
+                size = self.knockout_size or 0  # set: ``bracket_start`` is None without it
+                field = min(field, size) if field >= 2 else size
         return start - 1 + (rounds_of(field) if field >= 2 else 1)
 
     @property
@@ -238,7 +238,7 @@ class Player(models.Model):
         return self.name
 
 
-class Pair(models.Model):
+class Pair(SaveNotes, models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("tournament")
     )
@@ -287,7 +287,7 @@ def by_seed(pairs: Iterable[Pair]) -> list[Pair]:
     return sorted(pairs, key=lambda p: (p.seed is None, p.seed or 0, p.name, p.pk))
 
 
-class Round(models.Model):
+class Round(SaveNotes, models.Model):
     class State(models.TextChoices):
         DRAFT = "draft", _("draft")
         PUBLISHED = "published", _("published")
@@ -298,12 +298,12 @@ class Round(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("round"))
     state = models.CharField(_("state"), max_length=12, choices=State.choices, default=State.DRAFT)
-    # A knockout's first round: the pair id at each position of the bracket, None where a seed is missing
-    # (``rules.knockout``); the later rounds follow from it and the results.
+    # A knockout's first round: the pair id at each bracket position, None for a missing seed (rules.knockout).
     bracket = models.JSONField(_("bracket"), null=True, blank=True, editable=False)
     # Who paired and published the round, and when: the director, or (a later bracket round that advanced by
     # itself, ``pairing.advance``) the user whose action finished the round before it, or nobody (the system).
     history = HistoricalRecords()
+    gave_way_notes: list[str]  # not stored: what a new draft's draw had to give way on (``pairing.services``)
 
     class Meta:
         verbose_name = _("round")
@@ -328,7 +328,7 @@ class Round(models.Model):
             self.save(update_fields=["state"])
 
 
-class Match(models.Model):
+class Match(SaveNotes, models.Model):
     class State(models.TextChoices):
         SCHEDULED = "scheduled", _("not started")
         IN_PROGRESS = "in_progress", _("in progress")
@@ -454,7 +454,7 @@ class Match(models.Model):
         return self.winner_id or self.tie_winner_id
 
 
-class Bye(models.Model):
+class Bye(SaveNotes, models.Model):
     """A round in which a pair has no opponent; worth ``points`` in the standings.
 
     A new bye gets the tournament's bye points; the TD may change a published round's bye's points at the desk
@@ -478,7 +478,7 @@ class Bye(models.Model):
         return f"{self.round} {self.pair}"
 
 
-class Seating(models.Model):
+class Seating(SaveNotes, models.Model):
     """One pair in one match: kept by Match.save so a pair sits at most once per round (a DB constraint)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seatings")

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.competition.save_notes import SaveNotes
+
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
@@ -26,7 +28,7 @@ def by_user(verbose_name: StrOrPromise, *, on_delete=models.SET_NULL, **extra) -
     )
 
 
-class Recorded(models.Model):
+class Recorded(SaveNotes, models.Model):
     """A row a judge entered at the table: who recorded it and when (its history keeps every later change)."""
 
     recorded_by = by_user(_("recorded by"))

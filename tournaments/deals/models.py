@@ -12,6 +12,7 @@ from simple_history.models import HistoricalRecords
 from rules import scoring
 from tournaments.competition.display import deal_outcome
 from tournaments.competition.models import RANK_CHOICES, SEAT_CHOICES, Match, OfTournament
+from tournaments.competition.save_notes import SaveNotes
 from tournaments.competition.stamps import Recorded, by_user
 
 TRUMP_CHOICES = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦"), ("NT", _("no trump"))]
@@ -42,7 +43,7 @@ class PenaltyQuerySet(OfTournament):
     tournament_path = "deal__match__round__tournament"
 
 
-class Deal(models.Model):
+class Deal(SaveNotes, models.Model):
     """One deal of a match as the judge recorded it; its verdict is the rules engine's, kept with it."""
 
     class State(models.TextChoices):
@@ -147,7 +148,7 @@ class Deal(models.Model):
         return deal_outcome(self.result)
 
 
-class Trick(models.Model):
+class Trick(SaveNotes, models.Model):
     """One trick of a deal: its plays in order, and a challenged throw as the judge saw it."""
 
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="tricks", verbose_name=_("deal"))
@@ -221,7 +222,7 @@ class Penalty(Recorded):
         return f"{self.seat} {self.code}"
 
 
-class Ruling(models.Model):
+class Ruling(SaveNotes, models.Model):
     """What a judge ruled on one violation the engine found in a deal, keyed like the violation (trick, seat,
     code): the judge confirmed the entry (the cards were played as recorded), or the director dismissed it with
     a note. A dismissal settles the violation; a confirmation only says the entry is right."""

@@ -111,7 +111,7 @@ def _round_forms(request: HttpRequest, tournament: Tournament, rnd: Round):
     MatchRows = formset_factory(
         MatchRowForm, extra=0, max_num=n_tables, absolute_max=n_tables, validate_max=True
     )
-    initial = current + [{}] * (n_tables - len(current))
+    initial: list[dict[str, object]] = [dict(row) for row in current] + [{}] * (n_tables - len(current))
     data = request.POST if request.method == "POST" and "form-TOTAL_FORMS" in request.POST else None
     formset = MatchRows(data, initial=initial, form_kwargs={"pairs": pairs, "judges": judges})
     byes = ByeForm(data, pairs=pairs, initial={"byes": list(rnd.byes.values_list("pair_id", flat=True))})
@@ -223,7 +223,7 @@ def desk_bye_points(request: HttpRequest, tournament: Tournament, number: int, b
     form = ByePointsForm(request.POST)
     try:
         if not form.is_valid():
-            raise PairingError(" ".join(form.errors["points"]))
+            raise PairingError(" ".join(str(e) for e in form.errors["points"]))
         set_bye_points(bye, form.cleaned_data["points"], request.user)
     except PairingError as exc:
         messages.error(request, str(exc))

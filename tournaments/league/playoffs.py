@@ -45,6 +45,7 @@ from tournaments.models import (
     TeamTable,
     Tournament,
     team_event,
+    zones_or_field,
 )
 from tournaments.pairing.bracket import Column, Entry, place_text, round_name
 
@@ -174,7 +175,7 @@ def zone_tables(tournament: Tournament) -> tuple[dict[str, list[TeamRow]], dict[
     """Every zone's table as the rules take it (by the zone's id), and each zone's name."""
     tables: dict[str, list[TeamRow]] = {}
     names: dict[str, str] = {}
-    for zone in list(tournament.zones.all()) or [None]:
+    for zone in zones_or_field(tournament):
         key = str(zone.pk if zone else "")
         names[key] = zone.name if zone else ""
         tables[key] = [
@@ -280,6 +281,8 @@ def _undraw(tournament: Tournament, event: TeamEvent) -> None:
     """The playoffs drawn before are taken back (no playoff deal started): their rounds, fixtures, line-ups and
     tables go, the league's stay."""
     start = event.playoff_start
+    if start is None:  # nothing drawn
+        return
     tournament.rounds.filter(number__gte=start).delete()
     tournament.num_rounds = start - 1
     tournament.save(update_fields=["num_rounds"])
@@ -311,7 +314,10 @@ def start_playoffs(
     event.full_clean(exclude=["tournament"])
     event.save()
     advance_playoffs(tournament)
-    return playoffs_of(tournament, event)
+    drawn = playoffs_of(tournament, event)
+    if drawn is None:  # never: the lines were just stored
+        raise LookupError(f"{tournament.slug}'s playoffs were drawn but are not found")
+    return drawn
 
 
 @transaction.atomic
@@ -412,7 +418,7 @@ def _tie(
     for t in (a, b):
         decided = show and res is not None and t is not None
         score = ""
-        if decided and t in (fx.home_id, fx.away_id):
+        if decided and fx is not None and res is not None and t in (fx.home_id, fx.away_id):
             score = shown(res.home_score if t == fx.home_id else res.away_score, event.scoring)
         known = decided and winner is not None
         entries.append(Entry(teams.get(t), seeds.get(t), known and t == winner, known and t != winner, score))

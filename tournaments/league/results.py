@@ -102,8 +102,8 @@ def results(tournament: Tournament, team_matches=None) -> dict[int, TeamResult |
 def zone_table(tournament: Tournament, zone: Zone | None) -> list[Standing]:
     """A zone's table (every team of the tournament for ``zone`` None) by score, then table points, level
     difference and head-to-head; the league's matches only, never the playoffs'."""
-    teams = tournament.teams.all() if zone is None else zone.teams.all()
-    teams = {str(t.pk): t for t in teams.order_by("seed", "name")}
+    rows_of = tournament.teams.all() if zone is None else zone.teams.all()
+    teams = {str(t.pk): t for t in rows_of.order_by("seed", "name")}
     fixtures = TeamMatch.objects.filter(round__tournament=tournament)
     if zone is not None:
         fixtures = fixtures.filter(zone=zone)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from django.utils.translation import gettext as _
 
@@ -112,11 +113,14 @@ class TieBox:
         return ""
 
 
+B = TypeVar("B")  # a column's box: a pairs' tie here, a team tie in the league's playoffs
+
+
 @dataclass
-class Column:
+class Column(Generic[B]):
     title: str
     number: int
-    ties: list[TieBox] = field(default_factory=list)
+    ties: list[B] = field(default_factory=list)
 
 
 def _level(match: Match | None, pair_id, show: bool) -> str:
@@ -140,8 +144,8 @@ def bracket_picture(tournament: Tournament, rounds, *, show_results: bool) -> di
     """The bracket of the ``rounds`` the viewer may see: a column a round, the final last (rounds not paired yet
     are empty boxes), the third-place match and the placings; None until the first bracket round is seen.
     Without the results, no winner is marked and no pair is carried past the last round seen."""
-    bracket = bracket_of(tournament, rounds)
-    if bracket is None:
+    bracket, start = bracket_of(tournament, rounds), tournament.bracket_start
+    if bracket is None or start is None:  # a bracket has a start: ``bracket_of`` found none without one
         return None
     won = bracket.won if show_results else bracket.won[: len(bracket.rounds) - 1]
     ties = bracket_rounds(bracket.lines, won)
@@ -151,7 +155,6 @@ def bracket_picture(tournament: Tournament, rounds, *, show_results: bool) -> di
     }
     pairs = Pair.objects.in_bulk([p for p in bracket.lines if p is not None])
     seeds = bracket.seeds
-    start = tournament.bracket_start
     columns = [
         Column(
             round_name(r, bracket.size),

@@ -98,16 +98,15 @@ def level_match(rnd: Round) -> Match | None:
 def why_not_next(tournament: Tournament, number: int) -> str | None:
     """Why bracket round ``number`` cannot be paired yet, in one sentence; None when it can (or it is no
     bracket round). The round before it is published and finished (``why_not_pair`` asks that first)."""
-    if not is_bracket_round(tournament, number):
+    start = tournament.bracket_start
+    if start is None or not is_bracket_round(tournament, number):
         return None
-    if number > tournament.bracket_start:
+    if number > start:
         if bracket_of(tournament) is None:  # settings changed under a paired round: the admin's raw edits
-            return _("Round %(n)s is no bracket round: the knockout cannot follow it.") % {
-                "n": tournament.bracket_start
-            }
+            return _("Round %(n)s is no bracket round: the knockout cannot follow it.") % {"n": start}
         previous = tournament.rounds.filter(number=number - 1).first()
         level = level_match(previous) if previous else None
-        if level is not None:
+        if previous is not None and level is not None:
             return _(
                 "Table %(t)s of round %(n)s ended level: decide who goes through on the round's page."
             ) % {"t": level.table, "n": previous.number}
@@ -119,12 +118,15 @@ def why_not_next(tournament: Tournament, number: int) -> str | None:
 def draw(tournament: Tournament, number: int) -> tuple[list[Game], list[int], list[Line] | None]:
     """Bracket round ``number``'s games (bracket order, the better seed North–South) and byes, and, for the
     first bracket round, its lines to store. The final round adds the third-place match when it is played."""
-    if number == tournament.bracket_start:
+    start = tournament.bracket_start
+    if number == start:
         lines = seeded_lines(entrants(tournament))
         games, byes = pair_lines(lines, seed_numbers(lines))
         return games, byes, lines
     bracket = bracket_of(tournament)
-    index = number - tournament.bracket_start
+    if start is None or bracket is None:  # never: ``why_not_next`` refuses the round first
+        raise LookupError(f"round {number} of {tournament.slug} follows no bracket")
+    index = number - start
     lines = current_lines(bracket, index)
     games, byes = pair_lines(lines, bracket.seeds)
     if index == bracket.size - 1 and tournament.third_place_match:

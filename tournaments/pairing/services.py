@@ -244,10 +244,9 @@ def round_games(rnd: Round) -> list[tuple[int, int, int | None]]:
 def swap_pairs(rnd: Round, a: int, b: int) -> None:
     """Exchange two pairs' places in a draft round (seats, tables or a bye)."""
     with transaction.atomic():
-        games = [list(g) for g in round_games(rnd)]
         byes = list(rnd.byes.values_list("pair_id", flat=True))
         swap = {a: b, b: a}
-        games = [(swap.get(ns, ns), swap.get(ew, ew), judge) for ns, ew, judge in games]
+        games = [(swap.get(ns, ns), swap.get(ew, ew), judge) for ns, ew, judge in round_games(rnd)]
         byes = [swap.get(p, p) for p in byes]
         set_round_matches(rnd, games, byes, swap=(a, b))
 
@@ -276,8 +275,8 @@ def why_not_unpublish(rnd: Round) -> str | None:
         return _("Round %(n)s is a draft already.") % {"n": rnd.number}
     if rnd.tournament.rounds.filter(number__gt=rnd.number).exists():
         return _("Only the last round can go back to draft.")
-    begun = Q(deals__isnull=False) | Q(time_called_at__isnull=False) | ~Q(state=Match.State.SCHEDULED)
-    begun = rnd.matches.filter(begun).order_by("table").first()
+    has_begun = Q(deals__isnull=False) | Q(time_called_at__isnull=False) | ~Q(state=Match.State.SCHEDULED)
+    begun = rnd.matches.filter(has_begun).order_by("table").first()
     if begun is not None:
         return _("Table %(t)s has begun: round %(n)s stays published.") % {"t": begun.table, "n": rnd.number}
     return None

@@ -14,6 +14,7 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -42,7 +43,7 @@ def account_named(username: str):
     return get_user_model().objects.filter(username__iexact=username).first()
 
 
-def new_account(username: str, name: str) -> tuple[object, str]:
+def new_account(username: str, name: str) -> tuple[AbstractBaseUser, str]:
     """A new account and its password (to be shown once: only its hash is stored)."""
     password = new_password()
     account = get_user_model()(username=username, first_name=name)
@@ -121,7 +122,9 @@ def require_no_captain(pair: Pair) -> None:
 
 
 @transaction.atomic
-def give_captain_account(pair: Pair, username: str, name: str = "", by=None) -> tuple[object, str | None]:
+def give_captain_account(
+    pair: Pair, username: str, name: str = "", by=None
+) -> tuple[AbstractBaseUser, str | None]:
     """The pair's captain gets an account to log in with and confirm the pair's deals: a new one, returned with
     its password (shown once), or, when the user name is a captain's existing account (another tournament's),
     that account linked, its password unchanged (None)."""
@@ -146,14 +149,14 @@ def _captain(pair: Pair):
 
 
 @transaction.atomic
-def reset_captain_password(pair: Pair) -> tuple[object, str]:
+def reset_captain_password(pair: Pair) -> tuple[AbstractBaseUser, str]:
     """A new password for the pair's captain (the old one stops working at once): the account and it."""
     account = _captain(_locked_pair(pair))
     return account, replace_password(account)
 
 
 @transaction.atomic
-def remove_captain_account(pair: Pair, by=None) -> object:
+def remove_captain_account(pair: Pair, by=None) -> AbstractBaseUser:
     """The pair has no captain's account any more: it no longer confirms the pair's deals. The account itself
     stays (it may captain pairs of other tournaments, and can be given back by its user name)."""
     pair = _locked_pair(pair)
@@ -187,7 +190,7 @@ def free_name(username: str):
 
 
 @transaction.atomic
-def create_judge(username: str, name: str = "") -> tuple[object, str]:
+def create_judge(username: str, name: str = "") -> tuple[AbstractBaseUser, str]:
     """A new judge account; returns it and its password (shown once, never stored in clear)."""
     with free_name(username):
         account, password = new_account(username, name)
@@ -238,7 +241,7 @@ def assign_judge(match: Match, judge, by) -> Match:
 
 
 @transaction.atomic
-def create_director_account(username: str, name: str = "", tournament=None) -> tuple[object, str]:
+def create_director_account(username: str, name: str = "", tournament=None) -> tuple[AbstractBaseUser, str]:
     """Another director's account (a second desk on the day): a director of the tournament's organisation, or the
     tournament's chief director when it belongs to none (never the site's admin); returns it and its password,
     shown once as a judge's is. Each director then changes their own password."""

@@ -85,13 +85,13 @@ def late_entry_round(tournament: Tournament) -> int | None:
 def late_entry_note(tournament: Tournament) -> str:
     """One sentence for the add-a-pair page: when the new pair plays."""
     number = late_entry_round(tournament)
-    if number is None:
+    last = tournament.rounds.order_by("-number").first()
+    if number is None or last is None:  # no round yet: the pair plays from the start
         return ""
     if number == 0:
         return _("The round robin's schedule was fixed at round 1: a pair added now is not scheduled.")
     if number > tournament.rounds_planned:
         return _("Every round is paired: a pair added now plays no more rounds.")
-    last = tournament.rounds.order_by("-number").first()
     start = tournament.bracket_start
     if start is not None and (number > start or number == start and last.state != Round.State.DRAFT):
         return _("The knockout's pairs are settled: a pair added now plays no more rounds.")

@@ -76,7 +76,11 @@ def player_for_pair(name: str, club: str, current: Player | None, pair: Pair | N
     only_here = (
         current is not None and pair is not None and not pairs_of(current).exclude(pk=pair.pk).exists()
     )
-    if only_here and not Player.objects.filter(name=name).exclude(pk=current.pk).exists():
+    if (
+        current is not None
+        and only_here
+        and not Player.objects.filter(name=name).exclude(pk=current.pk).exists()
+    ):
         current.name = name
         current.save(update_fields=["name"])
         return current

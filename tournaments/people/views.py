@@ -5,13 +5,18 @@ director's account, one's own password). Thin: read the request, one service cal
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model, update_session_auth_hash
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import PasswordChangeForm
+from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -265,7 +270,13 @@ def judges(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def _password_page(
-    request: HttpRequest, tournament: Tournament, account, password: str, heading: str, pair=None, back=None
+    request: HttpRequest,
+    tournament: Tournament,
+    account,
+    password: str,
+    heading: str | Promise,
+    pair=None,
+    back=None,
 ) -> HttpResponse:
     """The password, shown this once (never stored in clear, never cached), ready to print for the judge, the
     captain or the director; back to the judges, the captain's pair, or ``back``."""
@@ -293,7 +304,17 @@ def _password_page(
 
 
 # The accounts the desk creates: form, service, the password page's heading, the form's line, where to go back.
-ACCOUNT_KINDS = {
+ACCOUNT_KINDS: dict[
+    str,
+    tuple[
+        type[JudgeForm] | type[DirectorForm],
+        Callable[..., tuple[AbstractBaseUser, str]],
+        Promise,
+        Promise,
+        str,
+        Promise,
+    ],
+] = {
     "judge": (
         JudgeForm,
         create_judge,
@@ -440,7 +461,12 @@ def director_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def password_change(request: HttpRequest) -> HttpResponse:
     """A director changes their own password (Django's form: the old one, the new one twice, its validators);
     this session stays logged in, the account's others end."""
-    form = PasswordChangeForm(request.user, request.POST or None)
+    user = request.user
+    if not isinstance(
+        user, get_user_model()
+    ):  # never: ``director_required`` let in a signed-in director only
+        raise PermissionDenied
+    form = PasswordChangeForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         update_session_auth_hash(request, form.save())
         messages.success(request, _("Your password is changed."))

@@ -147,8 +147,8 @@ TEAM_ROWS = (TeamEvent, Zone, Team, TeamPair, TeamMatch, LineUp, TeamTable)
 
 def connect() -> None:
     """Called from the app's ``ready``: the project's only receivers."""
-    for model in (Deal, Tournament):
-        pre_save.connect(before_save, sender=model, dispatch_uid=f"public-gen-before-{model.__name__}")
+    for noted in (Deal, Tournament):
+        pre_save.connect(before_save, sender=noted, dispatch_uid=f"public-gen-before-{noted.__name__}")
     for model in (Tournament, Pair, Player, Round, Match, Bye, Seating, Deal, get_user_model(), *TEAM_ROWS):
         post_save.connect(changed, sender=model, dispatch_uid=f"public-gen-save-{model.__name__}")
         post_delete.connect(changed, sender=model, dispatch_uid=f"public-gen-delete-{model.__name__}")

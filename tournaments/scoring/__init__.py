@@ -5,6 +5,7 @@
 - ``rulesets`` (a tournament's ruleset, built once), ``snapshot`` (one read of a deal: the engine's typed record
   and its DEAL-RECORD document), ``settlement`` (what has been ruled on a deal's violations), ``quick_totals``
   (a quick deal's verdict from its totals);
+- ``corrections``: a penalty added or taken off, a deal reopened (the judge's page and the director's ruling);
 - ``rescoring``: a tournament's ruleset changed, every played deal scored again and every match recomputed;
 - what every write to a match or a deal shares: ``errors`` (the refusals), ``entries`` (who may write, and
   when), ``versions`` (the version a writer saw, claimed or refused as stale), ``history_rows``, and ``sql``

@@ -47,7 +47,7 @@ def require_record(user, match: Match) -> None:
 
 def require_open(deal: Deal) -> None:
     """Refuse any change to a deal once submitted (409): it is frozen, so the person who confirms it sees what
-    was submitted; a change first reopens it with a reason (``deal_entry.reopen_deal``), kept in its history."""
+    was submitted; a change first reopens it with a reason (``corrections.reopen_deal``), kept in its history."""
     if ruled_over(deal.match):
         raise Frozen(_("The director has ruled on this match: it is over, and no deal is recorded after it."))
     if deal.state == Deal.State.CONFIRMED:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Model
 from django.utils import timezone
+from simple_history.utils import get_history_manager_for_model
 
 from tournaments.scoring import sql
 
@@ -17,7 +18,7 @@ from tournaments.scoring import sql
 @cache
 def history_of(model: type[Model]) -> Any:
     """A model's history manager, made once: simple-history makes a new manager class at every ``.history``."""
-    return model.history
+    return get_history_manager_for_model(model)
 
 
 def history_row(row: Model, user, kind: str, when: datetime | None = None) -> Model:

@@ -6,6 +6,7 @@ stand-in tricks that carry the table's totals and the shape of the last lead.
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -20,7 +21,7 @@ from tournaments.scoring.fold import levels_before
 
 # The kinds of last lead a quick table names (the kitty multiplier depends on it): label and shape. Sets of three
 # and four (RULES §13.1) only where the decks hold them.
-LAST_LEADS: dict[str, tuple[str, LeadShape]] = {
+LAST_LEADS: dict[str, tuple[str | Promise, LeadShape]] = {
     "single": (gettext_lazy("single"), LeadShape("single", 0, False)),
     "pair": (pgettext_lazy("kind of lead", "pair"), LeadShape("pair", 1, False)),
     "tractor2": (gettext_lazy("tractor of 2 pairs"), LeadShape("tractor", 2, False)),

@@ -76,7 +76,9 @@ class Settlement:
 
     def note_called(self, violations: Iterable[Violation], marks: Iterable[Mark]) -> None:
         """Match the form's penalties (seat, trick, code) to the verdict's violations they settle."""
-        by_place = {(m.seat, m.trick, m.code): m for m in marks}
+        by_place: dict[tuple[str | None, int | None, str | None], Mark] = {
+            (m.seat, m.trick, m.code): m for m in marks
+        }
         for v in violations:
             mark = by_place.get((v.seat, v.trick, penalty_for(v)))
             if mark is not None:

@@ -5,7 +5,7 @@ by a play's checks and the screen drawn after it; the document itself for the ex
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -206,10 +206,15 @@ def with_play(rec: Record, seat: str, cards: tuple[Card, ...], throw: ThrowRecor
 
 def read_tricks(deal: Deal) -> tuple[list[Trick], list[list[PlayedCards]]]:
     """The deal's tricks, each with its plays in order, in one query (so one consistent read)."""
+    return tricks_from_rows(sql.tricks_with_plays(deal.pk))
+
+
+def tricks_from_rows(rows: Iterable[tuple]) -> tuple[list[Trick], list[list[PlayedCards]]]:
+    """One deal's tricks and plays from the rows of ``sql.tricks_with_plays`` (one row a play, in order)."""
     db, split = DEFAULT_DB_ALIAS, len(TRICK_COLUMNS)
     tricks: list[Trick] = []
     plays: list[list[PlayedCards]] = []
-    for row in sql.tricks_with_plays(deal.pk):
+    for row in rows:
         if not tricks or tricks[-1].pk != row[0]:
             tricks.append(Trick.from_db(db, TRICK_COLUMNS, row[:split]))
             plays.append([])
@@ -225,6 +230,35 @@ def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
     tricks, plays = read_tricks(deal)
     penalties, keys = read_penalties(deal)
     return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalties, penalty_keys=keys)
+
+
+@dataclass
+class DealRows:
+    """Many deals' tricks, plays and penalties read at once (two statements a few hundred deals), from which
+    each deal's snapshot is made without another read: the whole tournament scored again reads this way."""
+
+    tricks: dict[int, list[tuple]]
+    penalties: dict[int, list[tuple]]
+
+    @classmethod
+    def read(cls, deal_ids: Sequence[int]) -> DealRows:
+        tricks: dict[int, list[tuple]] = {}
+        for row in sql.tricks_of_deals(deal_ids):
+            tricks.setdefault(row[1], []).append(row)  # TRICK_COLUMNS: the deal's id second
+        penalties: dict[int, list[tuple]] = {}
+        for row in sql.penalties_of_deals(deal_ids):
+            penalties.setdefault(row[-1], []).append(row)
+        return cls(tricks, penalties)
+
+    def snapshot(self, deal: Deal, rs: Ruleset, levels: Mapping[str, str]) -> Snapshot:
+        """``snapshot(deal, levels)`` from the rows read, under ``rs`` (the match's ruleset)."""
+        tricks, plays = tricks_from_rows(self.tricks.get(deal.pk, ()))
+        keys = [row[4] for row in self.penalties.get(deal.pk, []) if row[4]]
+        return Snapshot(deal, rs, tricks, plays, levels, self.penalty_entries(deal.pk), penalty_keys=keys)
+
+    def penalty_entries(self, deal_id: int) -> list[dict]:
+        """The deal's DEAL-RECORD ``penalties`` in the order they were called (``read_penalties``)."""
+        return [penalty_entry(*row[:4]) for row in self.penalties.get(deal_id, [])]
 
 
 def judge_record(rec: Record) -> Verdict:

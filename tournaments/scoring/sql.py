@@ -14,19 +14,41 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import DateTimeField, Field, GeneratedField, Model
+from django.db.models import DateTimeField, Field, ForeignKey, GeneratedField, Model
 from django.utils import timezone
 
 from tournaments.models import Deal, Penalty, Play, Trick
 
+M = TypeVar("M", bound=Model)
 
-def quoted(name: str) -> str:
-    """An SQL identifier in double quotes (standard SQL: SQLite and PostgreSQL both read it)."""
+
+def quoted(name: str | None) -> str:
+    """An SQL identifier in double quotes (standard SQL: SQLite and PostgreSQL both read it). Django types a
+    field's column as optional (a field without one); every field named here is concrete, so has one."""
+    if name is None:
+        raise TypeError("a column without a name")
     return f'"{name}"'
+
+
+def concrete(model: type[Model], name: str) -> Field:
+    """The concrete field ``name`` of ``model`` (``get_field`` may also give a reverse relation: never here)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field
+
+
+def foreign_key(model: type[Model], name: str) -> tuple[ForeignKey, type[Model]]:
+    """The foreign key ``name`` of ``model`` and the model it points at (a read's path names only those)."""
+    fk = model._meta.get_field(name)
+    related = fk.related_model
+    if not isinstance(fk, ForeignKey) or not isinstance(related, type):
+        raise TypeError(f"{model.__name__}.{name} is not a foreign key")
+    return fk, related
 
 
 def python_value(field: Field, value: Any) -> Any:
@@ -61,11 +83,11 @@ class Joined:
         )
 
 
-class ModelRead:
+class ModelRead(Generic[M]):
     """``Model.objects.select_related(*paths).filter(<key>=%s, …)``, written once as SQL: ``first(*values)``
     gives the first instance with its related ones attached, or None."""
 
-    def __init__(self, model: type[Model], paths: Sequence[str], *keys: str) -> None:
+    def __init__(self, model: type[M], paths: Sequence[str], *keys: str) -> None:
         self.paths, self.keys = tuple(paths), keys
         self.parts = [Joined(model, "t0", tuple(model._meta.concrete_fields), None, "", False)]
         joins = []
@@ -77,8 +99,7 @@ class ModelRead:
                 )
                 if found is None:
                     host = self.parts[parent]
-                    fk = host.model._meta.get_field(name)
-                    related = fk.related_model
+                    fk, related = foreign_key(host.model, name)
                     alias = f"t{len(self.parts)}"
                     self.parts.append(
                         Joined(related, alias, tuple(related._meta.concrete_fields), parent, name, fk.null)
@@ -98,7 +119,7 @@ class ModelRead:
             ([f.attname for f in p.fields], p.fields.index(p.model._meta.pk), p.converted) for p in self.parts
         ]
 
-    def first(self, *values: Any) -> Model | None:
+    def first(self, *values: Any) -> M | None:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, list(values))
             row = cursor.fetchone()
@@ -107,21 +128,21 @@ class ModelRead:
         made: list[Model | None] = []
         start = 0
         for part, (attnames, pk_at, converted) in zip(self.parts, self.layout, strict=True):
-            values = list(row[start : start + len(attnames)])
+            cells = list(row[start : start + len(attnames)])
             start += len(attnames)
             parent = made[part.parent] if part.parent is not None else None
-            if values[pk_at] is None or (part.parent is not None and parent is None):
+            if cells[pk_at] is None or (part.parent is not None and parent is None):
                 made.append(None)
                 if parent is not None and part.nullable:
                     setattr(parent, part.name, None)
                 continue
             for i, field in converted:
-                values[i] = python_value(field, values[i])
-            obj = part.model.from_db(connection.alias, attnames, values)
+                cells[i] = python_value(field, cells[i])
+            obj = part.model.from_db(connection.alias, attnames, cells)
             if parent is not None:
                 setattr(parent, part.name, obj)
             made.append(obj)
-        return made[0]
+        return cast(M | None, made[0])  # the first part is the read's own model
 
 
 def rows(sql: str, params: Sequence[Any]) -> list[tuple]:
@@ -144,7 +165,7 @@ def insert_statement(model: type[Model]) -> tuple[str, tuple[Field, ...]]:
     return f"INSERT INTO {table} ({names}) VALUES ({marks}) RETURNING {quoted(pk.column)}", fields
 
 
-def insert(row: Model) -> Model:
+def insert(row: M) -> M:
     """Insert ``row`` as ``bulk_create`` would (defaults, ``auto_now_add``, JSON), and set the key it was given."""
     sql, fields = insert_statement(type(row))
     params = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
@@ -156,13 +177,29 @@ def insert(row: Model) -> Model:
     return row
 
 
+def update_rows(rows: Sequence[M], names: Sequence[str]) -> None:
+    """Write the fields ``names`` of each of ``rows`` (one model's, saved before): ``bulk_update``'s effect, as one
+    ``UPDATE … WHERE pk = %s`` run for every row (``executemany``). Django's bulk update builds a ``CASE`` per
+    field over every row: for a tournament's deals scored again that took longer than the engine's judging."""
+    if not rows:
+        return
+    model = type(rows[0])
+    fields = [concrete(model, name) for name in names]
+    pk = model._meta.pk
+    assignments = ", ".join(f"{quoted(f.column)} = %s" for f in fields)
+    statement = f"UPDATE {quoted(model._meta.db_table)} SET {assignments} WHERE {quoted(pk.column)} = %s"
+    params = [
+        [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields] + [row.pk] for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(statement, params)
+
+
 @cache
 def claim_statement() -> tuple[str, tuple[Field, ...]]:
     """``Deal.objects.filter(pk=…, version=…).update(version=…, changed_by=…, changed_at=…)``, and the field of
     each parameter."""
-    version, by, at, pk = (
-        Deal._meta.get_field(name) for name in ("version", "changed_by", "changed_at", "id")
-    )
+    version, by, at, pk = (concrete(Deal, name) for name in ("version", "changed_by", "changed_at", "id"))
     sql = (
         f"UPDATE {quoted(Deal._meta.db_table)} SET {quoted(version.column)} = %s, {quoted(by.column)} = %s, "
         f"{quoted(at.column)} = %s WHERE {quoted(pk.column)} = %s AND {quoted(version.column)} = %s"
@@ -181,7 +218,7 @@ def claim(pk: int, version: int, changed_by, now: datetime.datetime) -> bool:
 
 
 def column(model: type[Model], name: str) -> str:
-    return quoted(model._meta.get_field(name).column)
+    return quoted(concrete(model, name).column)
 
 
 TRICK_COLUMNS = ("id", "deal_id", "number", "throw_attempted", "throw_challenger", "throw_shown")
@@ -203,6 +240,30 @@ def tricks_statement() -> str:
 def tricks_with_plays(deal_id: int) -> list[tuple]:
     """A deal's tricks with their plays in order, one row per play (``tricks_statement``)."""
     return rows(tricks_statement(), [deal_id])
+
+
+CHUNK = 500  # ids bound in one statement: well under SQLite's limit on parameters
+
+
+def many(statement: str, ids: Sequence[int]) -> list[tuple]:
+    """``statement``'s rows for many deals, its ``= %s`` on the deal made ``IN (…)``, a chunk of ids at a time."""
+    out: list[tuple] = []
+    for start in range(0, len(ids), CHUNK):
+        chunk = list(ids[start : start + CHUNK])
+        out += rows(statement.replace("= %s", f"IN ({', '.join(['%s'] * len(chunk))})", 1), chunk)
+    return out
+
+
+def tricks_of_deals(deal_ids: Sequence[int]) -> list[tuple]:
+    """``tricks_with_plays`` of many deals at once (a tournament's, scored again), in deal then trick order."""
+    statement = tricks_statement().replace("ORDER BY ", f"ORDER BY t.{column(Trick, 'deal')}, ", 1)
+    return many(statement, sorted(deal_ids))
+
+
+def penalties_of_deals(deal_ids: Sequence[int]) -> list[tuple]:
+    """``penalties`` of many deals at once, the deal's id last in each row, in the order they were called."""
+    statement = penalties_statement().replace(" FROM ", f", {column(Penalty, 'deal')} FROM ", 1)
+    return many(statement, sorted(deal_ids))
 
 
 PENALTY_COLUMNS = ("seat", "code", "trick", "note", "violation")

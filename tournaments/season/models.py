@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from tournaments.competition.models import Tournament
+from tournaments.competition.save_notes import SaveNotes
 from tournaments.competition.stamps import by_user, owned_by
 
 DEFAULT_POINTS = [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
@@ -29,7 +30,7 @@ def points_problem(points) -> str | None:
     return None
 
 
-class Series(models.Model):
+class Series(SaveNotes, models.Model):
     """A club's tournaments counted together: each placing earns points, a player's best ``best_of`` count."""
 
     name = models.CharField(_("name"), max_length=200)

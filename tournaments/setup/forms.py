@@ -17,6 +17,7 @@ from typing import Any
 from django import forms
 from django.core.validators import MinValueValidator
 from django.forms.utils import ErrorDict
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
 from rules.ranks import RANK_TEXT, RANKS
@@ -190,7 +191,8 @@ def shown(field: forms.Field, value: Any) -> str:
     if isinstance(field, RankListField):
         return " ".join(RANK_TEXT.get(v, v) for v in value)
     if isinstance(field, forms.ChoiceField):
-        return str(dict(field.choices).get(value, value))
+        labels = dict(field.choices)  # type: ignore[arg-type]  # normalised to pairs; the stubs type the setter's input
+        return str(labels.get(value, value))
     return str(value)
 
 
@@ -204,7 +206,9 @@ class RulesetForm(QuietForm):
         kwargs.setdefault("prefix", "rules")
         kwargs.setdefault("initial", stored_values(preset or spec))
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [
+        preset_field = self.fields["preset"]
+        assert isinstance(preset_field, forms.ChoiceField)  # declared above
+        preset_field.choices = [
             (code, f"{name} — {line}" if line else name) for code, name, line in ruleset_presets()
         ]
         example = Ruleset().as_dict()
@@ -357,7 +361,7 @@ class TournamentForm(forms.ModelForm, QuietForm):
 
     def tie_break_rows(self) -> list[dict[str, Any]]:
         """The tie-breaks in the form's order: code, name and whether it is used."""
-        if self.is_bound:
+        if self.is_bound and isinstance(self.data, MultiValueDict):  # a posted form's data
             order = [c for c in self.data.getlist("tie_break_order") if c in TIEBREAKS]
             used = set(self.data.getlist("tie_breaks"))
         else:

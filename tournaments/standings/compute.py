@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from rules.match import time_points
@@ -62,7 +63,7 @@ def tie_break_codes(tournament: Tournament) -> list[str]:
     return [code for code in tournament.tie_breaks or [] if code in TIEBREAKS]
 
 
-def tie_break_columns(tournament: Tournament) -> list[tuple[str, str]]:
+def tie_break_columns(tournament: Tournament) -> list[tuple[str, str | Promise]]:
     """(code, label) of the tournament's tie-breaks in the TD's order."""
     return [(code, TIE_BREAK_LABELS[code]) for code in tie_break_codes(tournament)]
 

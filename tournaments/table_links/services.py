@@ -90,7 +90,7 @@ def make_pin(pair: Pair, by) -> str:
 def pin_matches(pair: Pair, pin: str) -> bool:
     """Whether ``pin`` is the pair's PIN (False when the pair has none)."""
     stored = PairPin.objects.filter(pair=pair).values_list("pin_hash", flat=True).first()
-    return bool(stored) and PIN_HASHER.verify(pin, stored)
+    return stored is not None and bool(stored) and PIN_HASHER.verify(pin, stored)
 
 
 def try_pin(pair: Pair, pin: str) -> bool | None:
@@ -201,7 +201,7 @@ def device_opened(link: TableLink, device: str, user_agent: str) -> TableDevice:
         TableDevice.objects.filter(pk=known.pk).update(last_seen=now)
         return known
     if TableDevice.objects.filter(link=link).count() >= MAX_DEVICES:
-        oldest = TableDevice.objects.filter(link=link).order_by("last_seen", "pk").first()
+        oldest = TableDevice.objects.filter(link=link).order_by("last_seen", "pk")[0]  # MAX_DEVICES of them
         TableDevice.objects.filter(pk=oldest.pk).update(
             device=device, user_agent=user_agent_summary(user_agent), first_seen=now, last_seen=now
         )

@@ -119,6 +119,12 @@ class Zone(models.Model):
         return self.name
 
 
+def zones_or_field(tournament: Tournament) -> list[Zone | None]:
+    """The tournament's zones, or one None (the whole field) when it has none: each has its own table."""
+    zones: list[Zone | None] = [*tournament.zones.all()]
+    return zones or [None]
+
+
 class Team(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="teams", verbose_name=_("tournament")

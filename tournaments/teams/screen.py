@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments.competition import access
 from tournaments.league.playoffs import playoff_picture
 from tournaments.league.results import current_day, results, shown, zone_table
-from tournaments.models import TeamMatch, Tournament
+from tournaments.models import TeamMatch, Tournament, zones_or_field
 from tournaments.public.screen_data import STANDINGS_PAGE, Panel, pages
 from tournaments.teams.models import team_event
 
@@ -26,7 +26,7 @@ def team_panels(tournament: Tournament, user) -> list[Panel] | None:
     if access.can_see_page(user, tournament, "public_pairings"):
         day = current_day(tournament)
         fixtures = list(
-            TeamMatch.objects.filter(round__tournament=tournament, round__number=day)
+            TeamMatch.objects.filter(round__tournament=tournament, round__number=day or 0)
             .select_related("home", "away", "zone")
             .order_by("number")
         )
@@ -62,7 +62,7 @@ def team_panels(tournament: Tournament, user) -> list[Panel] | None:
             rows = [{"place": place, "team": team.name} for place, team in picture["placings"]]
             panels.append(Panel("placings", "placings", _("Final placings"), rows, {"page": 1, "pages": 1}))
     if access.can_see_page(user, tournament, "public_standings"):
-        for zone in list(tournament.zones.all()) or [None]:
+        for zone in zones_or_field(tournament):
             rows = [
                 {"line": line, "score": shown(line.score, event.scoring)}
                 for line in zone_table(tournament, zone)

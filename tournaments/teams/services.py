@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -120,7 +121,7 @@ def set_captain(team: Team, account) -> Team:
 
 
 @transaction.atomic
-def give_captain(team: Team, username: str, name: str = "") -> tuple[object, str | None]:
+def give_captain(team: Team, username: str, name: str = "") -> tuple[AbstractBaseUser, str | None]:
     """The team's captain by user name: that account linked when it exists (its password unchanged: None), else
     a new captain's account made, returned with its password (shown once)."""
     account = account_named(username)

@@ -11,7 +11,7 @@ from openpyxl import Workbook
 from rules.teams import TABLE_POINTS
 from tournaments.league.playoffs import playoff_picture
 from tournaments.league.results import results, zone_table
-from tournaments.models import TeamMatch, Tournament
+from tournaments.models import TeamMatch, Tournament, zones_or_field
 from tournaments.teams.models import team_event
 from tournaments.workbook.export import SIGNED, Sheet
 
@@ -33,7 +33,7 @@ def _shown_number(text: str):
 
 
 def _zone_sheets(wb: Workbook, tournament: Tournament, scoring: str) -> None:
-    zones = list(tournament.zones.all()) or [None]
+    zones = zones_or_field(tournament)
     for zone in zones:
         title = _("Zone table %(zone)s") % {"zone": zone.name} if zone else _("Team standings")
         sheet = Sheet(
@@ -107,7 +107,7 @@ def _matches_sheet(wb: Workbook, tournament: Tournament, scoring: str) -> None:
         res = found.get(fx.pk)
         winner = ""
         if res is not None:
-            winner = {"home": fx.home.name, "away": fx.away.name}.get(res.winner, _("draw"))
+            winner = {"home": fx.home.name, "away": fx.away.name}.get(res.winner or "", _("draw"))
         sheet.append(
             [
                 fx.round.number,

@@ -34,13 +34,13 @@ def pair_swiss_round(tournament: Tournament) -> Round:
         home_minus_away[str(a)] = home_minus_away.get(str(a), 0) - 1
     number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     try:
-        games, _bye = team_swiss_round(
+        games = team_swiss_round(
             ranked,
             first_round=not done,
             played=[frozenset({str(h), str(a)}) for h, a in done],
             home_minus_away=home_minus_away,
             scores={str(line.team.pk): line.score for line in table},
-        )
+        ).games
     except TeamsError as exc:
         raise TeamError(_("No pairing of the teams is possible."), 409) from exc
     rnd = Round.objects.create(tournament=tournament, number=number, state=Round.State.PUBLISHED)

@@ -20,7 +20,7 @@ from tournaments.competition import access
 from tournaments.competition.page_guards import desk_page, tournament_page
 from tournaments.league import playoffs
 from tournaments.league.results import current_day, results, shown, zone_table
-from tournaments.models import LineUp, Match, Team, TeamMatch, Tournament
+from tournaments.models import LineUp, Match, Team, TeamEvent, TeamMatch, Tournament, zones_or_field
 from tournaments.people.errors import PeopleError
 from tournaments.public.caching import public_cache
 from tournaments.teams import playoff_desk, services
@@ -42,7 +42,7 @@ FIXTURE = ("home", "away", "zone", "round")
 @tournament_page
 def _team_tournament(
     request: HttpRequest, tournament: Tournament, switch: str, fixture_id: int | None = None
-) -> tuple[Tournament, object]:
+) -> tuple[Tournament, TeamEvent]:
     """The tournament and its team settings when it is a team event and the page's switch is on (or, for the
     fixture ``fixture_id``, the user captains one of its teams: a hidden league's captain hands in there); else
     404."""
@@ -85,7 +85,7 @@ def _lines(tournament, event, fixtures) -> list[dict]:
 def tables_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Every zone's table (a team Swiss: one table of all teams)."""
     tournament, event = _team_tournament(request, slug, "public_standings")
-    zones = list(tournament.zones.all()) or [None]
+    zones = zones_or_field(tournament)
     shown_zones = []
     for zone in zones:
         rows = [
@@ -112,7 +112,7 @@ def fixtures_page(request: HttpRequest, slug: str) -> HttpResponse:
         day = None
     if day not in days:
         day = current_day(tournament, days)
-    fixtures = TeamMatch.objects.filter(round__tournament=tournament, round__number=day).select_related(
+    fixtures = TeamMatch.objects.filter(round__tournament=tournament, round__number=day or 0).select_related(
         *FIXTURE
     )
     return render(
@@ -265,7 +265,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         .filter(Q(home=team) | Q(away=team))
         .select_related(*FIXTURE)
     )
-    played = {}
+    played: dict[int, int] = {}
     for lu in LineUp.objects.filter(team=team, team_match__tables__isnull=False).distinct():
         for pk in lu.pairs:
             played[pk] = played.get(pk, 0) + 1
@@ -380,7 +380,8 @@ def desk_captain(request: HttpRequest, tournament: Tournament, team_id: int) -> 
             if name:
                 account, password = services.give_captain(team, name, form.cleaned_data["name"])
             else:
-                account, password = services.set_captain(team, None), None
+                services.set_captain(team, None)
+                password = None
         except (services.TeamError, PeopleError) as exc:
             messages.error(request, exc.message)
         else:

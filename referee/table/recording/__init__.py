@@ -5,7 +5,8 @@ entered by a tap, a typed line or an imported record is checked by the same rule
 One module per job:
 
 - ``plays``: a play, checked by the engine on the deal as the last play left it, then saved;
-- ``deal_entry``: a deal's other writes at the table (start, undo, kitty, penalties, submit, confirm, reopen);
+- ``deal_entry``: a deal's other writes at the table (start, undo, kitty, submit, confirm; its penalties and
+  reopening are the desk's too, ``tournaments.scoring.corrections``);
 - ``settling``: a deal's violations settled before submit; ``pin_confirm``: confirmation with both pairs' PINs;
 - ``records``: DEAL-RECORD documents in and out (the stored deal as a record, importing and exporting records);
 - ``quick``: quick entry (a deal entered as totals);

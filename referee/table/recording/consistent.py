@@ -7,6 +7,8 @@ from contextlib import contextmanager
 
 from django.db import connection, transaction
 
+from referee.sqlite.base import DatabaseWrapper as SQLite
+
 
 @contextmanager
 def consistent_read() -> Iterator[None]:
@@ -18,8 +20,8 @@ def consistent_read() -> Iterator[None]:
     if connection.in_atomic_block:
         yield
         return
-    if connection.vendor == "sqlite":
-        with connection.read_transaction():  # the site's SQLite backend (referee/sqlite/base.py)
+    if isinstance(db := transaction.get_connection(), SQLite):
+        with db.read_transaction():  # the site's SQLite backend (referee/sqlite/base.py)
             yield
         return
     with transaction.atomic():

@@ -12,8 +12,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.table.recording.deal_entry import add_penalty, start_deal, submit_deal
+from referee.table.recording.deal_entry import start_deal, submit_deal
 from tournaments.models import Deal, Match
+from tournaments.scoring.corrections import add_penalty
 from tournaments.scoring.entries import require_record
 from tournaments.scoring.errors import PermissionRefused
 from tournaments.scoring.quick_totals import check_quick_totals

@@ -136,9 +136,9 @@ def once(user, key: str, target: str, write: Callable[[], Any]) -> Outcome:
         with transaction.atomic():
             outcome = receipt.keep(attempt(write))
     except IntegrityError:  # a twin of this request committed first: its answer stands
-        if (outcome := receipt.twin()) is None:
+        if (twin := receipt.twin()) is None:
             raise
-        return outcome
+        return twin
     return receipt.kept(outcome)
 
 

@@ -19,12 +19,12 @@ from simple_history.utils import bulk_create_with_history
 
 from referee.table.recording.settling import require_record_settled
 from rules.cards import format_cards, parse_cards
-from rules.judge import Verdict
 from rules.order import trump_from_text
 from rules.ranks import parse_rank
 from rules.record import Record, RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
+from rules.verdict import Verdict
 from tournaments.competition.free_text import text_problem
 from tournaments.models import Deal, Match, Penalty, Play, Trick
 from tournaments.scoring.entries import require_entries

@@ -25,9 +25,9 @@ from django.utils.translation import gettext as _
 
 from referee.table.recording.card_text import parse_card_text, seat_name
 from referee.table.recording.verdict_text import joined, violation_message
-from rules.judge import Verdict, Violation
 from rules.scoring import PENALTY_FOR_VIOLATION
 from rules.seats import SEATS
+from rules.verdict import Verdict, Violation
 from tournaments.competition.access import can_reopen
 from tournaments.competition.free_text import text_problem
 from tournaments.models import Deal, Penalty, Ruling
@@ -144,7 +144,7 @@ def apply_penalty(deal: Deal, user, key: str) -> Penalty:
     """The ruleset's penalty for violation ``key``, recorded once: a second press finds the first."""
     deal, v = locked_violation(deal, user, key)
     code = penalty_for(v)
-    if code is None:
+    if code is None or v.seat is None:
         raise RecordingError(
             _("This ruleset has no penalty for this violation: correct the entry or ask the director.")
         )
@@ -244,7 +244,8 @@ def drop_stale(deal: Deal, user, verdict: Verdict) -> None:
     stale_penalties = (
         Penalty.objects.filter(deal=deal).exclude(violation="").exclude(violation__endswith=f":{OUT_OF_TURN}")
     )
-    for row in [*stale_penalties, *Ruling.objects.filter(deal=deal)]:
+    rows: list[Penalty | Ruling] = [*stale_penalties, *Ruling.objects.filter(deal=deal)]
+    for row in rows:
         if row.violation not in live:
             row._history_user = user
             row.delete()

@@ -21,7 +21,7 @@ class Turn:
     play is refused for, or proves, only new ones)."""
 
     due: str | None
-    known: frozenset[tuple[int, str | None, str]]
+    known: frozenset[tuple[int | None, str | None, str]]
 
     @classmethod
     def of(cls, snap: Snapshot, verdict: Verdict) -> Turn:

@@ -5,6 +5,7 @@ reload for a trick; it keeps its shape (``static/js/deal.js`` reads it)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
@@ -21,10 +22,10 @@ from referee.table.recording.consistent import consistent_read
 from referee.table.recording.verdict_text import violation_message
 from referee.table.screens.cards import card_label, card_labels, picker_rows, throw_info
 from rules.cards import CARD_TEXT, parse_cards
-from rules.judge import Verdict
 from rules.messages import show
 from rules.ranks import rank_text
 from rules.seats import SEATS, play_order, side_of
+from rules.verdict import Verdict
 from tournaments.competition.access import (
     can_confirm,
     can_record,
@@ -42,7 +43,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     labels = card_labels(get_language())
     verdict = snap.judged()
     summaries = verdict.tricks
-    tricks = []
+    tricks: list[dict[str, Any]] = []
     played: Counter = Counter()
     for trick, plays in zip(snap.tricks, snap.plays, strict=True):
         for p in plays:
@@ -135,7 +136,7 @@ def violation_rows(
                 "text": violation_message(v.as_dict()),
                 "penalty": code,
                 "penalty_label": penalty_label(code) if code else "",
-                "consequence": penalty_text(rs, banker, v.seat, code) if code else "",
+                "consequence": penalty_text(rs, banker, v.seat, code) if code and v.seat else "",
                 **settled(settlement, key),
                 "confirmed": key in settlement.played,
                 "new": key in snap.proven,

@@ -80,8 +80,8 @@ class Command(BaseCommand):
     def weigh(self, t: Tournament) -> None:
         """Each team page's weight for an anonymous visitor, and its second (cached) fetch's time."""
         client = Client(HTTP_HOST="localhost")
-        team = t.teams.first()
-        fixture = t.rounds.get(number=1).team_matches.first()
+        team = t.teams.all()[0]
+        fixture = t.rounds.get(number=1).team_matches.all()[0]
         pages = {
             "overview": reverse("tournament", args=[t.slug]),
             "team tables": reverse("team-tables", args=[t.slug]),

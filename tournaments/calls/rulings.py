@@ -1,5 +1,5 @@
-"""A table call resolved with what its ruling does to the deal: a penalty (the recording service's
-``add_penalty``) or the deal reopened (``reopen_deal``), then the call closed (``tournaments.calls.services``).
+"""A table call resolved with what its ruling does to the deal: a penalty (``add_penalty``) or the deal reopened
+(``reopen_deal``), both the scoring room's corrections, then the call closed (``services.resolve_call``).
 
 A penalty on a deal already submitted first reopens it, with the ruling as the reason, as a penalty after submit
 always does: the table submits it again and the person who confirms it sees what changed.
@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.table.recording.deal_entry import add_penalty, reopen_deal
 from tournaments.calls import services as calls
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, Deal, TableCall
+from tournaments.scoring.corrections import add_penalty, reopen_deal
 from tournaments.scoring.errors import RecordingError
 
 ACTIONS = ("", TableCall.Action.PENALTY, TableCall.Action.REOPEN)
