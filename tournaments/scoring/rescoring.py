@@ -10,6 +10,7 @@ transaction rolls back: the tournament keeps its rules.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -55,27 +56,35 @@ def rescore_tournament(tournament, user) -> int:
 
 
 def rescore_match(match: Match, user) -> int:
-    """Each played deal's verdict again under the match's rules, in order: each deal starts at the levels the
-    deals before it now give, folded in memory from the verdicts just made (as ``fold.levels_before`` would read
-    them back, one read of the match's deals instead of one per deal)."""
-    rs = ruleset_for(match)
-    rows = {row["pk"]: row for row in fold_rows(match, PLAYED, None)}  # void deals left out, as the fold does
-    first_banker = first_banker_of(match, list(rows.values()))
-    played: list[MatchDeal] = []
+    """Each played deal's verdict again under the match's rules (``judged_verdicts``), stored where it changed;
+    the number of deals whose verdict changed."""
     changed = 0
-    for deal in match.deals.filter(state__in=PLAYED).order_by("number"):
-        deal.match = match
-        state, _notes = replay_deals(match, rs, played, first_banker, next_start=deal.started_at)
-        verdict = rescored_verdict(deal, rs, dict(state.levels))
+    for deal, verdict in judged_verdicts(match):
         if verdict != deal.verdict:
             deal.verdict = verdict
             deal._change_reason = "scored again under the tournament's new rules"
             touch(deal, user)
             changed += 1
+    return changed
+
+
+def judged_verdicts(match: Match) -> Iterator[tuple[Deal, dict]]:
+    """Each played deal with the verdict the rules engine gives it now, in order: each deal starts at the levels
+    the deals before it give, folded in memory from the verdicts just made (as ``fold.levels_before`` would read
+    them back, one read of the match's deals instead of one per deal). The rescoring and the archive's import
+    (``tournaments.backup.archive``) judge through this one loop. RecordingError when a deal cannot be scored."""
+    rs = ruleset_for(match)
+    rows = {row["pk"]: row for row in fold_rows(match, PLAYED, None)}  # void deals left out, as the fold does
+    first_banker = first_banker_of(match, list(rows.values()))
+    played: list[MatchDeal] = []
+    for deal in match.deals.filter(state__in=PLAYED).order_by("number"):
+        deal.match = match
+        state, _notes = replay_deals(match, rs, played, first_banker, next_start=deal.started_at)
+        verdict = rescored_verdict(deal, rs, dict(state.levels))
+        yield deal, verdict
         if deal.pk in rows:
             row = {**rows[deal.pk], "verdict__result": verdict["result"]}
             played.append(match_deal({**row, "attackers_total": verdict["attackers_points"]["total"]}, rs))
-    return changed
 
 
 def rescored_verdict(deal: Deal, rs, levels: dict[str, str]) -> dict:

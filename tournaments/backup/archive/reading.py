@@ -1,0 +1,170 @@
+"""Rows of an archive made again on this site: every id remapped, accounts found by username, players by the
+registry's identity, the organisation by its slug; the audit trail carried over as it was (not re-made by the
+saves, which go through ``bulk_create`` and so send no history of their own).
+
+A history row of something deleted before the export (a play undone, a deal started again) keeps its place in the
+trail: its id and the ids it names that no longer exist are written as their negative, so they meet no row made
+on this site and still join each other (a play undone still names its trick)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Field, Model
+from django.utils.translation import gettext as _
+
+from tournaments.backup.archive.files import ArchiveError
+from tournaments.backup.archive.plan import JSON_IDS, TABLES, Table, has_history
+from tournaments.models import Organisation, Player, Tournament
+
+BATCH = 500
+Ids = dict[str, dict[int, int]]
+
+
+def broken() -> ArchiveError:
+    return ArchiveError(_("This archive is damaged: a row names another that is not in it."))
+
+
+class Remap:
+    """The ids of the rows made so far (by table name), and the accounts, players and organisation they map to."""
+
+    def __init__(self, users: dict[str, Any], players: dict[int, Player], organisation: Organisation | None):
+        self.ids: Ids = {}
+        self.users = users
+        self.players = players
+        self.organisation = organisation
+
+    def row_id(self, table: str, old: Any, *, history: bool) -> int:
+        """The new id of a row the archive names; in a history row, a deleted one's old id, negated."""
+        try:
+            return self.ids[table][old]
+        except (KeyError, TypeError):
+            if history and isinstance(old, int):
+                return -abs(old)
+            raise broken() from None
+
+    def value(self, model: type[Model], field: Field, value: Any, *, history: bool) -> Any:
+        """The value to store for ``field`` from the archive's ``value``."""
+        if value is None:
+            return None
+        target = field.related_model if field.is_relation else None
+        if target is get_user_model():
+            return self.users[value].pk if value in self.users else None
+        if target is Organisation:
+            return self.organisation.pk if self.organisation else None
+        if target is Player:
+            player = self.players.get(value)
+            return player.pk if player else self.row_id("player", value, history=history)
+        if target is not None:
+            return self.row_id(target._meta.model_name or "", value, history=history)
+        refers = JSON_IDS.get((model._meta.model_name or "", field.name))
+        if refers is not None:
+            if not isinstance(value, list):
+                raise broken()
+            return [None if v is None else self.row_id(refers, v, history=history) for v in value]
+        try:
+            return field.to_python(value)
+        except Exception as exc:  # a value this field cannot hold: the file is damaged, refused as one
+            raise broken() from exc
+
+
+def parse_rows(model: type[Model], data: Any) -> tuple[list[Field], list[list]]:
+    """The table's fields (this site's, by the archive's names) and its rows; ArchiveError when they do not fit."""
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+        raise broken()
+    names = data.get("fields")
+    try:
+        fields = [model._meta.get_field(name) for name in names]
+    except Exception as exc:  # FieldDoesNotExist, or names that are not a list of names
+        raise broken() from exc
+    rows = data["rows"]
+    if any(not isinstance(row, list) or len(row) != len(fields) for row in rows):
+        raise broken()
+    return fields, rows
+
+
+def build(model: type[Model], data: Any, remap: Remap, *, history: bool, fix: Callable | None = None):
+    """The model's rows as instances not yet saved, each with its old id; ``fix`` may change a row's values."""
+    fields, rows = parse_rows(model, data)
+    made: list[tuple[Any, Model]] = []
+    for row in rows:
+        values: dict[str, Any] = {}
+        old = None
+        for field, value in zip(fields, row, strict=True):
+            if field.name == "id" and not history:
+                old = value
+                continue
+            if field.name == "id":
+                values["id"] = remap.row_id(
+                    model._meta.model_name.removeprefix("historical"), value, history=True
+                )
+                continue
+            values[field.attname] = remap.value(model, field, value, history=history)
+        if fix is not None:
+            fix(values)
+        made.append((old, model(**values)))
+    return fields, made
+
+
+def stamped(fields: list[Field]) -> list[str]:
+    """The fields a save stamps with the time (``auto_now``, ``auto_now_add``): written again after the insert."""
+    return [f.attname for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+
+
+def insert(table: Table, data: Any, remap: Remap, *, fix: Callable | None = None) -> list[Model]:
+    """Make the table's rows and note their new ids; their recorded times as in the archive."""
+    fields, made = build(table.model, data, remap, history=False, fix=fix)
+    times = stamped(fields)
+    kept = [{name: getattr(obj, name) for name in times} for _old, obj in made]
+    objs = [obj for _old, obj in made]
+    if table.model is Tournament:
+        for obj in objs:  # saved, not bulk-made: the public pages' generation follows its save
+            obj.skip_history_when_saving = True  # type: ignore[attr-defined]
+            obj.save()
+    else:
+        table.model.objects.bulk_create(objs, batch_size=BATCH)
+    remap.ids[table.name] = {old: obj.pk for (old, _o), obj in zip(made, objs, strict=True)}
+    if times and objs:
+        for obj, values in zip(objs, kept, strict=True):
+            for name, value in values.items():
+                setattr(obj, name, value)
+        table.model.objects.bulk_update(objs, times, batch_size=BATCH)
+    return objs
+
+
+def insert_history(table: Table, data: Any, remap: Remap) -> int:
+    """The table's audit trail as it was exported (new history ids, the rows' ids remapped)."""
+    model = table.model.history.model
+    _fields, made = build(model, data, remap, history=True)
+    model.objects.bulk_create([obj for _old, obj in made], batch_size=BATCH)
+    return len(made)
+
+
+def insert_tables(payload: dict[str, Any], remap: Remap, slug: str) -> Tournament:
+    """Every table of one tournament, in order, then their audit trail; the tournament made."""
+    tables, history = payload.get("tables"), payload.get("history") or {}
+    if not isinstance(tables, dict) or not isinstance(history, dict):
+        raise broken()
+
+    def new_slug(values: dict[str, Any]) -> None:
+        values["slug"] = slug
+
+    tournament = None
+    for table in TABLES:
+        objs = insert(
+            table,
+            tables.get(table.name, {"fields": [], "rows": []}),
+            remap,
+            fix=new_slug if table.model is Tournament else None,
+        )
+        if table.model is Tournament:
+            if len(objs) != 1:
+                raise broken()
+            tournament = objs[0]
+    for table in TABLES:
+        if has_history(table.model) and table.name in history:
+            insert_history(table, history[table.name], remap)
+    assert tournament is not None
+    return tournament
