@@ -61,7 +61,9 @@ def build_day() -> Tournament:
         rnd = pair_round(t)
         publish_round(rnd)
         if number == 1:
-            call = raise_call(Match.objects.get(round=rnd, table=1), director, reason="other", note="记分有疑问")
+            call = raise_call(
+                Match.objects.get(round=rnd, table=1), director, reason="other", note="记分有疑问"
+            )
             resolve_call(call, director, ruling="按记录计分")
         simulate_round(t, number, director, seed=number, max_deals=1)
         for match in Match.objects.filter(round=rnd).select_related("round__tournament"):
@@ -91,8 +93,18 @@ def workbook_cells(t: Tournament) -> dict[str, list[list]]:
 def seen(t: Tournament, client: Client) -> dict:
     """Everything compared: the standings, every match's page and its state, every cell of the workbook."""
     standings = [
-        (l.rank, l.pair.name, l.match_points, l.played, l.wins, l.draws, l.losses, l.tiebreaks, l.adjusted)
-        for l in compute_standings(t)
+        (
+            ln.rank,
+            ln.pair.name,
+            ln.match_points,
+            ln.played,
+            ln.wins,
+            ln.draws,
+            ln.losses,
+            ln.tiebreaks,
+            ln.adjusted,
+        )
+        for ln in compute_standings(t)
     ]
     pages, states = {}, {}
     for match in Match.objects.of(t).select_related("round__tournament").order_by("round__number", "table"):

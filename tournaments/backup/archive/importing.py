@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from rules.match import MatchError
@@ -117,6 +117,8 @@ def accounts(payload: dict[str, Any], report: ImportReport) -> dict[str, Any]:
 
 def free_slug(slug: Any) -> str:
     """The address the tournament is imported under; refused when it is not a slug or is taken on this site."""
+    if not isinstance(slug, str):
+        raise broken()
     try:
         validate_slug(slug)
     except ValidationError as exc:
@@ -200,7 +202,10 @@ def import_archive(archive: dict[str, Any], *, slug: str | None = None) -> Impor
             remap = Remap(
                 accounts(payload, report), people(payload, report), organisation_of(payload, report)
             )
-            tournament = insert_tables(payload, remap, new_slug)
+            try:
+                tournament = insert_tables(payload, remap, new_slug)
+            except (IntegrityError, ValidationError, ValueError, TypeError, KeyError) as exc:
+                raise broken() from exc  # rows the database refuses (a number twice, a value out of range)
             join_series(payload, tournament, report)
             report.deals_judged += judge_again(tournament)
             report.slugs.append(new_slug)

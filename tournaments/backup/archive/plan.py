@@ -12,7 +12,7 @@ identity (a site's own).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.db.models import Model
 
@@ -89,4 +89,9 @@ JSON_IDS = {("round", "bracket"): "pair", ("lineup", "pairs"): "pair", ("teameve
 
 def has_history(model: type[Model]) -> bool:
     """Whether the model keeps an audit trail (django-simple-history's ``history``)."""
-    return hasattr(model, "history") and hasattr(model.history, "model")
+    return hasattr(model, "history") and hasattr(cast(Any, model).history, "model")
+
+
+def history_model(model: type[Model]) -> type[Model]:
+    """The model of the audit trail's rows (``HistoricalDeal`` for ``Deal``)."""
+    return cast(Any, model).history.model

@@ -9,14 +9,14 @@ on this site and still join each other (a play undone still names its trick)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db.models import Field, Model
 from django.utils.translation import gettext as _
 
 from tournaments.backup.archive.files import ArchiveError
-from tournaments.backup.archive.plan import JSON_IDS, TABLES, Table, has_history
+from tournaments.backup.archive.plan import JSON_IDS, TABLES, Table, has_history, history_model
 from tournaments.models import Organisation, Player, Tournament
 
 BATCH = 500
@@ -24,7 +24,7 @@ Ids = dict[str, dict[int, int]]
 
 
 def broken() -> ArchiveError:
-    return ArchiveError(_("This archive is damaged: a row names another that is not in it."))
+    return ArchiveError(_("This archive is damaged or was changed by hand: nothing was imported."))
 
 
 class Remap:
@@ -70,11 +70,13 @@ class Remap:
             raise broken() from exc
 
 
-def parse_rows(model: type[Model], data: Any) -> tuple[list[Field], list[list]]:
+def parse_rows(model: type[Model], data: Any) -> tuple[list[Any], list[list]]:
     """The table's fields (this site's, by the archive's names) and its rows; ArchiveError when they do not fit."""
     if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
         raise broken()
     names = data.get("fields")
+    if not isinstance(names, list):
+        raise broken()
     try:
         fields = [model._meta.get_field(name) for name in names]
     except Exception as exc:  # FieldDoesNotExist, or names that are not a list of names
@@ -97,15 +99,18 @@ def build(model: type[Model], data: Any, remap: Remap, *, history: bool, fix: Ca
                 old = value
                 continue
             if field.name == "id":
-                values["id"] = remap.row_id(
-                    model._meta.model_name.removeprefix("historical"), value, history=True
-                )
+                values["id"] = remap.row_id(table_of(model), value, history=True)
                 continue
             values[field.attname] = remap.value(model, field, value, history=history)
         if fix is not None:
             fix(values)
         made.append((old, model(**values)))
     return fields, made
+
+
+def table_of(model: type[Model]) -> str:
+    """The archive's name of the table a history model keeps the trail of (``historicaldeal``: ``deal``)."""
+    return (model._meta.model_name or "").removeprefix("historical")
 
 
 def stamped(fields: list[Field]) -> list[str]:
@@ -124,21 +129,21 @@ def insert(table: Table, data: Any, remap: Remap, *, fix: Callable | None = None
             obj.skip_history_when_saving = True  # type: ignore[attr-defined]
             obj.save()
     else:
-        table.model.objects.bulk_create(objs, batch_size=BATCH)
+        table.model._default_manager.bulk_create(objs, batch_size=BATCH)
     remap.ids[table.name] = {old: obj.pk for (old, _o), obj in zip(made, objs, strict=True)}
     if times and objs:
         for obj, values in zip(objs, kept, strict=True):
             for name, value in values.items():
                 setattr(obj, name, value)
-        table.model.objects.bulk_update(objs, times, batch_size=BATCH)
+        table.model._default_manager.bulk_update(objs, times, batch_size=BATCH)
     return objs
 
 
 def insert_history(table: Table, data: Any, remap: Remap) -> int:
     """The table's audit trail as it was exported (new history ids, the rows' ids remapped)."""
-    model = table.model.history.model
+    model = history_model(table.model)
     _fields, made = build(model, data, remap, history=True)
-    model.objects.bulk_create([obj for _old, obj in made], batch_size=BATCH)
+    model._default_manager.bulk_create([obj for _old, obj in made], batch_size=BATCH)
     return len(made)
 
 
@@ -162,7 +167,7 @@ def insert_tables(payload: dict[str, Any], remap: Remap, slug: str) -> Tournamen
         if table.model is Tournament:
             if len(objs) != 1:
                 raise broken()
-            tournament = objs[0]
+            tournament = cast(Tournament, objs[0])
     for table in TABLES:
         if has_history(table.model) and table.name in history:
             insert_history(table, history[table.name], remap)

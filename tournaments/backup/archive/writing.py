@@ -13,7 +13,7 @@ from django.db.models import Field, Model
 from django.utils import timezone
 
 from tournaments.backup.archive.files import write_file
-from tournaments.backup.archive.plan import FORMAT, TABLES, Table, has_history
+from tournaments.backup.archive.plan import FORMAT, TABLES, Table, has_history, history_model
 from tournaments.models import Organisation, Player, Tournament
 
 PEOPLE_FIELDS = ("id", "name", "club", "contact", "notes")
@@ -38,9 +38,9 @@ class Collector:
 
     def table(self, table: Table, *, history: bool) -> dict[str, Any]:
         """The table's rows (or its history's): those whose ``via`` names a row of the parent table."""
-        model = table.model.history.model if history else table.model
+        model = history_model(table.model) if history else table.model
         ids = (self.known if history else self.live)[table.parent]
-        rows = model.objects.filter(**{f"{table.via}__in" if table.via else "pk__in": ids})
+        rows = model._default_manager.filter(**{f"{table.via}__in" if table.via else "pk__in": ids})
         fields = columns(model, history=history)
         values = [list(row) for row in rows.order_by("pk").values_list(*(f.attname for f in fields))]
         self.remember(table, fields, values, history=history)
@@ -100,7 +100,7 @@ def tournament_payload(tournament: Tournament) -> dict[str, Any]:
     named_accounts(tables.values(), [t.model for t in TABLES], names)
     with_history = [t for t in TABLES if t.name in history]
     named_accounts(
-        [history[t.name] for t in with_history], [t.model.history.model for t in with_history], names
+        [history[t.name] for t in with_history], [history_model(t.model) for t in with_history], names
     )
     organisation_slug(Tournament, tables["tournament"])
     organisation_slug(Tournament, history["tournament"])
