@@ -8,7 +8,8 @@ on this site and still join each other (a play undone still names its trick)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
@@ -27,6 +28,12 @@ def broken() -> ArchiveError:
     return ArchiveError(_("This archive is damaged or was changed by hand: nothing was imported."))
 
 
+def table_of(model: type[Model]) -> str:
+    """The archive's name of a model's table; a history model's is the table it keeps the trail of
+    (``historicaldeal``: ``deal``)."""
+    return (model._meta.model_name or "").removeprefix("historical")
+
+
 class Remap:
     """The ids of the rows made so far (by table name), and the accounts, players and organisation they map to."""
 
@@ -35,6 +42,7 @@ class Remap:
         self.users = users
         self.players = players
         self.organisation = organisation
+        self.user_model = get_user_model()
 
     def row_id(self, table: str, old: Any, *, history: bool) -> int:
         """The new id of a row the archive names; in a history row, a deleted one's old id, negated."""
@@ -45,29 +53,30 @@ class Remap:
                 return -abs(old)
             raise broken() from None
 
-    def value(self, model: type[Model], field: Field, value: Any, *, history: bool) -> Any:
-        """The value to store for ``field`` from the archive's ``value``."""
-        if value is None:
-            return None
+    def converter(self, model: type[Model], field: Field, *, history: bool) -> Callable[[Any], Any]:
+        """How the archive's value of ``field`` becomes the value stored (chosen once per table, not per row)."""
         target = field.related_model if field.is_relation else None
-        if target is get_user_model():
-            return self.users[value].pk if value in self.users else None
+        if target is self.user_model:
+            return lambda v: self.users[v].pk if v in self.users else None
         if target is Organisation:
-            return self.organisation.pk if self.organisation else None
+            return lambda v: self.organisation.pk if self.organisation else None
         if target is Player:
-            player = self.players.get(value)
-            return player.pk if player else self.row_id("player", value, history=history)
+            return lambda v: (
+                self.players[v].pk if v in self.players else self.row_id("player", v, history=history)
+            )
         if target is not None:
-            return self.row_id(target._meta.model_name or "", value, history=history)
-        refers = JSON_IDS.get((model._meta.model_name or "", field.name))
+            name = target._meta.model_name or ""
+            return lambda v: self.row_id(name, v, history=history)
+        refers = JSON_IDS.get((table_of(model), field.name))
         if refers is not None:
-            if not isinstance(value, list):
-                raise broken()
-            return [None if v is None else self.row_id(refers, v, history=history) for v in value]
-        try:
-            return field.to_python(value)
-        except Exception as exc:  # a value this field cannot hold: the file is damaged, refused as one
-            raise broken() from exc
+            return lambda v: self.ids_in(refers, v, history=history)
+        return field.to_python
+
+    def ids_in(self, table: str, value: Any, *, history: bool) -> list:
+        """A JSON list of ids (None where a place is empty), remapped."""
+        if not isinstance(value, list):
+            raise broken()
+        return [None if v is None else self.row_id(table, v, history=history) for v in value]
 
 
 def parse_rows(model: type[Model], data: Any) -> tuple[list[Any], list[list]]:
@@ -90,52 +99,60 @@ def parse_rows(model: type[Model], data: Any) -> tuple[list[Any], list[list]]:
 def build(model: type[Model], data: Any, remap: Remap, *, history: bool, fix: Callable | None = None):
     """The model's rows as instances not yet saved, each with its old id; ``fix`` may change a row's values."""
     fields, rows = parse_rows(model, data)
+    own = table_of(model)
+    steps = [
+        (field.attname, None if field.name == "id" else remap.converter(model, field, history=history))
+        for field in fields
+    ]
     made: list[tuple[Any, Model]] = []
     for row in rows:
         values: dict[str, Any] = {}
         old = None
-        for field, value in zip(fields, row, strict=True):
-            if field.name == "id" and not history:
+        for (name, convert), value in zip(steps, row, strict=True):
+            if convert is not None:
+                values[name] = None if value is None else convert(value)
+            elif history:
+                values["id"] = remap.row_id(own, value, history=True)
+            else:
                 old = value
-                continue
-            if field.name == "id":
-                values["id"] = remap.row_id(table_of(model), value, history=True)
-                continue
-            values[field.attname] = remap.value(model, field, value, history=history)
         if fix is not None:
             fix(values)
         made.append((old, model(**values)))
     return fields, made
 
 
-def table_of(model: type[Model]) -> str:
-    """The archive's name of the table a history model keeps the trail of (``historicaldeal``: ``deal``)."""
-    return (model._meta.model_name or "").removeprefix("historical")
-
-
-def stamped(fields: list[Field]) -> list[str]:
-    """The fields a save stamps with the time (``auto_now``, ``auto_now_add``): written again after the insert."""
-    return [f.attname for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+@contextmanager
+def times_as_given(model: type[Model]) -> Iterator[None]:
+    """Insert the rows with the times the archive recorded, not the insert's: the fields a save stamps with the
+    time (``auto_now``, ``auto_now_add``) stamp nothing meanwhile. Only the import's command does this, in its own
+    process, so no page's save meets the switched fields; they are switched back however the insert ends."""
+    stamped = [
+        f
+        for f in model._meta.concrete_fields
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+    ]
+    kept = [(f.auto_now, f.auto_now_add) for f in stamped]  # type: ignore[attr-defined]
+    try:
+        for f in stamped:
+            f.auto_now = f.auto_now_add = False  # type: ignore[attr-defined]
+        yield
+    finally:
+        for f, (now, now_add) in zip(stamped, kept, strict=True):
+            f.auto_now, f.auto_now_add = now, now_add  # type: ignore[attr-defined]
 
 
 def insert(table: Table, data: Any, remap: Remap, *, fix: Callable | None = None) -> list[Model]:
     """Make the table's rows and note their new ids; their recorded times as in the archive."""
-    fields, made = build(table.model, data, remap, history=False, fix=fix)
-    times = stamped(fields)
-    kept = [{name: getattr(obj, name) for name in times} for _old, obj in made]
+    _fields, made = build(table.model, data, remap, history=False, fix=fix)
     objs = [obj for _old, obj in made]
-    if table.model is Tournament:
-        for obj in objs:  # saved, not bulk-made: the public pages' generation follows its save
-            obj.skip_history_when_saving = True  # type: ignore[attr-defined]
-            obj.save()
-    else:
-        table.model._default_manager.bulk_create(objs, batch_size=BATCH)
+    with times_as_given(table.model):
+        if table.model is Tournament:
+            for obj in objs:  # saved, not bulk-made: the public pages' generation follows its save
+                obj.skip_history_when_saving = True  # type: ignore[attr-defined]
+                obj.save()
+        else:
+            table.model._default_manager.bulk_create(objs, batch_size=BATCH)
     remap.ids[table.name] = {old: obj.pk for (old, _o), obj in zip(made, objs, strict=True)}
-    if times and objs:
-        for obj, values in zip(objs, kept, strict=True):
-            for name, value in values.items():
-                setattr(obj, name, value)
-        table.model._default_manager.bulk_update(objs, times, batch_size=BATCH)
     return objs
 
 
