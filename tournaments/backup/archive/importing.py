@@ -21,6 +21,7 @@ from tournaments.backup.archive.reading import Remap, broken, insert_tables
 from tournaments.models import Match, Organisation, Player, Series, Tournament
 from tournaments.people.registry import clean_name, known_player
 from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import PLAYED
 from tournaments.scoring.rescoring import judged_verdicts
 
 
@@ -166,14 +167,16 @@ def judge_again(tournament: Tournament) -> int:
     judged = 0
     matches = Match.objects.of(tournament).select_related("round__tournament")
     for match in matches.order_by("round__number", "table"):
-        deal = None
+        last = 0
         try:
             for deal, verdict in judged_verdicts(match):
                 if verdict != deal.verdict:
                     raise differs(match, deal.number)
+                last = deal.number
                 judged += 1
-        except (RecordingError, RulesetError, MatchError) as exc:
-            raise differs(match, deal.number + 1 if deal else 1) from exc
+        except (RecordingError, RulesetError, MatchError) as exc:  # the next played deal cannot be scored
+            unscored = match.deals.filter(state__in=PLAYED, number__gt=last).order_by("number").first()
+            raise differs(match, unscored.number if unscored else last + 1) from exc
     return judged
 
 
