@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.board import views as board_views
-from tournaments.desk import knockout_round, screen_message, views
+from tournaments.desk import archive_export, knockout_round, screen_message, views
 from tournaments.people import views as people_views
 from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
@@ -26,6 +26,7 @@ urlpatterns = [
     path("import/confirm/", views.desk_import_confirm, name="desk-import-confirm"),
     path("import/template.<str:fmt>", views.desk_import_template, name="desk-import-template"),
     path("export.xlsx", views.desk_export, name="desk-export"),
+    path("archive.json.gz", archive_export.desk_export_archive, name="desk-export-archive"),
     path("finish/", views.desk_finish, name="desk-finish"),
     path("reopen/", views.desk_reopen, name="desk-reopen"),
     path("screen-message/", screen_message.desk_screen_message, name="desk-screen-message"),

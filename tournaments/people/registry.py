@@ -29,10 +29,16 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def known_player(name: str) -> Player | None:
+    """The registry's player of this name (the oldest of two made before the registry), or None: how a person is
+    identified wherever a pair is entered or a tournament imported."""
+    return Player.objects.filter(name=clean_name(name)).order_by("pk").first()
+
+
 def player_named(name: str, club: str = "") -> Player:
     """The registry's player of this name, made when there is none; a known player without a club takes it."""
     name = clean_name(name)
-    player = Player.objects.filter(name=name).order_by("pk").first()
+    player = known_player(name)
     if player is None:
         return Player.objects.create(name=name, club=club)
     if club and not player.club:

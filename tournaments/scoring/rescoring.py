@@ -15,7 +15,7 @@ rows before the matches are recomputed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from django.db import transaction
 from django.utils import timezone
@@ -76,22 +76,38 @@ def rescore_tournament(tournament, user) -> int:
 
 def rescore_match(match: Match, played: list[Deal], rows: DealRows, void: set[int]) -> list[Deal]:
     """Each played deal's verdict again under the match's rules, in order, the deals whose verdict changed (not
-    yet saved): each deal starts at the levels the deals before it now give, folded in memory from the verdicts
-    just made, void deals left out as the fold leaves them out (``fold.fold_rows``)."""
-    rs = ruleset_for(match)
-    folded = [fold_row(deal, rows) for deal in played if deal.pk not in void]
-    starts = DealStarts(match, rs, first_banker_of(match, folded))
+    yet saved)."""
     changed = []
-    for deal in played:
-        deal.match = match
-        verdict = rescored_verdict(deal, rs, dict(starts.at(deal.started_at).levels), rows)
+    for deal, verdict in judged(match, played, rows, void):
         if verdict != deal.verdict:
             deal.verdict = verdict
             changed.append(deal)
+    return changed
+
+
+def judged(match: Match, played: list[Deal], rows: DealRows, void: set[int]) -> Iterator[tuple[Deal, dict]]:
+    """Each played deal with the verdict the rules engine gives it now, in order: each deal starts at the levels
+    the deals before it now give, folded in memory from the verdicts just made, void deals left out as the fold
+    leaves them out (``fold.fold_rows``). RecordingError when a deal cannot be scored."""
+    rs = ruleset_for(match)
+    folded = [fold_row(deal, rows) for deal in played if deal.pk not in void]
+    starts = DealStarts(match, rs, first_banker_of(match, folded))
+    for deal in played:
+        deal.match = match
+        verdict = rescored_verdict(deal, rs, dict(starts.at(deal.started_at).levels), rows)
         if deal.pk not in void:
             row = {**fold_row(deal, rows), "verdict__result": verdict["result"]}
             starts.add(match_deal({**row, "attackers_total": verdict["attackers_points"]["total"]}, rs))
-    return changed
+        yield deal, verdict
+
+
+def judged_verdicts(match: Match) -> Iterator[tuple[Deal, dict]]:
+    """One match's played deals judged again (``judged``), read on their own: the rescoring and the archive's
+    import (``tournaments.backup.archive``) judge through the one loop."""
+    played = list(match.deals.filter(state__in=PLAYED).order_by("number"))
+    rows = DealRows.read([d.pk for d in played])
+    void = set(Adjustment.objects.void_deal_ids(match=match).values_list("deal_id", flat=True))
+    return judged(match, played, rows, void)
 
 
 def fold_row(deal: Deal, rows: DealRows) -> dict:
