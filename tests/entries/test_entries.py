@@ -36,7 +36,7 @@ def test_an_entry_made_on_the_form_gets_a_place_and_a_private_page_with_its_qr_c
     page = client.get(response["Location"])
     text = page.content.decode()
     assert page.status_code == 200 and "<svg" in text and "红队1" in text and "100元" in text
-    assert page["X-Robots-Tag"].startswith("noindex") and page["Referrer-Policy"] == "no-referrer"
+    assert page["X-Robots-Tag"].startswith("noindex") and page["Referrer-Policy"] == "same-origin"
     assert "no-store" in page["Cache-Control"] or "max-age=0" in page["Cache-Control"]
 
 

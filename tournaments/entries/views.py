@@ -2,7 +2,8 @@
 entry's private link, or the QR on the pair's card. Each view reads the request and calls the services.
 
 The own page is the pair's alone: never cached by anyone (``never_cache``), never indexed, and its address is
-sent to no other site (``Referrer-Policy``). A wrong link is a 404 that says nothing of any pair, counted
+sent to no other site (``Referrer-Policy: same-origin``: ``no-referrer`` would make the browser send ``Origin: null`` with
+the page's own withdrawal form, which Django's CSRF check refuses). A wrong link is a 404 that says nothing of any pair, counted
 against the address (``throttle.OWN_LINKS``).
 """
 
@@ -34,7 +35,7 @@ def client_address(request: HttpRequest) -> str:
 
 def private(response: HttpResponse) -> HttpResponse:
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
