@@ -45,7 +45,8 @@ class Played:
 class OwnPage:
     now: Now
     seats: list[tuple[str, str]]  # (seat's name, player) for the four seats of the next table
-    started: bool
+    started: bool  # the next table's match is being played
+    over: bool  # it is finished (the round's last table may still be playing)
     check_in_round: int | None  # the round the pair is called to check in for
     checked_in: bool
     played: list[Played]
@@ -109,7 +110,8 @@ def own_page(tournament: Tournament, pair: Pair) -> OwnPage:
     return OwnPage(
         now=now,
         seats=seats_of(now.match) if now.match else [],
-        started=bool(now.match and now.match.state != Match.State.SCHEDULED),
+        started=bool(now.match and now.match.state == Match.State.IN_PROGRESS),
+        over=bool(now.match and now.match.state == Match.State.FINISHED),
         check_in_round=upcoming if called.exists() and upcoming <= tournament.rounds_planned else None,
         checked_in=called.filter(pair=pair).exists(),
         played=played,
