@@ -267,3 +267,24 @@ def test_the_command_opens_entries_and_refuses_too_few_places(tournament):
         call_command("open_entries", tournament.slug, "--capacity", "1")
     with pytest.raises(CommandError):
         call_command("open_entries", tournament.slug, "--capacity", "4", "--closes", "tomorrow")
+
+
+def test_a_fee_is_marked_paid_at_check_in_and_the_desk_stays_there(client, tournament, organised):
+    services.open_entries(tournament, capacity=4, fee="50元")
+    enter(client, tournament.slug, 1)
+    enter(client, tournament.slug, 2)
+    services.close_entries(tournament)
+    desk = Client()
+    desk.force_login(organised["director"])
+    page = desk.get(reverse("desk-check-in", args=[tournament.slug])).content.decode()
+    assert page.count('data-testid="fee"') == 2
+    entry = Entry.objects.order_by("pk").first()
+    answer = desk.post(
+        reverse("desk-entries", args=[tournament.slug]),
+        {"action": "paid", "entry": entry.pk, "back": "check-in"},
+    )
+    assert answer.status_code == 302 and answer["Location"] == reverse(
+        "desk-check-in", args=[tournament.slug]
+    )
+    entry.refresh_from_db()
+    assert entry.paid_at is not None

@@ -67,7 +67,8 @@ def desk_entries(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 status = 400
             elif action == "close" or action in ENTRY_ACTIONS:
                 messages.success(request, _act(request, tournament, action))
-                return redirect("desk-entries", tournament.slug)
+                back = "desk-check-in" if request.POST.get("back") == "check-in" else "desk-entries"
+                return redirect(back, tournament.slug)  # a fee taken at check-in goes back there
             else:
                 messages.error(request, _("Choose what to do."))
                 status = 400
