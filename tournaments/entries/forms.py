@@ -8,6 +8,7 @@ import secrets
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from rules.teams import MAX_ROSTER, MIN_ROSTER
 from tournaments.entries.names import contact_problem, name_problem
 from tournaments.entries.services import EntryForm
 from tournaments.models import Entry, EntryWindow
@@ -75,6 +76,46 @@ class EntryFormForm(forms.Form):
     def entry(self) -> EntryForm:
         d = self.cleaned_data
         return EntryForm(d["name"], d["player1"], d["player2"], d["club"], d["contact"])
+
+
+class TeamEntryFormForm(EntryFormForm):
+    """A team enters a team event: its name, its captain, its club, one contact and its pairs, one a line."""
+
+    name = NameField(_("team name"))
+    captain = NameField(_("captain"))
+    pairs = forms.CharField(
+        label=_("pairs"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        help_text=_("one pair a line: the two players' names separated by a slash"),
+    )
+    field_order = ["name", "captain", "club", "contact", "pairs"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["player1"], self.fields["player2"]
+
+    def clean_pairs(self) -> tuple[tuple[str, str], ...]:
+        roster = []
+        for line in (self.cleaned_data.get("pairs") or "").splitlines():
+            if not line.strip():
+                continue
+            names = [n.strip() for n in line.replace("／", "/").split("/")]
+            if len(names) != 2:
+                raise forms.ValidationError(_("Write each pair as two names separated by a slash."))
+            for name in names:
+                if problem := name_problem(name, NAME):
+                    raise forms.ValidationError(f"{name or '—'}: {problem}")
+            roster.append((clean_name(names[0]), clean_name(names[1])))
+        if not MIN_ROSTER <= len(roster) <= MAX_ROSTER:
+            raise forms.ValidationError(
+                _("A team has %(low)s to %(high)s pairs.") % {"low": MIN_ROSTER, "high": MAX_ROSTER}
+            )
+        return tuple(roster)
+
+    def entry(self) -> EntryForm:
+        d = self.cleaned_data
+        return EntryForm(d["name"], "", "", d["club"], d["contact"], d["captain"], d["pairs"])
 
 
 class WindowForm(forms.ModelForm):

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.competition.models import Pair, Tournament
 from tournaments.competition.stamps import by_user
+from tournaments.teams.models import Team
 
 
 class EntryWindow(models.Model):
@@ -63,9 +64,12 @@ class Entry(models.Model):
     )
     # The form's one-time key: a second post of the same form (a double tap, a retry) finds this entry.
     key = models.CharField(_("form key"), max_length=64, editable=False)
-    name = models.CharField(_("pair name"), max_length=100)
-    player1 = models.CharField(_("player 1"), max_length=100)
-    player2 = models.CharField(_("player 2"), max_length=100)
+    name = models.CharField(_("name"), max_length=100)  # the pair's, or the team's in a team event
+    player1 = models.CharField(_("player 1"), max_length=100, blank=True)
+    player2 = models.CharField(_("player 2"), max_length=100, blank=True)
+    # A team event's entry: its captain's name and its pairs' two players each ([["张三", "李四"], …]).
+    captain = models.CharField(_("captain"), max_length=100, blank=True)
+    roster = models.JSONField(_("pairs"), default=list, blank=True)
     club = models.CharField(_("club"), max_length=100, blank=True)
     contact = models.CharField(_("contact"), max_length=200)
     state = models.CharField(_("state"), max_length=10, choices=State.choices)
@@ -82,6 +86,14 @@ class Entry(models.Model):
         blank=True,
         related_name="entry",
         verbose_name=_("pair"),
+    )
+    team = models.OneToOneField(
+        Team,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="entry",
+        verbose_name=_("team"),
     )
 
     class Meta:
@@ -102,7 +114,16 @@ class Entry(models.Model):
 
     @property
     def players(self) -> str:
+        if self.roster:
+            return " · ".join(f"{one} / {two}" for one, two in self.roster)
         return f"{self.player1} / {self.player2}"
+
+    @property
+    def names(self) -> list[str]:
+        """Every player the entry names (a team's: its roster's)."""
+        if self.roster:
+            return [name for pair in self.roster for name in pair]
+        return [self.player1, self.player2]
 
     @property
     def is_live(self) -> bool:

@@ -18,8 +18,10 @@ from django.utils.translation import gettext as _
 
 from tournaments.competition.finishing import lock_open
 from tournaments.competition.free_text import text_problem
-from tournaments.models import Entry, EntryWindow, Pair, Tournament
+from tournaments.league.errors import TeamError
+from tournaments.models import Entry, EntryWindow, Pair, Team, Tournament
 from tournaments.people.registry import clean_name, playing
+from tournaments.teams.services import TeamEntry, add_team
 from tournaments.workbook import importing
 
 LIVE = (Entry.State.PENDING, Entry.State.ACCEPTED, Entry.State.WAITING)
@@ -36,13 +38,20 @@ class EntryError(Exception):
 
 @dataclass(frozen=True)
 class EntryForm:
-    """What a pair types on the entry form (cleaned)."""
+    """What a pair types on the entry form (cleaned); a team types its captain and its pairs instead of two
+    players."""
 
     name: str
     player1: str
     player2: str
     club: str
     contact: str
+    captain: str = ""
+    roster: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        return [n for pair in self.roster for n in pair] if self.roster else [self.player1, self.player2]
 
 
 def window_of(tournament: Tournament) -> EntryWindow | None:
@@ -127,17 +136,20 @@ def _fill_places(tournament: Tournament, window: EntryWindow) -> list[Entry]:
 
 
 def form_problem(tournament: Tournament, form: EntryForm) -> str | None:
-    """Why this pair cannot enter (a name already entered, a player twice), checked against the live entries
-    and the tournament's pairs as the import checks a file's rows; None when it can."""
-    if clean_name(form.player1) == clean_name(form.player2):
-        return _("The two players must be different.")
+    """Why this pair (or team) cannot enter — a name already entered, a player twice or already entered —
+    checked against the live entries and the tournament's pairs and teams as the import checks a file's rows;
+    None when it can."""
+    names = [clean_name(n) for n in form.names]
+    if len(set(names)) < len(names):
+        return _("The two players must be different.") if not form.roster else _("A player is named twice.")
     live = tournament.entries.filter(state__in=LIVE)
-    if live.filter(name=form.name).exists() or tournament.pairs.filter(name=form.name).exists():
+    taken_names = live.filter(name=form.name).exists() or tournament.pairs.filter(name=form.name).exists()
+    if taken_names or tournament.teams.filter(name=form.name).exists():
         return _("A pair called %(name)s has already entered.") % {"name": form.name}
     taken = playing(tournament)
-    for row in live.values_list("name", "player1", "player2"):
-        taken.update({row[1]: row[0], row[2]: row[0]})
-    for player in (form.player1, form.player2):
+    for entry in live:
+        taken.update(dict.fromkeys(entry.names, entry.name))
+    for player in names:
         if player in taken:
             return _("%(player)s has already entered, in %(pair)s.") % {
                 "player": player,
@@ -176,6 +188,8 @@ def submit_entry(tournament: Tournament, form: EntryForm, key: str) -> tuple[Ent
         player2=form.player2,
         club=form.club,
         contact=form.contact,
+        captain=form.captain,
+        roster=[list(pair) for pair in form.roster],
     )
     return entry, True
 
@@ -249,14 +263,37 @@ def why_not_close(tournament: Tournament) -> str | None:
 
 
 @transaction.atomic
-def close_entries(tournament: Tournament, by=None) -> list[Pair]:
+def close_entries(tournament: Tournament, by=None) -> list[Pair | Team]:
     """Close entries: the accepted entries, in the order they came, become the tournament's pairs (seeded after
-    the pairs already there) through the import's service, after the import's checks of names and players;
-    the waiting list stays as it is, each entry's page saying it got no place."""
+    the pairs already there) through the import's service, after the import's checks of names and players — or
+    in a team event its teams, through the desk's own ``add_team``; the waiting list stays as it is, each
+    entry's page saying it got no place. One problem refuses the whole closing."""
     tournament = lock_open(tournament.pk)
     if reason := why_not_close(tournament):
         raise EntryError(reason)
     accepted = list(tournament.entries.filter(state=Entry.State.ACCEPTED).order_by("pk"))
+    teams = [e for e in accepted if e.roster]
+    pairs = [e for e in accepted if not e.roster]
+    made: list[Pair | Team] = [*_pairs_from(tournament, pairs)]
+    for entry in teams:
+        try:
+            entry.team = add_team(
+                tournament, TeamEntry(entry.name, [tuple(p) for p in entry.roster], entry.club)
+            )
+        except TeamError as exc:
+            raise EntryError(f"{entry.name}: {exc.message}") from None
+        entry.save(update_fields=["team"])
+        made.append(entry.team)
+    window = window_of(tournament)
+    assert window is not None
+    window.closed_at, window.closed_by = timezone.now(), by
+    window.save(update_fields=["closed_at", "closed_by"])
+    return made
+
+
+def _pairs_from(tournament: Tournament, accepted: list[Entry]) -> list[Pair]:
+    if not accepted:
+        return []
     rows = [
         importing.Entry(row=n, pair=e.name, player1=e.player1, player2=e.player2, club=e.club)
         for n, e in enumerate(accepted, start=1)
@@ -270,8 +307,4 @@ def close_entries(tournament: Tournament, by=None) -> list[Pair]:
     for entry, pair in zip(accepted, pairs, strict=True):
         entry.pair = pair
         entry.save(update_fields=["pair"])
-    window = window_of(tournament)
-    assert window is not None
-    window.closed_at, window.closed_by = timezone.now(), by
-    window.save(update_fields=["closed_at", "closed_by"])
     return pairs

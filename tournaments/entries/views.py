@@ -21,10 +21,10 @@ from tournaments.competition import access
 from tournaments.competition.page_guards import tournament_page
 from tournaments.competition.throttle import ENTRY_ADDRESSES, ENTRY_TOURNAMENTS, OWN_LINKS
 from tournaments.entries import services
-from tournaments.entries.forms import EntryFormForm, new_key
+from tournaments.entries.forms import EntryFormForm, TeamEntryFormForm, new_key
 from tournaments.entries.links import own_page_path, read_token
 from tournaments.entries.own_page import own_page
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, team_event
 from tournaments.table_links.qr import qr_svg
 
 
@@ -62,8 +62,9 @@ def enter(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     window = services.window_of(tournament)
     closed = services.why_closed(window)
     status = 200
+    kind = TeamEntryFormForm if team_event(tournament) else EntryFormForm
     if request.method == "POST" and not closed:
-        form = EntryFormForm(request.POST)
+        form = kind(request.POST)
         key = request.POST.get("key", "")
         known = tournament.entries.filter(key=key).first() if isinstance(key, str) and len(key) < 65 else None
         if known is not None:  # the same form again: its entry, counted nowhere
@@ -82,12 +83,13 @@ def enter(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             status = 400
     else:
-        form = EntryFormForm(initial={"key": new_key()})
+        form = kind(initial={"key": new_key()})
     context = {
         "tournament": tournament,
         "window": window,
         "closed": closed,
         "form": form,
+        "teams": kind is TeamEntryFormForm,
         "free": window.capacity - services.places_taken(tournament) if window else 0,
         "waiting": len(services.waiting_list(tournament)) if window else 0,
     }
@@ -127,10 +129,20 @@ def own(request: HttpRequest, tournament: Tournament, token: str) -> HttpRespons
         "qr": qr_svg(link, _("Your own page")) if request.GET.get("new") == "1" else "",
         "link": link,
         "page": own_page(tournament, pair) if pair is not None else None,
+        "team_pairs": [(p, own_page_path(p)) for p in _team_pairs(entry)],
         "message": message,
         "States": Entry.State,
     }
     return private(render(request, "tournaments/entries/own.html", context, status=status))
+
+
+def _team_pairs(entry: Entry | None) -> list:
+    """A team entry's pairs once entries closed (each with its own page), in roster order."""
+    if entry is None or entry.team is None:
+        return []
+    return [
+        tp.pair for tp in entry.team.roster.select_related("pair__player1", "pair__player2").order_by("order")
+    ]
 
 
 def _not_found(request: HttpRequest, status: int) -> HttpResponse:
