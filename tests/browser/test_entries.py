@@ -53,6 +53,7 @@ def test_five_pairs_enter_the_fifth_waits_is_promoted_and_every_entrant_finds_it
     screenshot(page, "waiting")
 
     page.goto(own["西风"])
+    page.get_by_test_id("withdraw-confirm").check()
     page.get_by_test_id("withdraw").click()
     expect(page.get_by_test_id("withdraw")).to_have_count(0)
     page.goto(own["红中"])

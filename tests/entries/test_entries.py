@@ -99,7 +99,9 @@ def test_past_capacity_entries_wait_in_order_and_a_withdrawal_promotes_the_first
     states = list(Entry.objects.order_by("pk").values_list("state", flat=True))
     assert states == ["accepted", "accepted", "waiting", "waiting"]
     assert "2" in client.get(locations[3]).content.decode()  # number 2 on the waiting list
-    withdrawn = client.post(locations[0].split("?")[0], {"action": "withdraw"})
+    unticked = client.post(locations[0].split("?")[0], {"action": "withdraw"})
+    assert unticked.status_code == 400 and Entry.objects.filter(state="withdrawn").count() == 0
+    withdrawn = client.post(locations[0].split("?")[0], {"action": "withdraw", "confirm": "yes"})
     assert withdrawn.status_code == 302
     states = list(Entry.objects.order_by("pk").values_list("state", flat=True))
     assert states == ["withdrawn", "accepted", "accepted", "waiting"]

@@ -108,12 +108,15 @@ def own(request: HttpRequest, tournament: Tournament, token: str) -> HttpRespons
         return _not_found(request, 404)
     message, status = "", 200
     if request.method == "POST" and entry is not None and request.POST.get("action") == "withdraw":
-        try:
-            services.withdraw_entry(entry)
-        except services.EntryError as exc:
-            message, status = exc.message, exc.status
+        if request.POST.get("confirm") != "yes":  # a slip of the thumb withdraws nobody
+            message, status = _("Tick the box to confirm the withdrawal."), 400
         else:
-            return redirect(request.path)
+            try:
+                services.withdraw_entry(entry)
+            except services.EntryError as exc:
+                message, status = exc.message, exc.status
+            else:
+                return redirect(request.path)
     if entry is not None:
         entry.refresh_from_db()
     window = services.window_of(tournament)
