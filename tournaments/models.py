@@ -33,6 +33,7 @@ from tournaments.deals.models import (
     Trick,
     WriteReceipt,
 )
+from tournaments.entries.models import Entry, EntryWindow
 from tournaments.organisations.models import DIRECTING, Invitation, Membership, Organisation, Role
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.table_links.models import PairPin, TableDevice, TableLink
@@ -55,6 +56,7 @@ __all__ = [
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
     "DeskIdentity",
+    "Entry", "EntryWindow",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
     "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",
     "zones_or_field",

@@ -51,7 +51,9 @@ def test_printing_every_tables_card_draws_a_qr_code_and_two_pins_each(public, di
     response = print_cards(director)
     html = response.content.decode()
     assert response.status_code == 200 and "no-store" in response["Cache-Control"]
-    assert html.count('<svg viewBox="0 0') == 2 and html.count('class="qr"') == 2
+    # Each card: its table link's code, and each pair's own page's code (``entries``).
+    assert html.count('<svg viewBox="0 0') == 2 * 3 and html.count('class="qr"') == 2 * 3
+    assert html.count('data-testid="card-link"') == 2 and html.count('data-testid="card-own"') == 2
     assert len(set(tokens_in(html))) == 2
     assert len(re.findall(r'data-testid="pin">\d{6}<', html)) == 4
     assert TableLink.objects.filter(revoked_at__isnull=True).count() == 2

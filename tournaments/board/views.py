@@ -72,6 +72,7 @@ def table_sheet(match) -> dict:
         "ns": [(SEAT_NAMES[s], players[s]) for s in ("N", "S")],
         "ew": [(SEAT_NAMES[s], players[s]) for s in ("E", "W")],
         "deal_numbers": range(1, board.SCORE_SHEET_ROWS + 1),
+        "own_pairs": (match.pair_ns, match.pair_ew),  # each with its own page's QR code
     }
 
 

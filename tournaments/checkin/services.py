@@ -37,7 +37,7 @@ class Arrival:
 
 def arrivals(tournament: Tournament, number: int) -> list[Arrival]:
     """Every pair still playing, in seed order, with its check-in for round ``number`` (None: not here yet)."""
-    pairs = by_seed(tournament.pairs.filter(withdrawn=False).select_related("player1", "player2"))
+    pairs = by_seed(tournament.pairs.filter(withdrawn=False).select_related("player1", "player2", "entry"))
     here = {c.pair_id: c for c in CheckIn.objects.filter(pair__tournament=tournament, round_number=number)}
     return [Arrival(p, here.get(p.pk)) for p in pairs]
 

@@ -173,3 +173,10 @@ PINS = Throttle("pin", limit=5, seconds=600)
 # The public API from one address: 600 requests a minute (a stream's overlay polling a few answers every
 # second stays well under it; the answers are cached, so this guards the server, not the data).
 API = Throttle("api", limit=600, seconds=60)
+# The public entry form (``tournaments.entries``): posts from one address, ten in ten minutes (a club's members
+# entering from its one Wi-Fi share an address; a refused form counts too); posts to one tournament, a hundred
+# and twenty in ten minutes from anywhere. A repeated post of a form that already made its entry counts nowhere.
+ENTRY_ADDRESSES = Throttle("entry-address", limit=10, seconds=600)
+ENTRY_TOURNAMENTS = Throttle("entry-tournament", limit=120, seconds=600)
+# A wrong or guessed own-page link from one address: twenty a minute, as a table link's.
+OWN_LINKS = Throttle("own-link", limit=20, seconds=60)

@@ -24,6 +24,7 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from tournaments.models import (
     Bye,
     Deal,
+    EntryWindow,
     LineUp,
     Match,
     Pair,
@@ -99,7 +100,7 @@ def scope_of(instance) -> list[str]:
         return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, Deal):
         return slugs(Match, "round__tournament__slug", instance.match_id)
-    if isinstance(instance, Team | Zone | TeamEvent):
+    if isinstance(instance, Team | Zone | TeamEvent | EntryWindow):  # the overview links the entry form
         return slugs(Tournament, "slug", instance.tournament_id)
     if isinstance(instance, TeamMatch):
         return slugs(Round, "tournament__slug", instance.round_id)
@@ -149,6 +150,18 @@ def connect() -> None:
     """Called from the app's ``ready``: the project's only receivers."""
     for noted in (Deal, Tournament):
         pre_save.connect(before_save, sender=noted, dispatch_uid=f"public-gen-before-{noted.__name__}")
-    for model in (Tournament, Pair, Player, Round, Match, Bye, Seating, Deal, get_user_model(), *TEAM_ROWS):
+    for model in (
+        Tournament,
+        Pair,
+        Player,
+        Round,
+        Match,
+        Bye,
+        Seating,
+        Deal,
+        EntryWindow,
+        get_user_model(),
+        *TEAM_ROWS,
+    ):
         post_save.connect(changed, sender=model, dispatch_uid=f"public-gen-save-{model.__name__}")
         post_delete.connect(changed, sender=model, dispatch_uid=f"public-gen-delete-{model.__name__}")

@@ -234,24 +234,54 @@ def parse(tournament: Tournament, filename: str, data: bytes) -> Parsed:
             elif text == "" and col != "club":
                 problems.append(Problem(number, name, _("Must not be empty.")))
             values[col] = text
-        pair = values["pair"]
-        if pair:
-            if pair in existing:
-                problems.append(Problem(number, names[0], _("A pair of this name is already entered.")))
-            elif pair in seen:
-                problems.append(
-                    Problem(number, names[0], _("The same pair name as row %(n)s.") % {"n": seen[pair]})
-                )
-            seen.setdefault(pair, number)
-        if values["player1"] and values["player1"] == values["player2"]:
-            problems.append(Problem(number, names[2], _("The two players must be different.")))
-        problems += _players_taken(number, names, values, taken, players_seen)
+        problems += _entry_problems(number, names, values, existing, seen, taken, players_seen)
         entries.append(Entry(number, **values))
     if not entries and not problems:
         problems.append(Problem(None, None, _("The file has no pairs.")))
     if len(entries) > MAX_ROWS:  # the readers stop a little beyond it (a blank last line is no pair)
         problems.append(Problem(None, None, _("Too many rows: at most %(n)s pairs.") % {"n": MAX_ROWS}))
     return Parsed(entries, problems)
+
+
+def _entry_problems(
+    number: int, names, values: dict, existing: set, seen: dict, taken: dict, players_seen: dict
+) -> list[Problem]:
+    """One row's pair against the tournament and the rows before it: its name not entered yet nor repeated, its
+    two players different and in no other pair."""
+    problems = []
+    pair = values["pair"]
+    if pair:
+        if pair in existing:
+            problems.append(Problem(number, names[0], _("A pair of this name is already entered.")))
+        elif pair in seen:
+            problems.append(
+                Problem(number, names[0], _("The same pair name as row %(n)s.") % {"n": seen[pair]})
+            )
+        seen.setdefault(pair, number)
+    if values["player1"] and values["player1"] == values["player2"]:
+        problems.append(Problem(number, names[2], _("The two players must be different.")))
+    return problems + _players_taken(number, names, values, taken, players_seen)
+
+
+def rows_problem(tournament: Tournament, entries: list[Entry]) -> str | None:
+    """The import's checks on pairs that come from elsewhere (the entries on line) before ``import_entries``:
+    the first problem as one sentence naming its pair, or None."""
+    existing = set(tournament.pairs.values_list("name", flat=True))
+    seen: dict[str, int] = {}
+    taken = playing(tournament)
+    players_seen: dict[str, int] = {}
+    names = header_for("zh-hans" if (get_language() or "").startswith("zh") else "en")
+    for e in entries:
+        values = {"pair": e.pair, "player1": e.player1, "player2": e.player2, "club": e.club}
+        found = [
+            Problem(e.row, name, problem)
+            for col, name in zip(COLUMNS, names, strict=True)
+            if (problem := text_problem(values[col], MAX_NAME))
+        ]
+        found += _entry_problems(e.row, names, values, existing, seen, taken, players_seen)
+        if found:
+            return f"{e.pair} · {found[0].column}: {found[0].message}"
+    return None
 
 
 def _players_taken(number: int, names, values: dict, taken: dict, seen: dict) -> list[Problem]:
