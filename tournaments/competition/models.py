@@ -24,9 +24,7 @@ from tournaments.competition.stamps import by_user, owned_by
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
-
-# The tie-break codes are the engine's (rules.standings.TIEBREAKS); their names are worded in tournaments.competition.display.
-TIE_BREAK_LABELS = TIE_BREAK_NAMES
+TIE_BREAK_LABELS = TIE_BREAK_NAMES  # the engine's codes (rules.standings.TIEBREAKS), worded in competition.display
 TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 
@@ -64,6 +62,7 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss")
         KNOCKOUT = "knockout", _("knockout")
         MANUAL = "manual", _("manual")
+        DUPLICATE = "duplicate", _("duplicate pairs")
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=False)
@@ -342,6 +341,7 @@ class Match(models.Model):
         MERCY = "mercy", _("mercy rule")
         BYE = "bye", _("bye")
         ADJUSTED = "adjusted", _("adjusted by the director")
+        BOARDS = "boards", _("every board played")
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round")
