@@ -22,6 +22,9 @@ from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.display import match_status
 from tournaments.competition.page_guards import tournament_page
 from tournaments.competition.ruleset_settings import setting_label
+from tournaments.duplicate import results as duplicate_results
+from tournaments.duplicate.display import figure
+from tournaments.duplicate.visibility import shown_deals
 from tournaments.models import Deal, Match, Organisation, Round, Tournament, captained_teams
 from tournaments.pairing.bracket import final_placings
 from tournaments.people.forms import DirectorSetupForm
@@ -207,6 +210,8 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     # which builds on it) ranks its teams; its pairs' records are on the team pages.
     if hasattr(tournament, "team_event"):
         return redirect("team-tables", slug=tournament.slug)
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return duplicate_standings(request, tournament)
     try:
         up_to = int(request.GET["round"])
     except (KeyError, ValueError):
@@ -237,6 +242,21 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     patch_vary_headers(response, ["X-Live"])
     return response
+
+
+def duplicate_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A duplicate's standings: NS and EW pairs ranked apart on their percentage over the boards the visitor
+    may see (the public: the complete boards, ``duplicate.visibility``)."""
+    lines = [
+        {"line": line, "matchpoints": figure(line.matchpoints)}
+        for line in duplicate_results.standings(tournament, request.user)
+    ]
+    directions = [(code, [x for x in lines if x["line"].direction == code]) for code in ("NS", "EW")]
+    return render(
+        request,
+        "tournaments/public/duplicate_standings.html",
+        {"tournament": tournament, "directions": directions, **links_for(request, tournament)},
+    )
 
 
 @public_cache(reads=("p-sort", "r-sort"))
@@ -330,7 +350,9 @@ def deal_log_page(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     )
     rows = [
         {"deal": deal, "banker_pair": match.pair_ns if deal.banker in ("N", "S") else match.pair_ew}
-        for deal in match.deals.filter(state=Deal.State.CONFIRMED).order_by("number")
+        for deal in shown_deals(
+            match.deals.filter(state=Deal.State.CONFIRMED), tournament, request.user
+        ).order_by("number")
     ]
     return render(
         request,
