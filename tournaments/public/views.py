@@ -247,11 +247,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 def duplicate_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A duplicate's standings: NS and EW pairs ranked apart on their percentage over the boards the visitor
     may see (the public: the complete boards, ``duplicate.visibility``)."""
-    lines = [
-        {"line": line, "matchpoints": figure(line.matchpoints)}
-        for line in duplicate_results.standings(tournament, request.user)
+    lines = duplicate_results.standings(tournament, request.user)
+    directions = [
+        (code, [{"line": x, "matchpoints": figure(x.matchpoints)} for x in lines if x.direction == code])
+        for code in ("NS", "EW")
     ]
-    directions = [(code, [x for x in lines if x["line"].direction == code]) for code in ("NS", "EW")]
     return render(
         request,
         "tournaments/public/duplicate_standings.html",
