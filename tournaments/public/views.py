@@ -24,6 +24,7 @@ from tournaments.competition.page_guards import tournament_page
 from tournaments.competition.ruleset_settings import setting_label
 from tournaments.duplicate import results as duplicate_results
 from tournaments.duplicate.display import figure
+from tournaments.duplicate.movement import round_boards
 from tournaments.duplicate.visibility import shown_deals
 from tournaments.models import Deal, Match, Organisation, Round, Tournament, captained_teams
 from tournaments.pairing.bracket import final_placings
@@ -270,8 +271,8 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     links = links_for(request, tournament)
     pairing = PairingGrid(matches, prefix="p-")
     RequestConfig(request, paginate=False).configure(pairing)
-    results = None
-    if links["show_results"]:
+    results, boards = None, round_boards(rnd)
+    if links["show_results"] and not boards:  # a duplicate's results are its boards' (the boards pages)
         results = ResultGrid(
             matches, prefix="r-", deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
         )
@@ -285,6 +286,11 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "pairing": pairing,
             "results": results,
             "byes": rnd.byes.select_related("pair"),
+            "boards": [
+                {"match": m, "boards": ", ".join(map(str, boards[m.pk]))}
+                for m in matches.order_by("table")
+                if m.pk in boards
+            ],
             **links,
         },
     )
