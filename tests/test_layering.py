@@ -70,6 +70,7 @@ ROOMS = (  # top to bottom: each room may import only its own modules and the ro
     ),  # a team league's results and zone tables, its playoffs made as each round's last table finishes
     ("organisations",),  # who organises what: organisations, their members' roles, invitations
     ("pairing",),  # the draw: pairing, the knockout, its bracket
+    ("duplicate",),  # duplicate: boards dealt from a seed, the movement, matchpoints, what a board may show
     ("standings",),  # standings from the database
     ("competition", "deals"),  # the data (and every room's models.py): what every room asks of it
 )

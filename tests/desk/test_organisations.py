@@ -117,6 +117,7 @@ def url_of(route: str, name: str, scene: dict) -> str:
         "fixture_id": 1,
         "bye_id": 1,
         "kiosk_id": 1,
+        "score_id": 1,
         "fmt": "csv",
     }
     names = re.findall(r"<(?:\w+:)?(\w+)>", route)

@@ -26,8 +26,7 @@ from tournaments.competition.stamps import by_user, owned_by
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
-
-TIE_BREAK_LABELS = TIE_BREAK_NAMES  # the engine's codes (rules.standings), worded in competition.display
+TIE_BREAK_LABELS = TIE_BREAK_NAMES  # rules.standings.TIEBREAKS, worded in tournaments.competition.display
 TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 
@@ -64,6 +63,7 @@ class Tournament(SaveNotes, models.Model):
         SWISS = "swiss", _("Swiss")
         KNOCKOUT = "knockout", _("knockout")
         MANUAL = "manual", _("manual")
+        DUPLICATE = "duplicate", _("duplicate pairs")
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=False)
@@ -342,6 +342,7 @@ class Match(SaveNotes, models.Model):
         MERCY = "mercy", _("mercy rule")
         BYE = "bye", _("bye")
         ADJUSTED = "adjusted", _("adjusted by the director")
+        BOARDS = "boards", _("every board played")
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round")
@@ -455,11 +456,8 @@ class Match(SaveNotes, models.Model):
 
 
 class Bye(SaveNotes, models.Model):
-    """A round in which a pair has no opponent; worth ``points`` in the standings.
-
-    A new bye gets the tournament's bye points; the TD may change a published round's bye's points at the desk
-    (``pairing.set_bye_points``), and that counts.
-    """
+    """A round in which a pair has no opponent; worth ``points`` in the standings: the tournament's bye points,
+    which the TD may change on a published round at the desk (``pairing.set_bye_points``)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("round"))
     pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="byes", verbose_name=_("pair"))

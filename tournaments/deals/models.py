@@ -105,6 +105,16 @@ class Deal(SaveNotes, models.Model):
     # recompute (confirm, time, forfeit, a recorded deal). A correction to an earlier deal goes through the TD's
     # reopen and a recompute, so it refreshes this too. Empty (a deal made outside the service): it is folded.
     start_levels = models.JSONField(_("levels at the start"), null=True, blank=True, editable=False)
+    # A duplicate board played at this table (``tournaments.duplicate.models``: the deal's hands are the board's);
+    # None for a deal dealt at the table.
+    board = models.ForeignKey(
+        "tournaments.Board",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="deals",
+        verbose_name=_("board"),
+    )
 
     objects = DealQuerySet.as_manager()
     history = HistoricalRecords(excluded_fields=["start_levels"])
@@ -116,6 +126,9 @@ class Deal(SaveNotes, models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match"),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+            models.UniqueConstraint(
+                fields=["match", "board"], condition=Q(board__isnull=False), name="board_once_per_table"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0028_desk_identity'),
+        ('tournaments', '0031_duplicate_boards'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -22,8 +22,11 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from tournaments.models import (
+    ArtificialScore,
+    Board,
     Bye,
     Deal,
+    DuplicateEvent,
     EntryWindow,
     LineUp,
     Match,
@@ -100,8 +103,10 @@ def scope_of(instance) -> list[str]:
         return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, Deal):
         return slugs(Match, "round__tournament__slug", instance.match_id)
-    if isinstance(instance, Team | Zone | TeamEvent | EntryWindow):  # the overview links the entry form
+    if isinstance(instance, Team | Zone | TeamEvent | EntryWindow | Board | DuplicateEvent):
         return slugs(Tournament, "slug", instance.tournament_id)
+    if isinstance(instance, ArtificialScore):
+        return slugs(Match, "round__tournament__slug", instance.match_id)
     if isinstance(instance, TeamMatch):
         return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, LineUp | TeamTable):
@@ -144,6 +149,7 @@ def changed(sender, instance, **kwargs) -> None:
 
 
 TEAM_ROWS = (TeamEvent, Zone, Team, TeamPair, TeamMatch, LineUp, TeamTable)
+DUPLICATE_ROWS = (DuplicateEvent, Board, ArtificialScore)
 
 
 def connect() -> None:
@@ -162,6 +168,7 @@ def connect() -> None:
         EntryWindow,
         get_user_model(),
         *TEAM_ROWS,
+        *DUPLICATE_ROWS,
     ):
         post_save.connect(changed, sender=model, dispatch_uid=f"public-gen-save-{model.__name__}")
         post_delete.connect(changed, sender=model, dispatch_uid=f"public-gen-delete-{model.__name__}")

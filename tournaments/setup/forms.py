@@ -26,7 +26,7 @@ from rules.standings import TIEBREAKS
 from tournaments.competition import ruleset_settings
 from tournaments.competition.display import ruleset_presets, tie_break_name
 from tournaments.competition.refusals import ruleset_problem
-from tournaments.models import Tournament
+from tournaments.models import MAX_BOARDS_PER_ROUND, MIN_BOARDS_PER_ROUND, DuplicateEvent, Tournament
 
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 SETTINGS = tuple(f.name for f in fields(Ruleset) if f.name != "preset")
@@ -310,6 +310,22 @@ class TournamentForm(forms.ModelForm, QuietForm):
     tie_breaks = forms.MultipleChoiceField(
         choices=[(c, c) for c in TIEBREAKS], required=False, label=_("tie-breaks")
     )
+    movement = forms.ChoiceField(
+        required=False,
+        choices=DuplicateEvent.Movement.choices,
+        initial=DuplicateEvent.Movement.MITCHELL,
+        label=_("movement"),
+        help_text=_("duplicate only"),
+    )
+    boards_per_round = forms.TypedChoiceField(
+        required=False,
+        choices=[(n, n) for n in range(MIN_BOARDS_PER_ROUND, MAX_BOARDS_PER_ROUND + 1)],
+        coerce=int,
+        empty_value=None,
+        initial=2,
+        label=_("boards a round"),
+        help_text=_("duplicate only: the boards each table plays in a round"),
+    )
 
     class Meta:
         model = Tournament
@@ -330,6 +346,10 @@ class TournamentForm(forms.ModelForm, QuietForm):
         self.fields["num_rounds"].help_text = _(
             "a knockout's rounds follow from its pairs; with a knockout stage, the rounds before it"
         )
+        event = DuplicateEvent.objects.filter(tournament_id=self.instance.pk).first()
+        if event is not None:
+            self.initial.setdefault("movement", event.movement)
+            self.initial.setdefault("boards_per_round", event.boards_per_round)
         self.fields["knockout_size"].choices = [("", _("no knockout stage"))] + [
             (n, _("top %(n)s") % {"n": n}) for n in (4, 8, 16)
         ]
@@ -350,7 +370,7 @@ class TournamentForm(forms.ModelForm, QuietForm):
         return data
 
     GROUPS = (
-        (_("The tournament"), TOURNAMENT_FIELDS),
+        (_("The tournament"), (*TOURNAMENT_FIELDS, "movement", "boards_per_round")),
         (_("Match points and pairing"), POINTS_FIELDS),
         (_("What the public sees"), PUBLIC_FIELDS),
     )
@@ -368,6 +388,15 @@ class TournamentForm(forms.ModelForm, QuietForm):
             order, used = self.initial["tie_break_order"], set(self.initial["tie_breaks"])
         order += [c for c in TIEBREAKS if c not in order]
         return [{"code": c, "name": tie_break_name(c), "used": c in used} for c in order]
+
+    def duplicate(self) -> tuple[str, int]:
+        """The duplicate settings as typed (the service keeps them for a duplicate only)."""
+        event = DuplicateEvent.objects.filter(tournament_id=self.instance.pk).first()
+        movement = self.cleaned_data.get("movement") or (
+            event.movement if event else DuplicateEvent.Movement.MITCHELL
+        )
+        boards = self.cleaned_data.get("boards_per_round") or (event.boards_per_round if event else 2)
+        return movement, boards
 
     def save(self, commit: bool = True) -> Tournament:
         self.instance.tie_breaks = self.cleaned_data["tie_breaks"]
