@@ -18,6 +18,7 @@ from tournaments.calls import services as calls
 from tournaments.calls.forms import CallForm, RulingForm
 from tournaments.calls.views import found
 from tournaments.competition.page_guards import scoring_page
+from tournaments.duplicate.movement import is_duplicate_match
 from tournaments.models import Tournament
 
 
@@ -30,7 +31,7 @@ def first_error(form) -> str:
 def table_call(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table calls the referee; a call sent again with its device key is the one already made."""
     match = load_match(request, match_id)
-    form = CallForm(request.POST)
+    form = CallForm(request.POST, boards=is_duplicate_match(match))
     status, message, call = 400, "", None
     if not form.is_valid():
         message = first_error(form)

@@ -20,6 +20,7 @@ from rules.seats import SEATS, side_of
 from tournaments.competition.access import can_confirm
 from tournaments.competition.free_text import text_problem
 from tournaments.models import TRUMP_CHOICES, Deal, Match, Penalty
+from tournaments.scoring.board_hands import require_buried_held
 from tournaments.scoring.entries import lock_for_entry, may_reopen, require_open, require_record
 from tournaments.scoring.errors import (
     PermissionRefused,
@@ -131,6 +132,9 @@ def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
     deal = lock_deal(deal, version)
     require_open(deal)
     deal.kitty = kitty_text(ruleset_for(deal.match), kitty)
+    require_buried_held(deal, deal.kitty)  # a board's: cards the banker held with the kitty
+    if deal.board_id and deal.tricks.exists():  # play was judged against the banker's hand: it stays
+        raise RecordingError(_("Play has begun on this board: undo every play to change the buried cards."))
     touch(deal, user)
     return deal
 
