@@ -33,7 +33,13 @@ from tournaments.deals.models import (
     Trick,
     WriteReceipt,
 )
-from tournaments.duplicate.models import ArtificialScore, Board, DuplicateEvent
+from tournaments.duplicate.models import (
+    MAX_BOARDS_PER_ROUND,
+    MIN_BOARDS_PER_ROUND,
+    ArtificialScore,
+    Board,
+    DuplicateEvent,
+)
 from tournaments.organisations.models import DIRECTING, Invitation, Membership, Organisation, Role
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.table_links.models import PairPin, TableDevice, TableLink
@@ -55,7 +61,7 @@ __all__ = [
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
     "DeskIdentity",
-    "ArtificialScore", "Board", "DuplicateEvent",
+    "ArtificialScore", "Board", "DuplicateEvent", "MAX_BOARDS_PER_ROUND", "MIN_BOARDS_PER_ROUND",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
     "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",
 ]  # fmt: skip

@@ -13,7 +13,9 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from rules.teams import TABLE_POINTS
+from tournaments.api.boards import duplicate_standings
 from tournaments.competition import access
+from tournaments.duplicate.visibility import shown_deals
 from tournaments.league.results import results as team_results
 from tournaments.league.results import zone_table
 from tournaments.models import Deal, Match, Pair, Round, TeamMatch, Tournament
@@ -152,7 +154,10 @@ def results(tournament: Tournament, number: int | None) -> dict:
 
 
 def standings(tournament: Tournament, up_to: int | None) -> dict:
-    """The standings page's lines (after round ``up_to`` when given), and a knockout's placings."""
+    """The standings page's lines (after round ``up_to`` when given), and a knockout's placings; a duplicate's
+    lines are its matchpoints in each direction (``boards.duplicate_standings``)."""
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return duplicate_standings(tournament)
     lines = compute_standings(tournament, up_to)
     placings = final_placings(tournament) if up_to is None and tournament.bracket_start else []
     return {
@@ -218,7 +223,7 @@ def match_deals(tournament: Tournament, match_id: int) -> dict:
         pk=match_id,
         round__in=public_rounds(tournament),
     )
-    deals = match.deals.filter(state=Deal.State.CONFIRMED).order_by("number")
+    deals = shown_deals(match.deals.filter(state=Deal.State.CONFIRMED), tournament).order_by("number")
     return {
         "match": match_entry(match, results=shown(tournament)["results"], deal_log=False),
         "deals": [

@@ -13,6 +13,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/standings/", views.standings, name="api-standings"),
     path("tournaments/<slug:slug>/results/", views.results, name="api-results"),
     path("tournaments/<slug:slug>/bracket/", views.bracket, name="api-bracket"),
+    path("tournaments/<slug:slug>/boards/", views.boards, name="api-boards"),
     path("tournaments/<slug:slug>/teams/", views.teams, name="api-teams"),
     path("tournaments/<slug:slug>/matches/<int:match_id>/", views.match, name="api-match"),
 ]

@@ -162,6 +162,8 @@ def match_status(match) -> str:
     """A match in a list of results: its result once finished, else its state (not started, in progress)."""
     if match.state != match.State.FINISHED:
         return str(match.get_state_display())
+    if match.ended_by == match.EndedBy.BOARDS:  # a duplicate table: its results are its boards'
+        return str(match.get_ended_by_display())
     return match_result(match.winner)
 
 

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from tournaments.board import views as board_views
-from tournaments.desk import knockout_round, screen_message, views
+from tournaments.desk import boards, knockout_round, screen_message, views
 from tournaments.people import views as people_views
 from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
@@ -29,6 +29,21 @@ urlpatterns = [
     path("finish/", views.desk_finish, name="desk-finish"),
     path("reopen/", views.desk_reopen, name="desk-reopen"),
     path("screen-message/", screen_message.desk_screen_message, name="desk-screen-message"),
+]
+
+# A duplicate's boards: dealt or imported, marked, exported; the director's artificial scores.
+urlpatterns += [
+    path("boards/", boards.desk_boards, name="desk-boards"),
+    path("boards/deal/", boards.desk_deal_boards, name="desk-deal-boards"),
+    path("boards/import/", boards.desk_import_boards, name="desk-import-boards"),
+    path("boards/boards.json", boards.desk_export_boards, name="desk-export-boards"),
+    path("boards/<int:number>/mark/", boards.desk_mark_board, name="desk-mark-board"),
+    path("boards/artificial/", boards.desk_artificial, name="desk-artificial"),
+    path(
+        "boards/artificial/<int:score_id>/take-back/",
+        boards.desk_take_back_artificial,
+        name="desk-take-back-artificial",
+    ),
 ]
 
 # The director's day: the table board, the confirmation queue and the round's printables.

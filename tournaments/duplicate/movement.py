@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from rules.movement import MovementError, Seating, mitchell, mitchell_rounds, pairs_for_tables
-from tournaments.models import Board, Deal, DuplicateEvent, Match, Pair, Tournament, by_seed
+from tournaments.models import Board, Deal, DuplicateEvent, Match, Pair, Round, Tournament, by_seed
 
 
 class DuplicateError(Exception):
@@ -108,3 +108,17 @@ def next_board(match: Match) -> Board | None:
     done = set(Deal.objects.filter(match=match, board__isnull=False).values_list("board_id", flat=True))
     done |= set(match.artificial_scores.values_list("board_id", flat=True))
     return next((b for b in boards_of(match) if b.pk not in done), None)
+
+
+def round_boards(rnd: Round) -> dict[int, tuple[int, ...]]:
+    """By match id, the board numbers each table of the round plays (empty for a table off the movement)."""
+    event = duplicate_event(rnd.tournament)
+    if event is None:
+        return {}
+    try:
+        rounds = seatings(rnd.tournament, event)
+    except (DuplicateError, MovementError):
+        return {}
+    row = rounds[rnd.number - 1] if 1 <= rnd.number <= len(rounds) else ()
+    by_table = {s.table: s.boards for s in row}
+    return {m.pk: by_table.get(m.table, ()) for m in rnd.matches.all()}

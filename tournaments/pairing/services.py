@@ -28,6 +28,7 @@ from rules.pairing import (
     swiss_round,
 )
 from tournaments.competition.finishing import lock_open, refusal
+from tournaments.duplicate.movement import DuplicateError, mitchell_games
 from tournaments.models import Bye, Match, Pair, Round, Seating, TableLink, Tournament, by_seed
 from tournaments.pairing import knockout
 from tournaments.standings.compute import compute_standings
@@ -161,6 +162,14 @@ def _manual_games(
     return seed_order_draft([p.pk for p in active_pairs(tournament) if p.pk not in sitting_out])
 
 
+def _movement_games(tournament: Tournament, number: int) -> list[tuple[int, int]]:
+    """A duplicate's round: the movement's seats, whoever checked in (the boards are at every table)."""
+    try:
+        return mitchell_games(tournament, number)
+    except DuplicateError as exc:
+        raise PairingError(exc.message) from None
+
+
 def _write_round(
     rnd: Round, games: Iterable[tuple[int, int] | tuple[int, int, int | None]], byes: Iterable[int]
 ) -> None:
@@ -191,6 +200,8 @@ def pair_round(
         games, byes, bracket = knockout.draw(tournament, number)
     elif tournament.format == Tournament.Format.ROUND_ROBIN:
         games, byes = _round_robin_games(tournament, number, sitting_out)
+    elif tournament.format == Tournament.Format.DUPLICATE:
+        games, byes = _movement_games(tournament, number), []
     elif tournament.format == Tournament.Format.SWISS:
         draw = _swiss_games(tournament, number, sitting_out)
         games, byes, gave_way = draw.games, [] if draw.bye is None else [draw.bye], draw.gave_way

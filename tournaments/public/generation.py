@@ -22,8 +22,11 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from tournaments.models import (
+    ArtificialScore,
+    Board,
     Bye,
     Deal,
+    DuplicateEvent,
     LineUp,
     Match,
     Pair,
@@ -99,8 +102,10 @@ def scope_of(instance) -> list[str]:
         return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, Deal):
         return slugs(Match, "round__tournament__slug", instance.match_id)
-    if isinstance(instance, Team | Zone | TeamEvent):
+    if isinstance(instance, Team | Zone | TeamEvent | Board | DuplicateEvent):
         return slugs(Tournament, "slug", instance.tournament_id)
+    if isinstance(instance, ArtificialScore):
+        return slugs(Match, "round__tournament__slug", instance.match_id)
     if isinstance(instance, TeamMatch):
         return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, LineUp | TeamTable):
@@ -143,12 +148,25 @@ def changed(sender, instance, **kwargs) -> None:
 
 
 TEAM_ROWS = (TeamEvent, Zone, Team, TeamPair, TeamMatch, LineUp, TeamTable)
+DUPLICATE_ROWS = (DuplicateEvent, Board, ArtificialScore)
 
 
 def connect() -> None:
     """Called from the app's ``ready``: the project's only receivers."""
     for model in (Deal, Tournament):
         pre_save.connect(before_save, sender=model, dispatch_uid=f"public-gen-before-{model.__name__}")
-    for model in (Tournament, Pair, Player, Round, Match, Bye, Seating, Deal, get_user_model(), *TEAM_ROWS):
+    for model in (
+        Tournament,
+        Pair,
+        Player,
+        Round,
+        Match,
+        Bye,
+        Seating,
+        Deal,
+        get_user_model(),
+        *TEAM_ROWS,
+        *DUPLICATE_ROWS,
+    ):
         post_save.connect(changed, sender=model, dispatch_uid=f"public-gen-save-{model.__name__}")
         post_delete.connect(changed, sender=model, dispatch_uid=f"public-gen-delete-{model.__name__}")

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 from tournaments.competition import access
 from tournaments.competition.page_guards import tournament_page
+from tournaments.duplicate.visibility import shown_deals
 from tournaments.models import SEAT_CHOICES, Deal, Match, Tournament
 from tournaments.public.caching import public_cache
 from tournaments.public.charts import TrickCards, trick_picture
@@ -47,7 +48,7 @@ def seat_labels(match: Match) -> dict[str, str]:
 def replayed_deals(user, match: Match):
     """The deals a replay may show this user: confirmed ones, and submitted ones to the match's officials."""
     shown = [Deal.State.CONFIRMED] + ([Deal.State.SUBMITTED] if access.is_official(user, match) else [])
-    return match.deals.filter(state__in=shown)
+    return shown_deals(match.deals.filter(state__in=shown), match.round.tournament, user)
 
 
 @tournament_page

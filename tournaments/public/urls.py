@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.public import bracket_page, replay, screen, views
+from tournaments.public import boards, bracket_page, replay, screen, views
 from tournaments.setup import views as setup_views
 
 urlpatterns = [
@@ -20,6 +20,8 @@ urlpatterns = [
         replay.deal_replay_page,
         name="deal-replay",
     ),
+    path("t/<slug:slug>/boards/", boards.boards_page, name="boards"),
+    path("t/<slug:slug>/boards/<int:number>/", boards.board_page, name="board"),
     path("t/<slug:slug>/screen/", screen.screen_page, name="screen"),
     path("t/<slug:slug>/screen/panels/", screen.screen_panels_fragment, name="screen-panels"),
 ]

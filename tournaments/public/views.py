@@ -22,6 +22,10 @@ from tournaments.competition.accounts import create_director, site_is_new
 from tournaments.competition.display import match_status
 from tournaments.competition.page_guards import tournament_page
 from tournaments.competition.ruleset_settings import setting_label
+from tournaments.duplicate import results as duplicate_results
+from tournaments.duplicate.display import figure
+from tournaments.duplicate.movement import round_boards
+from tournaments.duplicate.visibility import shown_deals
 from tournaments.models import Deal, Match, Organisation, Round, Tournament, captained_teams
 from tournaments.pairing.bracket import final_placings
 from tournaments.people.forms import DirectorSetupForm
@@ -207,6 +211,8 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     # which builds on it) ranks its teams; its pairs' records are on the team pages.
     if hasattr(tournament, "team_event"):
         return redirect("team-tables", slug=tournament.slug)
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return duplicate_standings(request, tournament)
     try:
         up_to = int(request.GET["round"])
     except (KeyError, ValueError):
@@ -239,6 +245,21 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+def duplicate_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A duplicate's standings: NS and EW pairs ranked apart on their percentage over the boards the visitor
+    may see (the public: the complete boards, ``duplicate.visibility``)."""
+    lines = duplicate_results.standings(tournament, request.user)
+    directions = [
+        (code, [{"line": x, "matchpoints": figure(x.matchpoints)} for x in lines if x.direction == code])
+        for code in ("NS", "EW")
+    ]
+    return render(
+        request,
+        "tournaments/public/duplicate_standings.html",
+        {"tournament": tournament, "directions": directions, **links_for(request, tournament)},
+    )
+
+
 @public_cache(reads=("p-sort", "r-sort"))
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairing list (printable); the results once the matches are over."""
@@ -250,8 +271,8 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     links = links_for(request, tournament)
     pairing = PairingGrid(matches, prefix="p-")
     RequestConfig(request, paginate=False).configure(pairing)
-    results = None
-    if links["show_results"]:
+    results, boards = None, round_boards(rnd)
+    if links["show_results"] and not boards:  # a duplicate's results are its boards' (the boards pages)
         results = ResultGrid(
             matches, prefix="r-", deal_log_url=_deal_log_url(tournament) if links["show_deal_log"] else None
         )
@@ -265,6 +286,11 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "pairing": pairing,
             "results": results,
             "byes": rnd.byes.select_related("pair"),
+            "boards": [
+                {"match": m, "boards": ", ".join(map(str, boards[m.pk]))}
+                for m in matches.order_by("table")
+                if m.pk in boards
+            ],
             **links,
         },
     )
@@ -330,7 +356,9 @@ def deal_log_page(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     )
     rows = [
         {"deal": deal, "banker_pair": match.pair_ns if deal.banker in ("N", "S") else match.pair_ew}
-        for deal in match.deals.filter(state=Deal.State.CONFIRMED).order_by("number")
+        for deal in shown_deals(
+            match.deals.filter(state=Deal.State.CONFIRMED), tournament, request.user
+        ).order_by("number")
     ]
     return render(
         request,

@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from rules.match import MatchDeal, MatchState, replay_played
 from rules.ruleset import Ruleset
 from tournaments.competition.access import can_reopen
+from tournaments.duplicate.movement import is_duplicate_match
+from tournaments.duplicate.tables import board_state
 from tournaments.league.playoffs import after_table
 from tournaments.models import Adjustment, Deal, Match, Penalty
 from tournaments.pairing.advance import after_bracket_match
@@ -97,8 +99,12 @@ def replay_with_notes(
     match: Match, *, states: Iterable[str], before: int | None = None
 ) -> tuple[MatchState, tuple[str, ...]]:
     """Fold the match's deals in ``states`` (numbered below ``before``) as played; notes name any mismatch. The
-    whole match's fold gives way to the director's ruling that ends it (``awarded.ruled_state``)."""
+    whole match's fold gives way to the director's ruling that ends it (``awarded.ruled_state``). A duplicate
+    table's state is its boards' (``duplicate.tables.board_state``), with no fold."""
     rs = ruleset_for(match)
+    if is_duplicate_match(match):
+        state = board_state(match, rs, states)
+        return (ruled_state(match, state) if before is None else state), ()
     rows = fold_rows(match, states, before)
     deals = [match_deal(row, rs) for row in rows if row["verdict__result"]]
     next_start = None
@@ -124,7 +130,9 @@ def table_state(match: Match) -> MatchState:
 
 
 def levels_before(deal: Deal) -> dict[str, str]:
-    """Both sides' levels when this deal began (from the played deals before it)."""
+    """Both sides' levels when this deal began (from the played deals before it; a board's: its level)."""
+    if deal.board_id is not None:
+        return {"NS": deal.level, "EW": deal.level}
     return dict(replay_match(deal.match, states=PLAYED, before=deal.number).levels)
 
 
@@ -135,6 +143,12 @@ def start_levels(deal: Deal) -> dict[str, str]:
 
 def refresh_start_levels(match: Match) -> None:
     """Store every deal's ``levels_before`` again, after a played deal changed (the rule: ``Deal.start_levels``)."""
+    if is_duplicate_match(match):  # a board's deal starts at the board's level, whatever came before
+        deals = list(match.deals.only("pk", "level", "start_levels"))
+        for deal in deals:
+            deal.start_levels = {"NS": deal.level, "EW": deal.level}
+        Deal.objects.bulk_update(deals, ["start_levels"])
+        return
     rs = ruleset_for(match)
     rows = fold_rows(match, PLAYED, None)
     first_banker = first_banker_of(match, rows)

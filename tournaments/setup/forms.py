@@ -25,7 +25,7 @@ from rules.standings import TIEBREAKS
 from tournaments.competition import ruleset_settings
 from tournaments.competition.display import ruleset_presets, tie_break_name
 from tournaments.competition.refusals import ruleset_problem
-from tournaments.models import Tournament
+from tournaments.models import MAX_BOARDS_PER_ROUND, MIN_BOARDS_PER_ROUND, DuplicateEvent, Tournament
 
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
 SETTINGS = tuple(f.name for f in fields(Ruleset) if f.name != "preset")
@@ -306,6 +306,19 @@ class TournamentForm(forms.ModelForm, QuietForm):
     tie_breaks = forms.MultipleChoiceField(
         choices=[(c, c) for c in TIEBREAKS], required=False, label=_("tie-breaks")
     )
+    movement = forms.ChoiceField(
+        choices=DuplicateEvent.Movement.choices,
+        initial=DuplicateEvent.Movement.MITCHELL,
+        label=_("movement"),
+        help_text=_("duplicate only"),
+    )
+    boards_per_round = forms.TypedChoiceField(
+        choices=[(n, n) for n in range(MIN_BOARDS_PER_ROUND, MAX_BOARDS_PER_ROUND + 1)],
+        coerce=int,
+        initial=2,
+        label=_("boards a round"),
+        help_text=_("duplicate only: the boards each table plays in a round"),
+    )
 
     class Meta:
         model = Tournament
@@ -326,6 +339,10 @@ class TournamentForm(forms.ModelForm, QuietForm):
         self.fields["num_rounds"].help_text = _(
             "a knockout's rounds follow from its pairs; with a knockout stage, the rounds before it"
         )
+        event = DuplicateEvent.objects.filter(tournament_id=self.instance.pk).first()
+        if event is not None:
+            self.initial.setdefault("movement", event.movement)
+            self.initial.setdefault("boards_per_round", event.boards_per_round)
         self.fields["knockout_size"].choices = [("", _("no knockout stage"))] + [
             (n, _("top %(n)s") % {"n": n}) for n in (4, 8, 16)
         ]
@@ -346,7 +363,7 @@ class TournamentForm(forms.ModelForm, QuietForm):
         return data
 
     GROUPS = (
-        (_("The tournament"), TOURNAMENT_FIELDS),
+        (_("The tournament"), (*TOURNAMENT_FIELDS, "movement", "boards_per_round")),
         (_("Match points and pairing"), POINTS_FIELDS),
         (_("What the public sees"), PUBLIC_FIELDS),
     )
@@ -364,6 +381,10 @@ class TournamentForm(forms.ModelForm, QuietForm):
             order, used = self.initial["tie_break_order"], set(self.initial["tie_breaks"])
         order += [c for c in TIEBREAKS if c not in order]
         return [{"code": c, "name": tie_break_name(c), "used": c in used} for c in order]
+
+    def duplicate(self) -> tuple[str, int]:
+        """The duplicate settings as typed (the service keeps them for a duplicate only)."""
+        return self.cleaned_data["movement"], self.cleaned_data["boards_per_round"]
 
     def save(self, commit: bool = True) -> Tournament:
         self.instance.tie_breaks = self.cleaned_data["tie_breaks"]

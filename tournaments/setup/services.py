@@ -20,6 +20,8 @@ from pypinyin import lazy_pinyin
 
 from rules.ruleset import Ruleset, RulesetError
 from tournaments.competition.finishing import require_open
+from tournaments.duplicate.movement import DuplicateError
+from tournaments.duplicate.settings import save_duplicate_settings
 from tournaments.models import Deal, Round, Tournament
 from tournaments.people.pairs import delete_pairs
 from tournaments.scoring.errors import RecordingError
@@ -93,12 +95,14 @@ def rules_change(tournament: Tournament, spec: Any) -> bool:
 
 
 @transaction.atomic
-def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
+def save_settings(
+    tournament: Tournament, spec: Any, user, *, duplicate: tuple[str, int] | None = None
+) -> Tournament:
     """Save a new or edited tournament (its form already applied to the instance) with the ruleset ``spec``.
 
     An edited ruleset re-scores the recorded deals (``rescore_tournament``) in this transaction: a refusal
     (``SettingsError``) leaves the tournament as it was. A finished tournament's ruleset and scoring settings are
-    refused (``finishing.TournamentFinished``)."""
+    refused (``finishing.TournamentFinished``). ``duplicate``: a duplicate's movement and boards a round."""
     changed = rules_change(tournament, spec)
     if tournament.pk is None:
         tournament.slug = unique_slug(tournament.name)
@@ -111,6 +115,13 @@ def save_settings(tournament: Tournament, spec: Any, user) -> Tournament:
     tournament.ruleset = spec
     tournament._history_user = user
     tournament.save()
+    if duplicate is not None:
+        try:
+            save_duplicate_settings(
+                tournament, movement=duplicate[0], boards_per_round=duplicate[1], user=user
+            )
+        except DuplicateError as exc:
+            raise SettingsError(exc.message) from exc
     if changed:
         try:
             rescore_tournament(tournament, user)

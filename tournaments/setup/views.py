@@ -85,7 +85,7 @@ def settings_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         return show(request, tournament, form, rules, confirm=recorded_deals(instance))
     new = instance.pk is None
     try:
-        saved = save_settings(instance, rules.spec, request.user)
+        saved = save_settings(instance, rules.spec, request.user, duplicate=form.duplicate())
     except (SettingsError, TournamentFinished) as exc:  # the form stays as typed, with the refusal above it
         messages.error(request, exc.message)
         return show(request, tournament, form, rules, status=exc.status)

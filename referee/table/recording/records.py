@@ -26,7 +26,9 @@ from rules.record import Record, RecordError, parse_record
 from rules.ruleset import Ruleset, RulesetError
 from rules.seats import side_of
 from tournaments.competition.free_text import text_problem
-from tournaments.models import Deal, Match, Penalty, Play, Trick
+from tournaments.duplicate.movement import DuplicateError, is_duplicate_match, next_board
+from tournaments.duplicate.tables import board_place, check_board_record
+from tournaments.models import Board, Deal, Match, Penalty, Play, Trick
 from tournaments.scoring.entries import require_entries
 from tournaments.scoring.errors import RecordingError
 from tournaments.scoring.fold import has_open_deal, levels_before, recompute_match, table_state
@@ -54,9 +56,10 @@ def export_deals(match: Match) -> list[dict]:
     ]
 
 
-def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
+def check_record_fits(match: Match, record: Mapping[str, Any]) -> Board | None:
     """A record must agree with the match's state: same ruleset, the banker due, the banker side's level; and
-    the match's round must be published (a draft takes no entries)."""
+    the match's round must be published (a draft takes no entries). At a duplicate table it must be the play of
+    the table's next board, whose row it returns (``duplicate.tables.check_board_record``)."""
     require_entries(match)
     try:
         parsed = parse_record(record)
@@ -85,6 +88,16 @@ def check_record_fits(match: Match, record: Mapping[str, Any]) -> None:
     due_level = state.levels[side_of(parsed.banker)]
     if parse_rank(record["level"]) != due_level:
         raise RecordingError(f"level {record['level']} differs from the banker side's level {due_level}")
+    if not is_duplicate_match(match):
+        return None
+    board = next_board(match)
+    if board is None:
+        raise RecordingError("every board of this table's round is played")
+    try:
+        check_board_record(board, parsed)
+    except DuplicateError as exc:
+        raise RecordingError(exc.message) from exc
+    return board
 
 
 def check_sizes(parsed: Record) -> None:
@@ -114,10 +127,13 @@ def record_deal(
     Refused (``settling.Unsettled``) when the record's penalties leave a violation unsettled, as a judge's
     submit is: a confirmed deal never carries an open violation."""
     match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
-    check_record_fits(match, record)
+    board = check_record_fits(match, record)
     now = timezone.now()
     started_at = started_at or now
-    number = (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
+    if board is not None:
+        number = board_place(match, board)
+    else:
+        number = (match.deals.aggregate(n=Max("number"))["n"] or 0) + 1
     rs = ruleset_for(match)
     t = trump_from_text(record["level"], record["trump"], rs.permanent_twos)
 
@@ -128,12 +144,13 @@ def record_deal(
         match=match,
         number=number,
         banker=record["banker"],
-        declarer=record["banker"] if number == 1 else "",
+        declarer=record["banker"] if number == 1 and board is None else "",
         level=parse_rank(record["level"]),
         trump=str(record["trump"]).upper(),
         kitty=canon(record.get("kitty") or ""),
         started_at=started_at,
         changed_by=user,
+        board=board,
     )
     deal._history_user = user
     deal.save()

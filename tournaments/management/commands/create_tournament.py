@@ -1,14 +1,18 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from rules.ruleset import PRESETS
-from tournaments.models import Organisation, Tournament
+from tournaments.duplicate.movement import DuplicateError
+from tournaments.duplicate.settings import save_duplicate_settings
+from tournaments.models import DuplicateEvent, Organisation, Tournament
 
 
 class Command(BaseCommand):
     help = (
         "Create a tournament: manage.py create_tournament SLUG --name NAME --preset PRESET --rounds N "
-        "[--format knockout | --knockout-size 8] [--third-place]"
+        "[--format knockout | --knockout-size 8] [--third-place] "
+        "[--format duplicate --movement mitchell --boards-per-round N]"
     )
 
     def add_arguments(self, parser) -> None:
@@ -26,6 +30,12 @@ class Command(BaseCommand):
             help="a Swiss or round robin: its top N then play a knockout after --rounds rounds",
         )
         parser.add_argument("--third-place", action="store_true", help="a knockout's third-place match")
+        parser.add_argument(
+            "--movement", default=DuplicateEvent.Movement.MITCHELL, choices=DuplicateEvent.Movement.values
+        )
+        parser.add_argument(
+            "--boards-per-round", type=int, default=2, help="a duplicate's boards a round (2-4)"
+        )
         parser.add_argument("--venue", default="")
         parser.add_argument("--avoid-same-club", action="store_true")
         parser.add_argument("--hidden", action="store_true", help="not public until the TD switches it on")
@@ -60,7 +70,14 @@ class Command(BaseCommand):
             raise CommandError(
                 "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
             ) from None
-        t.save()
+        try:
+            with transaction.atomic():
+                t.save()
+                save_duplicate_settings(
+                    t, movement=o["movement"], boards_per_round=o["boards_per_round"], user=None
+                )
+        except DuplicateError as exc:
+            raise CommandError(exc.message) from None
         self.stdout.write(
             f"created {t.slug}: {t.name} ({t.format}, {t.rounds_planned} rounds, preset {o['preset']})"
         )

@@ -1,0 +1,82 @@
+"""A duplicate session's public pages: the boards with their fingerprints, each board's hand record and
+traveller (its standings are the standings page's, ``views.duplicate_standings``).
+
+What a page may show is ``tournaments.duplicate.visibility``'s, for the visitor (the director sees every board
+at once; these pages are cached only for visitors not signed in, so a director's page is never served to them).
+Before a board is complete the page shows its number and fingerprint only: no hands, no result.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from tournaments.duplicate.display import figure, frequencies, hand_lines, outcome_words
+from tournaments.duplicate.results import board_top, travellers
+from tournaments.duplicate.visibility import published_seed, visible_board_ids
+from tournaments.models import Board, Tournament
+from tournaments.public.caching import public_cache
+from tournaments.public.views import links_for, public_tournament
+
+COMPASS = ("N", "W", "E", "S")
+
+
+def duplicate_tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = public_tournament(request, slug, "public_results")
+    if tournament.format != Tournament.Format.DUPLICATE:
+        raise Http404
+    return tournament
+
+
+@public_cache
+def boards_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every board's number and fingerprint (shown before play, so a table can check its board), a link to
+    each complete board's hand record, and the seed once the session is over."""
+    tournament = duplicate_tournament(request, slug)
+    visible = visible_board_ids(tournament, request.user)
+    boards = [
+        {"board": b, "complete": b.pk in visible} for b in Board.objects.of(tournament).order_by("number")
+    ]
+    return render(
+        request,
+        "tournaments/public/boards.html",
+        {
+            "tournament": tournament,
+            "boards": boards,
+            "seed": published_seed(tournament),
+            "count": len(boards),
+            **links_for(request, tournament),
+        },
+    )
+
+
+@public_cache
+def board_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One board's hand record: the hands as a compass, banker, level and trump, the traveller with every
+    table's NS score and matchpoints, how often each outcome happened, and the seed with how to check it."""
+    tournament = duplicate_tournament(request, slug)
+    board = get_object_or_404(Board.objects.of(tournament), number=number)
+    complete = board.pk in visible_board_ids(tournament, request.user)
+    rows = travellers(tournament, [board.pk]).get(board.number, []) if complete else []
+    context = {
+        "tournament": tournament,
+        "board": board,
+        "complete": complete,
+        "hands": {seat: hand_lines(board.hands[seat]) for seat in COMPASS} if complete else {},
+        "kitty": hand_lines(board.kitty) if complete else [],
+        "rows": [
+            {
+                "row": r,
+                "outcome": outcome_words(r.outcome),
+                "ns_mp": figure(r.ns_matchpoints),
+                "ew_mp": figure(r.ew_matchpoints),
+            }
+            for r in rows
+        ],
+        "frequencies": frequencies(rows),
+        "top": board_top(tournament),
+        "seed": published_seed(tournament),
+        "count": Board.objects.of(tournament).count(),
+        **links_for(request, tournament),
+    }
+    return render(request, "tournaments/public/board.html", context)
