@@ -11,6 +11,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.table.recording.deal_entry import add_penalty, reopen_deal
+from rules.matchpoints import Fault
+from tournaments.adjusted.artificial import give_artificial
 from tournaments.calls import services as calls
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, ArtificialScore, Deal, TableCall
 from tournaments.scoring.errors import RecordingError
@@ -40,12 +42,10 @@ def score_fouled(call: TableCall, user, ruling: str) -> ArtificialScore:
             )
         deal._history_user, deal._change_reason = user, ruling[:100]
         deal.delete()
-    score, _made = ArtificialScore.objects.update_or_create(
-        match=call.match,
-        board=call.board,
-        defaults={"fouled": True, "note": ruling[:200], "made_by": user},
+    nobody = Fault.NONE.value
+    return give_artificial(
+        call.match, call.board, user, ns_fault=nobody, ew_fault=nobody, fouled=True, note=ruling[:200]
     )
-    return score
 
 
 @transaction.atomic
