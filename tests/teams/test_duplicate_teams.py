@@ -1,0 +1,124 @@
+"""A 4-team duplicate (issue 40 item 6, RULES §14.5): two team matches of two tables each, team A (home) North–
+South at table 1 and East–West at table 2, the round's boards at all four tables; each board's scale points are
+§14.5's scale read on the difference of the two tables' NS scores, worked out here from the engine's verdicts on
+the played records, and the match is won on their sum (win 2, draw 1, loss 0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.table.recording import boards, deal_entry
+from rules.boards import deal_board
+from rules.judge import judge
+from rules.simulate import simulate_from_hands
+from tests.table.board_scene import SEED, judge_account, store_boards
+from tests.table.helpers import play_through_service
+from tournaments.competition.accounts import create_director
+from tournaments.models import (
+    Deal,
+    DuplicateEvent,
+    LineUp,
+    Pair,
+    Player,
+    Round,
+    Team,
+    TeamEvent,
+    TeamMatch,
+    TeamPair,
+    Tournament,
+)
+from tournaments.teams.duplicate_scale import duplicate_team_result
+from tournaments.teams.services import seat
+
+pytestmark = pytest.mark.django_db
+
+# RULES §14.5's scale, as written there: x = |d| · 2 / decks; x ≤ 5 → 0, ≤ 25 → 1, … ≤ 195 → 6, more → 7.
+SCALE = ((5, 0), (25, 1), (45, 2), (75, 3), (115, 4), (155, 5), (195, 6))
+
+
+def by_the_scale(d: int, decks: int = 2) -> int:
+    x = abs(d) * 2 / decks
+    points = next((p for limit, p in SCALE if x <= limit), 7)
+    return points if d > 0 else -points if d < 0 else 0
+
+
+def ns_score(record: dict) -> int:
+    """+P when N–S attacked, −P when N–S held the bank (no penalties in these plays)."""
+    p = judge(record).attackers_points["total"]
+    return p if record["banker"] in ("W", "E") else -p
+
+
+def four_teams():
+    tournament = Tournament.objects.create(
+        name="复式团体赛", slug="dupteams", ruleset={"preset": "standard"}, format=Tournament.Format.DUPLICATE_TEAMS
+    )
+    DuplicateEvent.objects.create(tournament=tournament, boards_per_round=2)
+    TeamEvent.objects.create(tournament=tournament, tables=2, kind=TeamEvent.Kind.SWISS)
+    teams = []
+    for t in range(4):
+        team = Team.objects.create(tournament=tournament, name=f"队{t + 1}", seed=t + 1)
+        for i in range(2):
+            pair = Pair.objects.create(
+                tournament=tournament,
+                name=f"队{t + 1}-{i + 1}",
+                player1=Player.objects.create(name=f"甲{t}{i}"),
+                player2=Player.objects.create(name=f"乙{t}{i}"),
+                seed=2 * t + i + 1,
+            )
+            TeamPair.objects.create(team=team, pair=pair, order=i)
+        teams.append(team)
+    round1 = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
+    fixtures = []
+    for n, (home, away) in enumerate(((teams[0], teams[1]), (teams[2], teams[3])), start=1):
+        tm = TeamMatch.objects.create(round=round1, number=n, home=home, away=away)
+        for team in (home, away):
+            LineUp.objects.create(team_match=tm, team=team, pairs=[p.pair_id for p in team.roster.all()])
+        seat(tm, 2)
+        fixtures.append(tm)
+    store_boards(tournament, 2)
+    return tournament, fixtures
+
+
+def test_a_four_team_duplicate_gives_each_board_the_scale_points_of_the_two_tables_difference():
+    tournament, fixtures = four_teams()
+    judge_user, td = judge_account("dupteams-judge"), create_director("td", "director-pass-1")
+    played: dict[tuple[int, int, int], dict] = {}
+    for tm in fixtures:
+        assert [t.match.pair_ns_id for t in tm.tables.order_by("number")][0] in {
+            p.pair_id for p in tm.home.roster.all()
+        }  # team A (home) North–South at table 1, East–West at table 2
+        for table in tm.tables.select_related("match").order_by("number"):
+            match = table.match
+            match.judge = judge_user
+            match.save(update_fields=["judge"])
+            for number in (1, 2):
+                deal = boards.start_board(match, judge_user, board_number=number, checked=True)
+                dealt = deal_board(SEED, number)
+                record = simulate_from_hands(
+                    "standard",
+                    dealt.hands,
+                    dealt.kitty,
+                    banker=deal.banker,
+                    level=deal.level,
+                    trump=deal.trump,
+                    seed=100 * tm.number + 10 * table.number + number,
+                )
+                deal = deal_entry.set_kitty(deal, judge_user, record["kitty"], version=deal.version)
+                play_through_service(deal, judge_user, record)
+                deal.refresh_from_db()
+                deal = deal_entry.submit_deal(deal, judge_user, version=deal.version)
+                deal_entry.confirm_deal(deal, td, version=deal.version)
+                played[(tm.number, table.number, number)] = record
+    assert Deal.objects.filter(state=Deal.State.CONFIRMED).count() == 8
+    for tm in fixtures:
+        result = duplicate_team_result(tm)
+        expected = []
+        for number in (1, 2):
+            d = ns_score(played[(tm.number, 1, number)]) - ns_score(played[(tm.number, 2, number)])
+            expected.append((number, d, by_the_scale(d)))
+        assert [(s.board, s.difference, s.scale) for s in result.boards] == expected
+        home = sum(p for _n, _d, p in expected if p > 0)
+        away = -sum(p for _n, _d, p in expected if p < 0)
+        assert (result.home, result.away) == (home, away)
+        assert result.points == ((2, 0) if home > away else (0, 2) if away > home else (1, 1))
+    assert any(s.scale for tm in fixtures for s in duplicate_team_result(tm).boards)  # the scale was read
