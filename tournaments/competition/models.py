@@ -24,9 +24,7 @@ from tournaments.competition.stamps import by_user, owned_by
 SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West"))]
 SEAT_CHOICES = [("N", _("North")), ("W", _("West")), ("S", _("South")), ("E", _("East"))]
 RANK_CHOICES = [(r, RANK_TEXT[r]) for r in RANKS]
-TIE_BREAK_LABELS = (
-    TIE_BREAK_NAMES  # the engine's codes (rules.standings.TIEBREAKS), worded in competition.display
-)
+TIE_BREAK_LABELS = TIE_BREAK_NAMES  # rules.standings.TIEBREAKS, worded in tournaments.competition.display
 TIE_BREAKS = [(code, TIE_BREAK_LABELS.get(code, code)) for code in TIEBREAKS]
 DEFAULT_TIE_BREAKS = list(TIEBREAKS)
 

@@ -8,6 +8,8 @@ seated in round 1 once it exists (a later withdrawal does not move anyone), else
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.utils.translation import gettext as _
 
 from rules.movement import MovementError, Seating, board_set, mitchell, mitchell_rounds, pairs_for_tables
@@ -47,17 +49,31 @@ def roster(tournament: Tournament) -> list[Pair]:
     return [m.pair_ns for m in matches] + [m.pair_ew for m in matches]  # round 1: NS k and EW k at table k
 
 
+def roster_size(tournament: Tournament) -> int:
+    """How many pairs the movement seats (``roster``'s length, counted without reading the pairs)."""
+    first = tournament.rounds.filter(number=1).first()
+    if first is None:
+        return tournament.pairs.filter(withdrawn=False).count()
+    return 2 * first.matches.count()
+
+
 def tables_for(tournament: Tournament) -> int:
     """Tables of the movement: half the roster; refused for an odd field or fewer than 4 pairs."""
     try:
-        return pairs_for_tables(len(roster(tournament)))
+        return pairs_for_tables(roster_size(tournament))
     except MovementError:
         raise DuplicateError(_("A Mitchell needs an even number of pairs, at least four.")) from None
 
 
 def seatings(tournament: Tournament, event: DuplicateEvent) -> tuple[tuple[Seating, ...], ...]:
     """Every round's seatings of the session (the engine's Mitchell for this field and boards a round)."""
-    return mitchell(tables_for(tournament), event.boards_per_round)
+    return movement_of(tables_for(tournament), event.boards_per_round)
+
+
+@cache
+def movement_of(tables: int, boards_per_round: int) -> tuple[tuple[Seating, ...], ...]:
+    """The engine's Mitchell, built once per size (it is pure and frozen)."""
+    return mitchell(tables, boards_per_round)
 
 
 def full_rounds(tournament: Tournament) -> int:
@@ -110,14 +126,19 @@ def team_boards(match: Match) -> tuple[int, ...]:
 
 
 def boards_of(match: Match) -> list[Board]:
-    """The boards this table plays in this round, in the order played."""
+    """The boards this table plays in this round, in the order played (kept on the match object: a request
+    asks several times, and a table's boards never change once it can play)."""
+    known = getattr(match, "_movement_boards", None)
+    if known is not None:
+        return known
     numbers = team_boards(match) if is_team_duplicate(match) else seating_of(match).boards
     found = {
         b.number: b for b in Board.objects.filter(tournament_id=match.round.tournament_id, number__in=numbers)
     }
     if len(found) != len(numbers):
         raise DuplicateError(_("The boards are not dealt yet."), status=409)
-    return [found[n] for n in numbers]
+    match._movement_boards = [found[n] for n in numbers]  # type: ignore[attr-defined]
+    return match._movement_boards  # type: ignore[attr-defined]
 
 
 def next_board(match: Match) -> Board | None:

@@ -19,9 +19,11 @@ from rules.match import MatchEnd, MatchState
 from rules.record import Record
 from rules.ruleset import Ruleset
 from rules.seats import SEATS
+from tournaments.competition.display import card_face
 from tournaments.duplicate.movement import DuplicateError, boards_of
-from tournaments.models import Board, Match
+from tournaments.models import SEAT_CHOICES, Board, Match
 
+SEAT_NAMES = dict(SEAT_CHOICES)
 BOARDS_END = "boards"  # Match.EndedBy.BOARDS: every board of the round played or scored
 
 
@@ -82,5 +84,5 @@ def check_board_record(board: Board, record: Record) -> None:
             wrong = sorted((played[seat] - held) or (held - played[seat]))
             raise DuplicateError(
                 _("Board %(n)s: %(seat)s did not play the board's hand (%(card)s).")
-                % {**where, "seat": seat, "card": CARD_TEXT[wrong[0]]}
+                % {**where, "seat": SEAT_NAMES[seat], "card": card_face(CARD_TEXT[wrong[0]])}
             )
