@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.table.recording import boards, deal_entry
+from referee.table.recording import records
 from rules.boards import deal_board
 from rules.judge import judge
 from rules.simulate import simulate_from_hands
-from tests.table.board_scene import SEED, judge_account, store_boards
-from tests.table.helpers import play_through_service
+from tests.table.board_scene import SEED, store_boards
 from tournaments.competition.accounts import create_director
 from tournaments.models import (
     Deal,
@@ -50,7 +49,10 @@ def ns_score(record: dict) -> int:
 
 def four_teams():
     tournament = Tournament.objects.create(
-        name="复式团体赛", slug="dupteams", ruleset={"preset": "standard"}, format=Tournament.Format.DUPLICATE_TEAMS
+        name="复式团体赛",
+        slug="dupteams",
+        ruleset={"preset": "standard"},
+        format=Tournament.Format.DUPLICATE_TEAMS,
     )
     DuplicateEvent.objects.create(tournament=tournament, boards_per_round=2)
     TeamEvent.objects.create(tournament=tournament, tables=2, kind=TeamEvent.Kind.SWISS)
@@ -81,7 +83,7 @@ def four_teams():
 
 def test_a_four_team_duplicate_gives_each_board_the_scale_points_of_the_two_tables_difference():
     tournament, fixtures = four_teams()
-    judge_user, td = judge_account("dupteams-judge"), create_director("td", "director-pass-1")
+    td = create_director("td", "director-pass-1")
     played: dict[tuple[int, int, int], dict] = {}
     for tm in fixtures:
         assert [t.match.pair_ns_id for t in tm.tables.order_by("number")][0] in {
@@ -89,25 +91,20 @@ def test_a_four_team_duplicate_gives_each_board_the_scale_points_of_the_two_tabl
         }  # team A (home) North–South at table 1, East–West at table 2
         for table in tm.tables.select_related("match").order_by("number"):
             match = table.match
-            match.judge = judge_user
-            match.save(update_fields=["judge"])
             for number in (1, 2):
-                deal = boards.start_board(match, judge_user, board_number=number, checked=True)
                 dealt = deal_board(SEED, number)
                 record = simulate_from_hands(
                     "standard",
                     dealt.hands,
                     dealt.kitty,
-                    banker=deal.banker,
-                    level=deal.level,
-                    trump=deal.trump,
+                    banker=dealt.banker,
+                    level=dealt.level,
+                    trump=dealt.trump,
                     seed=100 * tm.number + 10 * table.number + number,
                 )
-                deal = deal_entry.set_kitty(deal, judge_user, record["kitty"], version=deal.version)
-                play_through_service(deal, judge_user, record)
-                deal.refresh_from_db()
-                deal = deal_entry.submit_deal(deal, judge_user, version=deal.version)
-                deal_entry.confirm_deal(deal, td, version=deal.version)
+                records.record_deal(
+                    match, record, td
+                )  # the whole board at once, confirmed (as ``simulate`` does)
                 played[(tm.number, table.number, number)] = record
     assert Deal.objects.filter(state=Deal.State.CONFIRMED).count() == 8
     for tm in fixtures:

@@ -66,7 +66,9 @@ def duplicate_team_result(team_match: TeamMatch) -> TeamScale:
     for board in boards_of(first):
         one, two = scores.get((1, board.pk)), scores.get((2, board.pk))
         d = board_difference(one, two) if one is not None and two is not None else None
-        swings.append(BoardSwing(board.number, one, two, d, scale_points(d, rs.decks) if d is not None else 0))
+        swings.append(
+            BoardSwing(board.number, one, two, d, scale_points(d, rs.decks) if d is not None else 0)
+        )
     home = sum(s.scale for s in swings if s.scale > 0)
     away = -sum(s.scale for s in swings if s.scale < 0)
     return TeamScale(tuple(swings), home, away, match_points(home, away))
