@@ -40,7 +40,8 @@ def score_fouled(call: TableCall, user, ruling: str) -> ArtificialScore:
             raise calls.CallError(
                 _("This board was submitted at the table: reopen it before scoring it apart.")
             )
-        deal._history_user, deal._change_reason = user, ruling[:100]
+        deal._history_user = user  # type: ignore[attr-defined]
+        deal._change_reason = ruling[:100]  # type: ignore[attr-defined]
         deal.delete()
     nobody = Fault.NONE.value
     return give_artificial(

@@ -20,7 +20,9 @@ class CallForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not boards:
             choices = [c for c in TableCall.Reason.choices if c[0] != TableCall.Reason.FOULED]
-            self.fields["reason"].choices = choices
+            reason = self.fields["reason"]
+            assert isinstance(reason, forms.ChoiceField)
+            reason.choices = choices
 
 
 class RulingForm(forms.Form):

@@ -61,9 +61,10 @@ def start_hands(deal: Deal) -> Mapping[str, tuple[Card, ...]] | None:
 
 def require_buried_held(deal: Deal, kitty: str) -> None:
     """The cards the banker buried are cards the banker held with the kitty: one not held is refused, named."""
-    if not deal.board_id or not kitty:
+    board = board_of(deal)
+    if board is None or not kitty:
         return
-    if missing := not_in(parse_cards(kitty), banker_pickup(deal.board)):
+    if missing := not_in(parse_cards(kitty), banker_pickup(board)):
         raise RecordingError(
             _("%(seat)s did not hold %(cards)s with the kitty: it cannot be buried.")
             % {"seat": str(SEAT_NAMES[deal.banker]), "cards": show(parse_cards(" ".join(missing)))}

@@ -49,8 +49,9 @@ def table_scores(team_match: TeamMatch, rs: Ruleset) -> dict[tuple[int, int], in
     tables = {t.match_id: t.number for t in team_match.tables.all()}
     deals = list(Deal.objects.filter(match_id__in=tables, board__isnull=False, state=Deal.State.CONFIRMED))
     calls = _calls([d.pk for d in deals])
-    scores = {}
+    scores: dict[tuple[int, int], int | None] = {}
     for d in deals:
+        assert d.board_id is not None  # filtered on it
         result = table_result(rs, d.banker, d.attackers_total or 0, calls.get(d.pk, ()))
         scores[(tables[d.match_id], d.board_id)] = result.ns_score
     return scores

@@ -145,7 +145,7 @@ def start_board(
         start_levels={"NS": board.level, "EW": board.level},  # a board: both sides play its level
         trump_calls=calls,
     )
-    deal._history_user = user
+    deal._history_user = user  # type: ignore[attr-defined]
     deal.save()
     if match.started_at is None:
         match.started_at = now

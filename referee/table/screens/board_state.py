@@ -30,7 +30,7 @@ def holdings(snap: Snapshot) -> dict[str, Counter]:
     if hands is None:
         board = board_of(deal)
         assert board is not None
-        held = {seat: Counter() for seat in SEATS}
+        held: dict[str, Counter] = {seat: Counter() for seat in SEATS}
         held[deal.banker] = Counter(CARD_TEXT[c] for c in banker_pickup(board))
         return held
     held = {seat: Counter(CARD_TEXT[c] for c in hands[seat]) for seat in SEATS}
