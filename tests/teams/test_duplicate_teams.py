@@ -119,3 +119,26 @@ def test_a_four_team_duplicate_gives_each_board_the_scale_points_of_the_two_tabl
         assert (result.home, result.away) == (home, away)
         assert result.points == ((2, 0) if home > away else (0, 2) if away > home else (1, 1))
     assert any(s.scale for tm in fixtures for s in duplicate_team_result(tm).boards)  # the scale was read
+
+
+def test_create_tournament_makes_a_duplicate_teams_event_of_two_tables_a_match_and_deals_a_set_a_round():
+    from django.core.management import call_command
+
+    from tournaments.duplicate.dealing import deal_session
+
+    call_command(
+        "create_tournament",
+        "dt",
+        "--name",
+        "复式团体",
+        "--format",
+        "duplicate-teams",
+        "--boards-per-round",
+        "3",
+        "--rounds",
+        "4",
+    )
+    t = Tournament.objects.get(slug="dt")
+    assert (t.team_event.tables, t.duplicate_event.boards_per_round) == (2, 3)
+    deal_session(t, None)
+    assert t.boards.count() == 12  # a set of 3 for each of the 4 rounds

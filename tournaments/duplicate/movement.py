@@ -82,7 +82,10 @@ def full_rounds(tournament: Tournament) -> int:
 
 
 def board_count(tournament: Tournament, event: DuplicateEvent) -> int:
-    """Boards the session needs: a set of ``boards_per_round`` for every table."""
+    """Boards the session needs: a set of ``boards_per_round`` for every table (duplicate teams: a set for every
+    round, which every team match of the round plays)."""
+    if tournament.format == Tournament.Format.DUPLICATE_TEAMS:
+        return max(1, tournament.num_rounds) * event.boards_per_round
     return tables_for(tournament) * event.boards_per_round
 
 
