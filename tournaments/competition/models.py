@@ -180,8 +180,7 @@ class Tournament(models.Model):
 
     @cached_property
     def has_kitty(self) -> bool:
-        """Whether this tournament's game buries a kitty (not with four decks): the pages show a kitty bonus only
-        then."""
+        """Whether this game buries a kitty (not with four decks): the pages show a kitty bonus only then."""
         try:
             return Ruleset.from_spec(self.ruleset).kitty_size > 0
         except RulesetError:  # a spec the director must still fix: show the column, as the presets do
