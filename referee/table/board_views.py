@@ -21,8 +21,11 @@ from tournaments.table_links import services as table_links
 
 
 def posted_number(value: str | None) -> int | None:
-    """The board number the page was drawn for (None when not sent or not a number)."""
-    return int(value) if value and value.isdigit() and len(value) < 5 else None
+    """The board number the page was drawn for: None when not sent, 0 (no board: refused as another board's page)
+    when it is not a board number."""
+    if not value:
+        return None
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 5 else 0
 
 
 @login_required
