@@ -13,6 +13,8 @@ from rules.judge import judge
 from rules.simulate import simulate_from_hands
 from tests.table.board_scene import SEED, store_boards
 from tournaments.competition.accounts import create_director
+from tournaments.duplicate.team_scale import duplicate_team_result
+from tournaments.league.results import zone_table
 from tournaments.models import (
     Deal,
     DuplicateEvent,
@@ -26,7 +28,6 @@ from tournaments.models import (
     TeamPair,
     Tournament,
 )
-from tournaments.teams.duplicate_scale import duplicate_team_result
 from tournaments.teams.services import seat
 
 pytestmark = pytest.mark.django_db
@@ -119,6 +120,13 @@ def test_a_four_team_duplicate_gives_each_board_the_scale_points_of_the_two_tabl
         assert (result.home, result.away) == (home, away)
         assert result.points == ((2, 0) if home > away else (0, 2) if away > home else (1, 1))
     assert any(s.scale for tm in fixtures for s in duplicate_team_result(tm).boards)  # the scale was read
+    standing = {
+        row.team.pk: (row.score, row.tiebreaks["table_points"]) for row in zone_table(tournament, None)
+    }
+    for tm in fixtures:  # the team standings read the match on scale points
+        result = duplicate_team_result(tm)
+        assert standing[tm.home_id] == (result.points[0], result.home)
+        assert standing[tm.away_id] == (result.points[1], result.away)
 
 
 def test_create_tournament_makes_a_duplicate_teams_event_of_two_tables_a_match_and_deals_a_set_a_round():

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from rules.ruleset import Ruleset
 from rules.scale_points import board_difference, match_points, scale_points
 from rules.table_result import table_result
+from rules.teams import TeamResult
 from tournaments.duplicate.movement import boards_of
 from tournaments.duplicate.results import _calls
 from tournaments.models import Deal, TeamMatch
@@ -73,3 +74,11 @@ def duplicate_team_result(team_match: TeamMatch) -> TeamScale:
     home = sum(s.scale for s in swings if s.scale > 0)
     away = -sum(s.scale for s in swings if s.scale < 0)
     return TeamScale(tuple(swings), home, away, match_points(home, away))
+
+
+def as_team_result(scale: TeamScale) -> TeamResult:
+    """The match as the team standings read any team match (``rules.teams.TeamResult``): its score the match
+    points (2 / 1 / 0), its table points the scale points, its difference the scale points' margin."""
+    home, away = scale.points
+    winner = None if home == away else ("home" if home > away else "away")
+    return TeamResult(home, away, winner, scale.home, scale.away, scale.home - scale.away)
