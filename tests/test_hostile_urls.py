@@ -153,6 +153,8 @@ BUILDERS = {
         [str(w.extra["adjustment"].pk)],
         [str(w.extra["other_adjustment"].pk), MISSING, *OVERFLOW],
     ),
+    # a duplicate's artificial score: the world's tournament is not a duplicate, so every id is refused there
+    "score_id": lambda w, r: (["1"], [MISSING, *OVERFLOW]),
     "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
     "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
     "user_id": lambda w, r: (

@@ -11,7 +11,8 @@ from django.utils import translation
 
 from tests.desk.helpers import deal, play
 from tournaments.models import Bye, Pair, Penalty, Player, Round
-from tournaments.workbook.export import sheet_title, write_workbook
+from tournaments.workbook.export import write_workbook
+from tournaments.workbook.sheet import sheet_title
 
 HOSTILE = ['=HYPERLINK("http://evil.example","click")', "+1+2", "-3", "@SUM(A1)", "bell\x07name"]
 

@@ -21,12 +21,14 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.test import Client
+from openpyxl import load_workbook
 
 from referee.table.simulation import simulate_round
 from rules.boards import deal_board, deck_text
 from rules.boards_file import loads_boards
 from tournaments.competition.accounts import create_director
 from tournaments.models import Deal, Match, Tournament
+from tournaments.workbook.export import write_workbook
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +65,20 @@ def snapshot(client: Client, t: Tournament) -> dict:
         "standings_page": client.get(f"/t/{SLUG}/standings/").content.decode(),
         "deal_log": client.get(f"/t/{SLUG}/matches/{first.pk}/deals/").content.decode(),
         "replay": client.get(f"/t/{SLUG}/matches/{first.pk}/deals/{deal.number}/").status_code,
+        "workbook": workbook_boards(t),
     }
+
+
+def workbook_boards(t: Tournament) -> dict[str, set[int]]:
+    """The board numbers the workbook's Travellers sheet has lines of, and those its Boards sheet has hands of."""
+    out = io.BytesIO()
+    write_workbook(t, out)
+    out.seek(0)
+    wb = load_workbook(out, read_only=True)
+    sheets = wb.worksheets[-2:]  # Boards, then Travellers
+    hands = {row[0] for row in sheets[0].iter_rows(min_row=2, values_only=True) if row[5]}
+    lines = {row[0] for row in sheets[1].iter_rows(min_row=2, values_only=True)}
+    return {"hands": hands, "travellers": lines}
 
 
 @pytest.fixture(scope="module")
@@ -222,13 +237,16 @@ def test_before_the_session_ends_the_public_sees_only_the_boards_every_table_has
 
 @pytest.mark.parametrize(
     "reader",
-    ["match_api", "board_page", "boards_page", "standings_page", "deal_log", "replay"],
+    ["match_api", "board_page", "boards_page", "standings_page", "deal_log", "replay", "workbook"],
 )
 def test_no_reader_shows_a_result_of_board_1_before_every_table_has_played_it(scene, reader):
     """Board 1 is played at round 1 table 1 but still due at round 7 table 3 halfway through round 7."""
     mid, end = scene["mid"][reader], scene["end"][reader]
     if reader == "match_api":
         assert mid["deals"] == [] and len(end["deals"]) == PER_ROUND
+    elif reader == "workbook":
+        assert 1 not in mid["hands"] | mid["travellers"] and mid["hands"] == mid["travellers"]
+        assert end["hands"] == end["travellers"] == set(range(1, TABLES * PER_ROUND + 1))
     elif reader == "replay":
         assert (mid, end) == (404, 200)
     elif reader == "board_page":

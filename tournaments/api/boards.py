@@ -86,4 +86,5 @@ def standing_line(line: PairResult) -> dict:
 
 def duplicate_standings(tournament: Tournament) -> dict:
     """A duplicate's standings: NS and EW pairs ranked apart, over the complete boards only."""
-    return {"up_to_round": None, "lines": [standing_line(line) for line in standings(tournament)]}
+    lines = [standing_line(line) for line in standings(tournament)]
+    return {"up_to_round": None, "tie_breaks": [], "lines": lines, "placings": []}

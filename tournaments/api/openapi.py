@@ -112,6 +112,54 @@ SCHEMAS = {
         winner=nullable({"type": "string", "enum": ["home", "away"]}),
     ),
     "Error": obj(error=STR, message=STR),
+    # A duplicate (issue 40 item 7): its standings lines, its boards and their travellers.
+    "DuplicateStandingsLine": obj(
+        rank=INT,
+        direction={"type": "string", "enum": ["NS", "EW"]},
+        pair=ref("PairRef"),
+        withdrawn=BOOL,
+        matchpoints=NUM,
+        top=INT,
+        percentage=STR,
+        boards=INT,
+    ),
+    "TravellerLine": obj(
+        round=INT,
+        table=INT,
+        ns_pair=ref("PairRef"),
+        ew_pair=ref("PairRef"),
+        points=nullable(INT),
+        outcome=nullable(STR),
+        ns_score=nullable(INT),
+        ns_matchpoints=NUM,
+        ew_matchpoints=NUM,
+    ),
+    "Board": {
+        **obj(
+            required=False,
+            number=INT,
+            ruleset=STR,
+            level=STR,
+            banker={"type": "string", "enum": ["N", "W", "S", "E"]},
+            trump={"type": "string", "enum": ["S", "H", "C", "D", "NT", "called"]},
+            fallback={"type": "string", "enum": ["S", "H", "C", "D"]},
+            hands=nullable(obj(N=STR, W=STR, S=STR, E=STR)),
+            kitty=nullable(STR),
+            fingerprint=STR,
+            traveller=array(ref("TravellerLine")),
+        ),
+        "required": [
+            "number",
+            "ruleset",
+            "level",
+            "banker",
+            "trump",
+            "hands",
+            "kitty",
+            "fingerprint",
+            "traveller",
+        ],
+    },
 }
 
 ANSWERS = {
@@ -132,9 +180,10 @@ ANSWERS = {
     "Standings": obj(
         up_to_round=nullable(INT),
         tie_breaks=array(STR),
-        lines=array(ref("StandingsLine")),
+        lines=array({"oneOf": [ref("StandingsLine"), ref("DuplicateStandingsLine")]}),
         placings=array(ref("Placing")),
     ),
+    "Boards": obj(seed=nullable(STR), boards=array(ref("Board"))),
     "Results": obj(matches=array(ref("Match"))),
     "Bracket": obj(
         columns=array(obj(round=INT, name=STR, ties=array(ref("Tie")))),
@@ -181,6 +230,9 @@ ROUTES = [
     ("/tournaments/{slug}/teams/", "getTeams",
      "A team event's zone tables (public standings) and fixtures (public pairings; scores with public results).",
      "Teams", [SLUG], True),
+    ("/tournaments/{slug}/boards/", "getBoards",
+     "A duplicate's boards (public results): fingerprints always; hands, kitty and traveller once every table has "
+     "played the board; the seed once the session is over.", "Boards", [SLUG], True),
     ("/tournaments/{slug}/matches/{match_id}/", "getMatchDeals", "A match's confirmed deals (public deal log).",
      "MatchDeals", [SLUG, MATCH_PATH], True),
     ("/openapi.json", "getOpenApi", "This description.", None, [], False),

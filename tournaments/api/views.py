@@ -21,7 +21,6 @@ from django.views.decorators.http import require_safe
 from tournaments.api import answers
 from tournaments.api import boards as duplicate_boards
 from tournaments.api.openapi import document
-from tournaments.models import Tournament
 from tournaments.public.caching import PAGE_TIMEOUT, RECENT, finish, matches, page_key
 from tournaments.public.generation import tokens
 
@@ -146,11 +145,8 @@ def match(request: HttpRequest, slug: str, match_id: int) -> dict:
 
 @of_tournament
 def boards(request: HttpRequest, slug: str) -> dict:
-    """A duplicate's boards and travellers (404 for any other format)."""
-    tournament = answers.the_tournament(slug, "public_results")
-    if tournament.format != Tournament.Format.DUPLICATE:
-        raise Http404
-    return duplicate_boards.boards(tournament)
+    """A duplicate's boards and travellers (none for any other format)."""
+    return duplicate_boards.boards(answers.the_tournament(slug, "public_results"))
 
 
 @of_tournament

@@ -149,7 +149,10 @@ def screen_panels(tournament: Tournament, user) -> list[Panel]:
                 extra=progress(rnd, with_results),
             )
         )
-    if access.can_see_page(user, tournament, "public_standings"):
+    # A duplicate's standings are its matchpoints, kept to the complete boards (its standings page): the screen
+    # shows its seating and progress only.
+    duplicate = tournament.format == Tournament.Format.DUPLICATE
+    if access.can_see_page(user, tournament, "public_standings") and not duplicate:
         lines = compute_standings(tournament)
         standings = pages(lines, STANDINGS_PAGE)
         for n, page in enumerate(standings, start=1):

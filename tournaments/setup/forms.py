@@ -307,14 +307,17 @@ class TournamentForm(forms.ModelForm, QuietForm):
         choices=[(c, c) for c in TIEBREAKS], required=False, label=_("tie-breaks")
     )
     movement = forms.ChoiceField(
+        required=False,
         choices=DuplicateEvent.Movement.choices,
         initial=DuplicateEvent.Movement.MITCHELL,
         label=_("movement"),
         help_text=_("duplicate only"),
     )
     boards_per_round = forms.TypedChoiceField(
+        required=False,
         choices=[(n, n) for n in range(MIN_BOARDS_PER_ROUND, MAX_BOARDS_PER_ROUND + 1)],
         coerce=int,
+        empty_value=None,
         initial=2,
         label=_("boards a round"),
         help_text=_("duplicate only: the boards each table plays in a round"),
@@ -384,7 +387,12 @@ class TournamentForm(forms.ModelForm, QuietForm):
 
     def duplicate(self) -> tuple[str, int]:
         """The duplicate settings as typed (the service keeps them for a duplicate only)."""
-        return self.cleaned_data["movement"], self.cleaned_data["boards_per_round"]
+        event = DuplicateEvent.objects.filter(tournament_id=self.instance.pk).first()
+        movement = self.cleaned_data.get("movement") or (
+            event.movement if event else DuplicateEvent.Movement.MITCHELL
+        )
+        boards = self.cleaned_data.get("boards_per_round") or (event.boards_per_round if event else 2)
+        return movement, boards
 
     def save(self, commit: bool = True) -> Tournament:
         self.instance.tie_breaks = self.cleaned_data["tie_breaks"]
