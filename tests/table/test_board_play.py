@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from referee.table.recording import boards, deal_entry
 from referee.table.screens.deal_state import current_deal_state, deal_state
@@ -18,6 +19,13 @@ from tournaments.models import Deal
 from tournaments.scoring.errors import RecordingError
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    """The service's refusals read in English here (the site's default is Chinese; the page test checks both)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
