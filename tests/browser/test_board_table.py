@@ -62,12 +62,14 @@ def test_a_judge_plays_a_board_with_a_one_tap_single_a_card_not_held_refused_and
     page.get_by_test_id("start-board").click()  # not ticked: refused, in one sentence
     expect(page.get_by_test_id("board-error")).to_be_visible()
     page.get_by_test_id("board-checked").check()
+    shots.save(page, SHOTS / "check.png", full_page=True)
     page.get_by_test_id("start-board").click()
     page.wait_for_url("**/deal/*/")
     deal = Deal.objects.get(match=match)
     record, seat, trick = revoking_record(deal.banker, deal.level, deal.trump)
 
     expect(page.get_by_test_id("bury-hint")).to_be_visible()
+    shots.save(page, SHOTS / "bury.png")
     for code in record["kitty"].split():
         page.locator(f"button.pick[data-code='{code}']").first.click()
     page.locator("#kitty-form button[type=submit]").click()
