@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
-from rules.boards import deal_boards, deck_text
-from rules.seats import SEATS
+from rules.boards import deal_boards
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.duplicate import dealing
 from tournaments.duplicate.movement import mitchell_games
 from tournaments.models import Board, DuplicateEvent, Match, Pair, Player, Round, Tournament
 
@@ -28,24 +28,11 @@ class BoardScene:
 
 
 def store_boards(tournament: Tournament, count: int, called: tuple[int, ...] = ()) -> dict[int, Board]:
-    """Boards 1 … ``count`` dealt from ``SEED``, those in ``called`` marked ``called`` (RULES §14.1)."""
-    stored = {}
-    for board in deal_boards(SEED, count):
-        if board.number in called:
-            board = board.marked("called")
-        stored[board.number] = Board.objects.create(
-            tournament=tournament,
-            number=board.number,
-            ruleset=board.ruleset,
-            level=board.level,
-            banker=board.banker,
-            trump=board.trump,
-            fallback=board.fallback or "",
-            hands={seat: deck_text(board.hands[seat]) for seat in SEATS},
-            kitty=deck_text(board.kitty),
-            fingerprint=board.fingerprint,
-        )
-    return stored
+    """Boards 1 … ``count`` dealt from ``SEED``, those in ``called`` marked ``called`` (RULES §14.1), stored as
+    the desk stores them (``duplicate.dealing.store_boards``)."""
+    dealt = [b.marked("called") if b.number in called else b for b in deal_boards(SEED, count)]
+    dealing.store_boards(tournament, dealt)
+    return {b.number: b for b in Board.objects.of(tournament)}
 
 
 def judge_account(username: str):

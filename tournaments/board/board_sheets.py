@@ -96,26 +96,25 @@ def movement_cards(tournament: Tournament) -> list[dict]:
     return [{"table": table, "rounds": rows} for table, rows in sorted(cards.items())]
 
 
+def board_pages(request: HttpRequest, tournament: Tournament, template: str) -> HttpResponse:
+    """A page of the boards' sheets (dealing sheets or labels), for whoever may print them."""
+    require_printable(request, tournament)
+    sheets = [board_sheet(b) for b in Board.objects.of(tournament).order_by("number")]
+    return render(request, template, {"tournament": tournament, "sheets": sheets})
+
+
 @tournament_page
 @require_GET
 def dealing_sheets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """One printed page a board: what the person preparing the boards puts in each pocket."""
-    require_printable(request, tournament)
-    sheets = [board_sheet(b) for b in Board.objects.of(tournament).order_by("number")]
-    return render(
-        request, "tournaments/board/dealing_sheets.html", {"tournament": tournament, "sheets": sheets}
-    )
+    return board_pages(request, tournament, "tournaments/board/dealing_sheets.html")
 
 
 @tournament_page
 @require_GET
 def board_labels(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A label a board for its wallet: the number, banker, level, trump and the fingerprint's first 8 digits."""
-    require_printable(request, tournament)
-    sheets = [board_sheet(b) for b in Board.objects.of(tournament).order_by("number")]
-    return render(
-        request, "tournaments/board/board_labels.html", {"tournament": tournament, "sheets": sheets}
-    )
+    return board_pages(request, tournament, "tournaments/board/board_labels.html")
 
 
 @tournament_page

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.table.recording.card_text import parse_card_text, seat_name
-from referee.table.recording.deal_entry import next_deal_number
+from referee.table.recording.deal_entry import begin, next_deal_number
 from rules.boards import BoardError, check_cards
 from rules.calling import CallError, call_trump, read_show
 from rules.cards import CARD_TEXT, parse_cards
@@ -145,10 +145,4 @@ def start_board(
         start_levels={"NS": board.level, "EW": board.level},  # a board: both sides play its level
         trump_calls=calls,
     )
-    deal._history_user = user  # type: ignore[attr-defined]
-    deal.save()
-    if match.started_at is None:
-        match.started_at = now
-        match.state = Match.State.IN_PROGRESS
-        match.save(update_fields=["started_at", "state"])
-    return deal
+    return begin(match, deal, user)

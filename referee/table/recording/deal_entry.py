@@ -103,10 +103,15 @@ def start_deal(
         changed_by=user,
         start_levels=dict(state.levels),  # no deal is open, so the played deals are all the deals before it
     )
-    deal._history_user = user
+    return begin(match, deal, user)
+
+
+def begin(match: Match, deal: Deal, user) -> Deal:
+    """Save a deal just begun (with its history's author); the match's first deal starts the match."""
+    deal._history_user = user  # type: ignore[attr-defined]
     deal.save()
     if match.started_at is None:
-        match.started_at = now
+        match.started_at = deal.started_at
         match.state = Match.State.IN_PROGRESS
         match.save(update_fields=["started_at", "state"])
     return deal
