@@ -15,5 +15,6 @@ urlpatterns = [
     path("", include("tournaments.teams.urls")),
     path("t/<slug:slug>/desk/", include("tournaments.desk.urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    path("t/<slug:slug>/boards/print/", include("tournaments.board.print_urls")),
     path("", include("tournaments.organisations.urls")),
 ]

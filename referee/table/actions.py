@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from referee.table.forms import PenaltyForm
 from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
-from referee.table.recording import deal_entry, quick, receipts, settling, winner_check
+from referee.table.recording import boards, deal_entry, quick, receipts, settling, winner_check
 from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
 from referee.table.recording.receipts import Outcome, Receipt, attempt
@@ -232,6 +232,13 @@ def start_deal(match: Match, user, fields: Mapping[str, Any], key: str = "") -> 
     """A new deal from the new-deal form (``NewDealForm.deal``), once per ``key``."""
     return receipts.once(
         user, key, f"match {match.pk} new deal", lambda: started(deal_entry.start_deal(match, user, **fields))
+    )
+
+
+def start_board(match: Match, user, fields: Mapping[str, Any], key: str = "") -> Outcome:
+    """A duplicate table's current board begun from the board page (``boards.start_board``), once per ``key``."""
+    return receipts.once(
+        user, key, f"match {match.pk} board", lambda: started(boards.start_board(match, user, **fields))
     )
 
 

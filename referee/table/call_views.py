@@ -17,6 +17,7 @@ from referee.table import actions
 from referee.table.views import json_response, load_match, same_site_next, wants_json
 from tournaments.calls import services as calls
 from tournaments.calls.forms import CallForm
+from tournaments.duplicate.movement import is_duplicate_match
 
 
 def first_error(form: Form) -> str:
@@ -28,7 +29,7 @@ def first_error(form: Form) -> str:
 def table_call(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table calls the referee; a call sent again with its device key is the one already made."""
     match = load_match(request, match_id)
-    form = CallForm(request.POST)
+    form = CallForm(request.POST, boards=is_duplicate_match(match))
     status, message, call = 400, "", None
     if not form.is_valid():
         message = first_error(form)

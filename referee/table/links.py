@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from referee.security import client_address
 from tournaments.competition.access import is_table_account
 from tournaments.competition.throttle import TABLE_LINKS
+from tournaments.duplicate.movement import is_duplicate_match
 from tournaments.table_links import services as links
 
 DEVICE_KEY = links.DEVICE_KEY
@@ -61,4 +62,6 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
         login(request, link.account, backend=BACKEND)
         request.session[DEVICE_KEY] = secrets.token_hex(8)
     links.device_opened(link, request.session[DEVICE_KEY], request.headers.get("User-Agent", ""))
+    if is_duplicate_match(link.match):  # a duplicate table opens on the round's current board
+        return redirect("board", link.match_id)
     return redirect("match", link.match_id)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from referee.table import call_views, links, offline, views
+from referee.table import board_views, call_views, links, offline, views
 
 urlpatterns = [
     path("k/<slug:token>/", links.open_link, name="table-link"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("match/<int:match_id>/deal/new/", views.new_deal, name="new_deal"),
     path("match/<int:match_id>/quick/", views.quick_entry, name="quick_entry"),
     path("match/<int:match_id>/call/", call_views.table_call, name="table-call"),
+    path("match/<int:match_id>/board/", board_views.board_page, name="board"),
     path("match/<int:match_id>/<slug:action>/", views.match_action, name="match_action"),
     path("deal/<int:deal_id>/", views.deal_page, name="deal"),
     path("deal/<int:deal_id>/state/", views.deal_state_json, name="deal_state"),

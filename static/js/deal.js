@@ -146,6 +146,7 @@
 
     renderOutcome(current ? null : last);
     renderPicker();
+    renderBoard();
     renderViolations();
     renderSeatChoices();
     app.querySelector(".done-box").hidden = !state.complete;
@@ -227,8 +228,20 @@
     fillSeats(document.querySelector("select[name=out_of_turn_seat]"), state.next_seat ? others : [], true);
   }
 
+  var buried = []; // a board's buried cards tapped, before play
   function renderPicker() {
-    window.RefereePicker.render(app.querySelector(".picker"), state.picker, selected, L.trump_mark, L);
+    window.RefereePicker.render(app.querySelector(".picker"), state.picker, burying() ? buried : selected, L.trump_mark, L);
+  }
+  // A board: its number and fingerprint in the bar; before play the kitty's form comes first and the play's
+  // form waits, since no play is taken before the buried cards.
+  function renderBoard() {
+    if (!state.board) return;
+    bind("board", state.board.title + " \u00b7 " + state.board.fingerprint);
+    var box = app.querySelector(".kitty-box");
+    if (box && state.board.needs_kitty) app.querySelector(".entry").before(box);
+    form.hidden = form.hidden || state.board.needs_kitty;
+    bind("bury-hint", state.board.needs_kitty ? fmt(L.bury, { n: state.board.kitty_size }) : "");
+    app.querySelectorAll('[data-bind="bury-hint"]').forEach(function (n) { n.hidden = !state.board.needs_kitty; });
   }
 
   // A follow's size is the lead's: once the picker holds that many cards the play is sent by itself after a
@@ -258,14 +271,24 @@
     countdown = setTimeout(function () { stopCountdown(); sendPlay(false, false); }, AUTO_SEND_MS);
   }
 
+  // A board before play: the picker holds the banker's hand with the kitty, and its taps fill the buried cards.
+  function burying() { return !!(state.board && state.board.needs_kitty && kittyForm); }
   app.querySelector(".picker").addEventListener("click", function (event) {
     var b = event.target.closest("button.pick");
     if (!b || b.disabled) return;
+    if (burying()) {
+      buried = window.RefereePicker.tap(buried, b.dataset.code, Number(b.dataset.left));
+      kittyForm.elements.kitty.value = buried.join(" ");
+      renderPicker();
+      return;
+    }
     selected = window.RefereePicker.tap(selected, b.dataset.code, Number(b.dataset.left));
     input.value = selected.join(" ");
     renderPicker();
     updatePreview();
-    var size = followSize();
+    // On a board the picker holds only the seat's own cards: a lead of one card goes by itself too, so a
+    // single is one tap (a second tap within the moment makes it a lead of several, sent with the button).
+    var size = followSize() || (state.board ? 1 : 0);
     if (size && selected.length === size && state.can_record && !busy) { startCountdown(); } else { stopCountdown(); }
   });
   recordButton.addEventListener("click", function (event) {
@@ -466,7 +489,7 @@
     var field = event.target.elements.kitty;
     post("kitty", { kitty: field.value }).then(function (answer) {
       report(answer, L.stored_kitty);
-      if (answer.data.ok) field.value = "";
+      if (answer.data.ok) { field.value = ""; buried = []; renderPicker(); }
     });
   });
 

@@ -17,6 +17,18 @@
     return order.slice(1).sort(function (a, b) { return (state.seats[a].side === side) - (state.seats[b].side === side); });
   }
 
+  // A board's picker for ``seat``: the cards it held at the server's last state less what it played since, in
+  // the picker's rows (a card it no longer holds has no button), as the server draws it.
+  function boardPicker(board, seat, bySeat) {
+    if (!seat) return [];
+    var held = board.held[seat] || {}, played = bySeat[seat] || {};
+    return board.layout.map(function (row) {
+      return Object.assign({}, row, { cards: row.cards.map(function (c) {
+        return Object.assign({}, c, { left: Math.max((held[c.code] || 0) - (played[c.code] || 0), 0) });
+      }).filter(function (c) { return c.left > 0; }) });
+    }).filter(function (row) { return row.cards.length; });
+  }
+
   // ``read(text)`` gives { codes } for a play's cards as typed (deal.js's reading of the notation).
   function view(state, entries, read) {
     // An entry being retyped is in the field; one refused as stale was made on a deal that is no longer there (the
@@ -26,7 +38,14 @@
     var byCode = {};
     state.picker.forEach(function (row) { row.cards.forEach(function (c) { byCode[c.code] = c; }); });
     var taken = {};
-    function count(cards, n) { cards.forEach(function (c) { taken[c.code] = (taken[c.code] || 0) + n; }); }
+    var bySeat = {}; // a board's: what each seat has played in the waiting entries (its picker is its own hand)
+    function count(cards, n, seat) {
+      var own = bySeat[seat] = bySeat[seat] || {};
+      cards.forEach(function (c) {
+        taken[c.code] = (taken[c.code] || 0) + n;
+        own[c.code] = (own[c.code] || 0) + n;
+      });
+    }
     var tricks = state.tricks.filter(function (t) { return t.plays.length; }).map(function (t) {
       return Object.assign({}, t, { plays: t.plays.slice() });
     });
@@ -39,17 +58,18 @@
         var cards = (read(e.fields.cards || "").codes || []).map(function (code) {
           return byCode[code] || { code: code, face: code, short: code, suit: "" };
         });
-        count(cards, 1);
+        count(cards, 1, e.fields.seat);
         last.plays.push({ seat: e.fields.seat, cards: cards, waiting: true });
       } else if (e.action === "winner") {
         var t = tricks[Number(e.fields.trick)];
         if (t && !t.winner) { t.winner = e.fields.seat; t.waiting = true; }
       } else if (e.action === "undo" && last) {
-        count(last.plays.pop().cards, -1);
+        var undone = last.plays.pop();
+        count(undone.cards, -1, undone.seat);
         last.winner = null;
         if (!last.plays.length) tricks.pop();
       } else if (e.action === "undo_trick" && last) {
-        tricks.pop().plays.forEach(function (p) { count(p.cards, -1); });
+        tricks.pop().plays.forEach(function (p) { count(p.cards, -1, p.seat); });
       }
     });
     var m = window.RefereeJournal.model(state, entries);
@@ -59,11 +79,12 @@
     var leader = leads ? m.seat : last.plays[0].seat;
     return Object.assign({}, state, {
       tricks: tricks,
-      picker: state.picker.map(function (row) {
-        return Object.assign({}, row, { cards: row.cards.map(function (c) {
-          return Object.assign({}, c, { left: Math.max(c.left - (taken[c.code] || 0), 0) });
-        }) });
-      }),
+      picker: state.board && !state.board.needs_kitty ? boardPicker(state.board, m.seat, bySeat)
+        : state.picker.map(function (row) {
+          return Object.assign({}, row, { cards: row.cards.map(function (c) {
+            return Object.assign({}, c, { left: Math.max(c.left - (taken[c.code] || 0), 0) });
+          }) });
+        }),
       next_seat: m.seat || null,
       order: leader ? rotate(cycle, leader) : [],
       need_winner: m.need,

@@ -15,6 +15,15 @@ class CallForm(forms.Form):
     reason = forms.ChoiceField(label=_("Why"), choices=TableCall.Reason.choices, widget=forms.RadioSelect)
     note = forms.CharField(label=_("A few words (optional)"), max_length=NOTE_LENGTH, required=False)
 
+    def __init__(self, *args, boards: bool = False, **kwargs) -> None:
+        """``boards``: the table plays duplicate boards, so a fouled board (RULES §14.6) is a reason to call."""
+        super().__init__(*args, **kwargs)
+        if not boards:
+            choices = [c for c in TableCall.Reason.choices if c[0] != TableCall.Reason.FOULED]
+            reason = self.fields["reason"]
+            assert isinstance(reason, forms.ChoiceField)
+            reason.choices = choices
+
 
 class RulingForm(forms.Form):
     """The director's ruling, and what it does: nothing more, a penalty (its seat and kind), or the deal reopened."""

@@ -28,6 +28,7 @@ class TableCall(models.Model):
         REVOKE = "revoke", _("revoke dispute")
         MISDEAL = "misdeal", _("misdeal")
         CARD_COUNT = "card_count", _("wrong card count")
+        FOULED = "fouled", _("fouled board")
         TIME = "time", _("time")
         OTHER = "other", _("other")
 
@@ -40,10 +41,20 @@ class TableCall(models.Model):
         NONE = "", _("ruling only")
         PENALTY = "penalty", _("penalty")
         REOPEN = "reopen", _("deal reopened")
+        FOULED = "fouled", _("fouled board scored apart")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="calls", verbose_name=_("match"))
     deal = models.ForeignKey(
         Deal, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("deal")
+    )
+    # The duplicate board the call is about (a fouled board, RULES §14.6), when the table names one.
+    board = models.ForeignKey(
+        "tournaments.Board",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("board"),
     )
     reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
     note = models.CharField(_("note"), max_length=200, blank=True)

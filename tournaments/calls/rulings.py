@@ -10,12 +10,14 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from rules.matchpoints import Fault
+from tournaments.adjusted.artificial import give_artificial
 from tournaments.calls import services as calls
-from tournaments.models import PENALTY_CODES, SEAT_CHOICES, Deal, TableCall
+from tournaments.models import PENALTY_CODES, SEAT_CHOICES, ArtificialScore, Deal, TableCall
 from tournaments.scoring.corrections import add_penalty, reopen_deal
 from tournaments.scoring.errors import RecordingError
 
-ACTIONS = ("", TableCall.Action.PENALTY, TableCall.Action.REOPEN)
+ACTIONS = ("", TableCall.Action.PENALTY, TableCall.Action.REOPEN, TableCall.Action.FOULED)
 
 
 def ruled_deal(call: TableCall) -> Deal:
@@ -24,6 +26,27 @@ def ruled_deal(call: TableCall) -> Deal:
     if deal is None:
         raise calls.CallError(_("This table has no deal yet: the ruling cannot act on one."))
     return Deal.objects.get(pk=deal.pk)
+
+
+def score_fouled(call: TableCall, user, ruling: str) -> ArtificialScore:
+    """A fouled board (RULES §14.4, §14.6) scored apart at this table: its unsubmitted deal there, if play had
+    begun, is withdrawn (its rows stay in the deal's history, with the ruling as the reason) and the board takes
+    an artificial score, nobody at fault (60 % each) until the director says otherwise on the scores page."""
+    if call.board is None:
+        raise calls.CallError(_("This call names no board: score the table on the artificial scores page."))
+    deal = Deal.objects.filter(match=call.match, board=call.board).first()
+    if deal is not None:
+        if deal.state != Deal.State.RECORDING:
+            raise calls.CallError(
+                _("This board was submitted at the table: reopen it before scoring it apart.")
+            )
+        deal._history_user = user  # type: ignore[attr-defined]
+        deal._change_reason = ruling[:100]  # type: ignore[attr-defined]
+        deal.delete()
+    nobody = Fault.NONE.value
+    return give_artificial(
+        call.match, call.board, user, ns_fault=nobody, ew_fault=nobody, fouled=True, note=ruling[:200]
+    )
 
 
 @transaction.atomic
@@ -48,6 +71,8 @@ def resolve(
             penalty = add_penalty(deal, user, seat=seat, code=code, version=None, note=ruling[:300])
         elif action == TableCall.Action.REOPEN:
             reopen_deal(ruled_deal(call), user, version=None, reason=ruling[:200])
+        elif action == TableCall.Action.FOULED:
+            score_fouled(call, user, ruling)
     except RecordingError as exc:
         raise calls.CallError(exc.message, exc.status) from exc
     return calls.resolve_call(call, user, ruling=ruling, action=action, penalty=penalty)

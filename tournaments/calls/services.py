@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from tournaments.competition import access
 from tournaments.competition.finishing import require_open
 from tournaments.competition.free_text import text_problem
-from tournaments.models import Deal, Match, Penalty, TableCall, Tournament
+from tournaments.duplicate.movement import DuplicateError, is_duplicate_match, next_board
+from tournaments.models import Board, Deal, Match, Penalty, TableCall, Tournament
 
 NOTE_LENGTH = 200
 RULING_LENGTH = 1000
@@ -57,6 +58,20 @@ def open_deal(match: Match) -> Deal | None:
     return deals.filter(state=Deal.State.RECORDING).first() or deals.first()
 
 
+def fouled_board(match: Match) -> Board | None:
+    """The board a table calls fouled (RULES §14.6): the one it is recording, else the round's next (checked
+    before play); a table of another format plays no boards."""
+    if not is_duplicate_match(match):
+        raise CallError(_("This table plays no boards."))
+    recording = match.deals.filter(state=Deal.State.RECORDING, board__isnull=False).first()
+    if recording is not None:
+        return recording.board
+    try:
+        return next_board(match)
+    except DuplicateError as exc:
+        raise CallError(exc.message, exc.status) from None
+
+
 @transaction.atomic
 def raise_call(match: Match, user, *, reason: str, note: str = "", key: str = "") -> TableCall:
     """The table calls the referee. Sent again under the same device key (the answer was lost, or the device
@@ -74,6 +89,7 @@ def raise_call(match: Match, user, *, reason: str, note: str = "", key: str = ""
     call = TableCall(
         match=match,
         deal=open_deal(match),
+        board=fouled_board(match) if reason == TableCall.Reason.FOULED else None,
         reason=reason,
         note=clean_text(note, NOTE_LENGTH),
         key=key,

@@ -64,6 +64,7 @@ class Tournament(SaveNotes, models.Model):
         KNOCKOUT = "knockout", _("knockout")
         MANUAL = "manual", _("manual")
         DUPLICATE = "duplicate", _("duplicate pairs")
+        DUPLICATE_TEAMS = "duplicate-teams", _("duplicate teams")
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=False)

@@ -115,6 +115,9 @@ class Deal(SaveNotes, models.Model):
         related_name="deals",
         verbose_name=_("board"),
     )
+    # A called board's round of shows at the table (RULES §14.2): ``[[seat, cards], …]`` in play order from the
+    # banker, ``""`` for a pass; the trump it fixed is ``trump``. Empty for any other deal.
+    trump_calls = models.JSONField(_("trump calls"), default=list, blank=True, editable=False)
 
     objects = DealQuerySet.as_manager()
     history = HistoricalRecords(excluded_fields=["start_levels"])

@@ -12,7 +12,7 @@ from functools import cache
 
 from django.utils.translation import gettext as _
 
-from rules.movement import MovementError, Seating, mitchell, mitchell_rounds, pairs_for_tables
+from rules.movement import MovementError, Seating, board_set, mitchell, mitchell_rounds, pairs_for_tables
 from tournaments.models import Board, Deal, DuplicateEvent, Match, Pair, Round, Tournament, by_seed
 
 
@@ -25,16 +25,19 @@ class DuplicateError(Exception):
         self.status = status
 
 
+DUPLICATE_FORMATS = (Tournament.Format.DUPLICATE, Tournament.Format.DUPLICATE_TEAMS)
+
+
 def duplicate_event(tournament: Tournament) -> DuplicateEvent | None:
-    """The tournament's duplicate settings; None for any other format."""
-    if tournament.format != Tournament.Format.DUPLICATE:
+    """The tournament's duplicate settings (pairs or teams); None for any other format."""
+    if tournament.format not in DUPLICATE_FORMATS:
         return None
     return DuplicateEvent.objects.filter(tournament=tournament).first()
 
 
 def is_duplicate_match(match: Match) -> bool:
     """The match is one table's round of a duplicate session (its deals are boards)."""
-    return match.round.tournament.format == Tournament.Format.DUPLICATE
+    return match.round.tournament.format in DUPLICATE_FORMATS
 
 
 def roster(tournament: Tournament) -> list[Pair]:
@@ -79,7 +82,10 @@ def full_rounds(tournament: Tournament) -> int:
 
 
 def board_count(tournament: Tournament, event: DuplicateEvent) -> int:
-    """Boards the session needs: a set of ``boards_per_round`` for every table."""
+    """Boards the session needs: a set of ``boards_per_round`` for every table (duplicate teams: a set for every
+    round, which every team match of the round plays)."""
+    if tournament.format == Tournament.Format.DUPLICATE_TEAMS:
+        return max(1, tournament.num_rounds) * event.boards_per_round
     return tables_for(tournament) * event.boards_per_round
 
 
@@ -108,13 +114,27 @@ def seating_of(match: Match) -> Seating:
     return rounds[match.round.number - 1][match.table - 1]
 
 
+def is_team_duplicate(match: Match) -> bool:
+    """The match is a table of a duplicate team match (RULES §14.5)."""
+    return match.round.tournament.format == Tournament.Format.DUPLICATE_TEAMS
+
+
+def team_boards(match: Match) -> tuple[int, ...]:
+    """A duplicate team match's boards: both its tables, and every team match of the round, play the round's set
+    (round ``r``: boards ``(r − 1)·b + 1`` … ``r·b``)."""
+    event = duplicate_event(match.round.tournament)
+    if event is None:
+        raise DuplicateError(_("This tournament is not a duplicate."))
+    return board_set(match.round.number, event.boards_per_round)
+
+
 def boards_of(match: Match) -> list[Board]:
     """The boards this table plays in this round, in the order played (kept on the match object: a request
     asks several times, and a table's boards never change once it can play)."""
     known = getattr(match, "_movement_boards", None)
     if known is not None:
         return known
-    numbers = seating_of(match).boards
+    numbers = team_boards(match) if is_team_duplicate(match) else seating_of(match).boards
     found = {
         b.number: b for b in Board.objects.filter(tournament_id=match.round.tournament_id, number__in=numbers)
     }

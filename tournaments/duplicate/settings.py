@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from tournaments.duplicate.movement import DuplicateError
+from tournaments.duplicate.movement import DUPLICATE_FORMATS, DuplicateError
 from tournaments.models import MAX_BOARDS_PER_ROUND, MIN_BOARDS_PER_ROUND, DuplicateEvent, Tournament
 
 
@@ -14,7 +14,7 @@ def save_duplicate_settings(
 ) -> DuplicateEvent | None:
     """Create or change the tournament's duplicate settings (None: not a duplicate, nothing to keep). Refused
     once the boards are dealt for another number of boards a round."""
-    if tournament.format != Tournament.Format.DUPLICATE:
+    if tournament.format not in DUPLICATE_FORMATS:
         return None
     if movement not in DuplicateEvent.Movement.values:
         raise DuplicateError(_("Choose a movement."))

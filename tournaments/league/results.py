@@ -19,6 +19,7 @@ from rules.teams import (
     team_result,
     team_standings,
 )
+from tournaments.duplicate.team_scale import as_team_result, duplicate_team_result
 from tournaments.models import Match, Team, TeamMatch, TeamTable, Tournament, Zone, team_event
 
 TIE_BREAKS = ("table_points", "level_diff", "head_to_head")
@@ -96,6 +97,10 @@ def results(tournament: Tournament, team_matches=None) -> dict[int, TeamResult |
     for tm, ts in scores.items():
         complete = tm not in open_ and (want is None or len(ts) == want)
         out[tm] = team_result(ts, method, scale) if complete else None
+    if tournament.format == Tournament.Format.DUPLICATE_TEAMS:  # won on scale points (RULES §14.5)
+        finished = TeamMatch.objects.filter(pk__in=[tm for tm, res in out.items() if res is not None])
+        for team_match in finished.select_related("round__tournament"):
+            out[team_match.pk] = as_team_result(duplicate_team_result(team_match))
     return out
 
 

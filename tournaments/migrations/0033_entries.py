@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0031_duplicate_boards'),
+        ('tournaments', '0032_board_at_the_table'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

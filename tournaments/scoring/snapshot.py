@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS
 
-from rules.cards import Card, CardError, parse_cards
+from rules.cards import Card, CardError, format_cards, parse_cards
 from rules.facts import PenaltyCall
 from rules.judge import judge
 from rules.ranks import parse_rank
@@ -21,6 +21,7 @@ from rules.seats import SIDES, next_seat, side_of
 from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
 from tournaments.scoring import sql
+from tournaments.scoring.board_hands import start_hands
 from tournaments.scoring.errors import RecordingError
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.sql import TRICK_COLUMNS
@@ -132,6 +133,8 @@ class Snapshot:
             "tricks": self.record_tricks(),
             "penalties": self.penalties,
         }
+        if (hands := start_hands(deal)) is not None:  # a duplicate board's: every play judged against them
+            record["hands"] = {seat: format_cards(cards) for seat, cards in hands.items()}
         if self.levels.get(side_of(deal.banker)) == deal.level:
             record["levels"] = dict(self.levels)
         return record
@@ -185,6 +188,7 @@ def typed_record(snap: Snapshot) -> Record:
             rs.trump(level, deal.trump),
             tricks,
             parse_cards(deal.kitty),
+            hands=start_hands(deal),
             levels=levels,
             penalties=penalties,
         )

@@ -8,6 +8,7 @@ from django import template
 from tournaments.calls import services as calls
 from tournaments.calls.forms import CallForm
 from tournaments.competition import access
+from tournaments.duplicate.movement import is_duplicate_match
 
 register = template.Library()
 
@@ -20,7 +21,7 @@ def call_box(context, match) -> dict:
         "match": match,
         "can_call": access.can_record(user, match),
         "calls": calls.match_calls(match) if access.is_official(user, match) else [],
-        "form": CallForm(),
+        "form": CallForm(boards=is_duplicate_match(match)),
         "csrf_token": context.get("csrf_token"),
         "request": context["request"],
     }

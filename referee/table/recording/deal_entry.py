@@ -18,6 +18,7 @@ from rules.ruleset import Ruleset, TimeRule
 from rules.seats import SEATS, side_of
 from tournaments.competition.access import can_confirm
 from tournaments.models import TRUMP_CHOICES, Deal, Match
+from tournaments.scoring.board_hands import require_buried_held
 from tournaments.scoring.entries import lock_for_entry, require_open, require_record
 from tournaments.scoring.errors import (
     PermissionRefused,
@@ -100,10 +101,15 @@ def start_deal(
         changed_by=user,
         start_levels=dict(state.levels),  # no deal is open, so the played deals are all the deals before it
     )
-    deal._history_user = user
+    return begin(match, deal, user)
+
+
+def begin(match: Match, deal: Deal, user) -> Deal:
+    """Save a deal just begun (with its history's author); the match's first deal starts the match."""
+    deal._history_user = user  # type: ignore[attr-defined]
     deal.save()
     if match.started_at is None:
-        match.started_at = now
+        match.started_at = deal.started_at
         match.state = Match.State.IN_PROGRESS
         match.save(update_fields=["started_at", "state"])
     return deal
@@ -129,6 +135,9 @@ def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
     deal = lock_deal(deal, version)
     require_open(deal)
     deal.kitty = kitty_text(ruleset_for(deal.match), kitty)
+    require_buried_held(deal, deal.kitty)  # a board's: cards the banker held with the kitty
+    if deal.board_id and deal.tricks.exists():  # play was judged against the banker's hand: it stays
+        raise RecordingError(_("Play has begun on this board: undo every play to change the buried cards."))
     touch(deal, user)
     return deal
 

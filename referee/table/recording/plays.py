@@ -23,6 +23,7 @@ from rules.record import Record, ThrowRecord
 from rules.ruleset import Ruleset
 from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
+from tournaments.scoring.board_hands import require_buried
 from tournaments.scoring.entries import require_open, require_record
 from tournaments.scoring.errors import IllegalPlay, RecordingError
 from tournaments.scoring.fold import start_levels
@@ -32,6 +33,9 @@ from tournaments.scoring.settlement import key_of
 from tournaments.scoring.snapshot import Snapshot, judge_record, with_play
 from tournaments.scoring.versions import claim, read_deal
 
+# A board's faults proven at the play that commits them (its hands are known): the play is saved and the table
+# told at once (RULES §14.3, §14.6), as a fault an earlier void proves is.
+PROVEN_AT_PLAY = frozenset({"revoke_suit", "revoke_pair", "revoke_tractor"})
 # Faults of the entry itself: never saved. Rule faults (revokes, throws) may be saved on the judge's word.
 ENTRY_FAULTS = frozenset(
     {"not_held", "deck_count", "mixed_lead", "wrong_leader", "wrong_order", "play_size", "incomplete_trick"}
@@ -88,6 +92,7 @@ def check(
     if version is None or deal.version != version:  # the caller's copy is not the version named: read it
         deal = read_deal(deal, version)
     require_open(deal)
+    require_buried(deal)
     try:
         snap, before = before_play(deal, ruleset_for(deal.match), start_levels(deal))
         return judged(snap, before, user, cards=cards, seat=seat, throw=throw, force=force)
@@ -136,8 +141,12 @@ def judged(
     index = len(rec.tricks) - 1
     known = before.known
     fresh = [v for v in verdict.violations if (v.trick, v.seat, v.code) not in known]
+    on_board = snap.deal.board_id is not None  # the hands are known: a revoke is proven, and the play stands
     refused = [
-        v.as_dict() for v in fresh if (v.trick == index and v.seat in (due, None)) or v.code in ENTRY_FAULTS
+        v.as_dict()
+        for v in fresh
+        if ((v.trick == index and v.seat in (due, None)) or v.code in ENTRY_FAULTS)
+        and not (on_board and v.code in PROVEN_AT_PLAY)
     ]
     if refused:
         entry = any(v["code"] in ENTRY_FAULTS for v in refused)

@@ -105,3 +105,16 @@ def trump_suit_run(cards: list[int], t) -> int:
             break
         run += 1
     return run
+
+
+def held_rows(deal: Deal, left: Counter, permanent_twos: bool) -> list[dict]:
+    """A board's picker (RULES §14.6): only the cards the seat to play still holds (``left``: copies by card
+    text), in the picker's rows; a card the seat does not hold has no button, so a single is one tap."""
+    language = get_language()
+    labels = card_labels(language)
+    rows = []
+    for suit, name, is_trump, texts in picker_layout(deal.level, deal.trump, permanent_twos, language):
+        cards = [{**labels[text], "left": left[text]} for text in texts if left[text] > 0]
+        if cards:
+            rows.append({"suit": suit, "name": name, "trump": is_trump, "cards": cards})
+    return rows

@@ -20,6 +20,7 @@ from referee.table.recording import settling
 from referee.table.recording.card_text import seat_name
 from referee.table.recording.consistent import consistent_read
 from referee.table.recording.verdict_text import violation_message
+from referee.table.screens.board_state import board_state
 from referee.table.screens.cards import card_label, card_labels, picker_rows, throw_info
 from rules.cards import CARD_TEXT, parse_cards
 from rules.messages import show
@@ -71,7 +72,9 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     due = snap.due(verdict) if deal.state == Deal.State.RECORDING else None
     current = tricks[-1] if tricks and len(tricks[-1]["plays"]) < 4 else None
     leader = (current and current["leader"]) or due  # a trick without plays yet waits for its lead
+    board = board_state(snap, due)
     return {
+        "board": board,
         "deal": {
             "id": deal.pk,
             "number": deal.number,
@@ -91,7 +94,9 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
         "hand_size": rs.hand_size,
         "tricks": tricks,
         "attackers_points": attackers_points,
-        "picker": picker_rows(deal, played + buried, rs.decks, rs.permanent_twos),
+        "picker": board["picker"]
+        if board
+        else picker_rows(deal, played + buried, rs.decks, rs.permanent_twos),
         "violations": violation_rows(snap, verdict, players),
         "challengers": challengers(due, rs.clockwise) if due and current is None else [],
         "complete": snap.complete,

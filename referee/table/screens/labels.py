@@ -10,6 +10,7 @@ def entry_labels() -> dict[str, str]:
     """The words the trick-entry script shows, in the judge's language (seats by name, cards by face)."""
     return {
         "trick": _("Trick %(n)s"),
+        "bury": _("Tap the %(n)s cards the banker buried, then save the kitty: play starts after that."),
         "cards_left": _("%(n)s cards left in each hand"),
         "all_tricks": _("%(n)s tricks"),
         "turn": _("to play: %(seat)s"),

@@ -10,6 +10,7 @@ from django.utils import timezone
 from referee.table.forms import kitty_hint
 from referee.table.history import match_history
 from referee.table.level_trail import match_levels_chart
+from referee.table.recording.boards import current_board
 from referee.table.recording.deal_entry import next_deal_number, time_refusal
 from referee.table.recording.quick import require_quick_entry
 from referee.table.screens.deal_state import current_deal_state
@@ -26,6 +27,7 @@ from tournaments.competition.access import (
     can_reopen,
 )
 from tournaments.competition.display import match_result
+from tournaments.duplicate.movement import is_duplicate_match
 from tournaments.models import Deal, Match
 from tournaments.scoring.entries import require_record
 from tournaments.scoring.fold import table_state
@@ -56,6 +58,8 @@ def match_screen(match: Match, user) -> dict:
         "time_is_up": bool(state.deadline and timezone.now() >= state.deadline and not state.over),
         "waiting": sum(1 for d in deals if d.state == Deal.State.SUBMITTED),
         "official_differs": (match.level_ns, match.level_ew) != (state.levels["NS"], state.levels["EW"]),
+        "duplicate": is_duplicate_match(match),
+        "current_board": current_board(match) if is_duplicate_match(match) else None,
     }
 
 

@@ -5,14 +5,16 @@ from django.db import transaction
 from rules.ruleset import PRESETS
 from tournaments.duplicate.movement import DuplicateError
 from tournaments.duplicate.settings import save_duplicate_settings
-from tournaments.models import DuplicateEvent, Organisation, Tournament
+from tournaments.models import DuplicateEvent, Organisation, TeamEvent, Tournament
+from tournaments.teams.services import save_team_event
 
 
 class Command(BaseCommand):
     help = (
         "Create a tournament: manage.py create_tournament SLUG --name NAME --preset PRESET --rounds N "
         "[--format knockout | --knockout-size 8] [--third-place] "
-        "[--format duplicate --movement mitchell --boards-per-round N]"
+        "[--format duplicate --movement mitchell --boards-per-round N] "
+        "[--format duplicate-teams --boards-per-round N]"
     )
 
     def add_arguments(self, parser) -> None:
@@ -76,6 +78,8 @@ class Command(BaseCommand):
                 save_duplicate_settings(
                     t, movement=o["movement"], boards_per_round=o["boards_per_round"], user=None
                 )
+                if t.format == Tournament.Format.DUPLICATE_TEAMS:  # team matches of two tables (RULES §14.5)
+                    save_team_event(t, tables=2, kind=TeamEvent.Kind.SWISS)
         except DuplicateError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(
