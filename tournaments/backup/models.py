@@ -27,3 +27,21 @@ class DeskIdentity(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class GivenBack(models.Model):
+    """A table's phone gave a deal back to a restored desk (docs/journal-protocol.md): from which identity, and
+    whether the phone had seen the deal confirmed there. Such a deal, confirmed before the restore but not since,
+    waits for the two pairs' PINs again; the desk lists it among what the restore may have lost."""
+
+    deal = models.ForeignKey("tournaments.Deal", on_delete=models.CASCADE, related_name="given_back")
+    identity = models.CharField(_("identity given back from"), max_length=32)
+    confirmed = models.BooleanField(_("confirmed before the restore"), default=False)
+    created_at = models.DateTimeField(_("given back at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("deal given back")
+        verbose_name_plural = _("deals given back")
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "identity"], name="given_back_once_per_identity")
+        ]
