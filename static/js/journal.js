@@ -280,6 +280,7 @@
     // field, told as before, when nothing waits behind it and the field is free), the entry leaves the journal;
     // otherwise it stays for the judge. The answer says whether it stayed (``kept``).
     function written(head, answer, waited) {
+      if ((answer.status === 404 || answer.status === 403) && load().start) { restart(); return true; } // the desk lacks the deal
       if (answer.data.state) { answered(answer.data.state); keep(answer.data.state); }
       var kept = false;
       update(function (r) {

@@ -144,6 +144,11 @@ class Judge:
             self.log.unresolved[deal_id].add(entry.position)
             return None
         state = reply.state
+        if reply.status in (403, 404) and self.journal.of(deal_id).start:
+            self.lost = (
+                self.lost or "?"
+            )  # the desk has no such deal (or it is another's): its start goes back
+            return None
         if reply.status == 200:
             self.journal.gave(deal_id, "play", entry.fields(version), version, self.last_key, state)
         if self.observe(deal_id, state):

@@ -133,10 +133,14 @@ def give_back_deal(journal: Journal, deal_id: int, send: Send) -> tuple[int, dic
     old, seen = record.desk, record.seen
     read = send("GET", f"/deal/{deal_id}/state/", None, None)
     state = read[1] if read and read[0] == 200 else None
-    if record.start and (
-        state is None or (state["deal"]["match"], state["deal"]["number"]) != (record.match, record.number)
-    ):
-        deal_id, state = restarted(journal, deal_id, record, send)  # fmt: skip
+    same = state is not None and (state["deal"]["match"], state["deal"]["number"]) == (
+        record.match,
+        record.number,
+    )
+    if same and state is not None and not record.lacks(state):
+        return deal_id, state  # the desk holds all of it
+    if record.start and not same:  # the desk lacks the deal (or the id is another's): started again first
+        deal_id, state = restarted(journal, deal_id, record, send)
     i, waits = 0, 0
     while i < len(record.given):
         entry = record.given[i]
