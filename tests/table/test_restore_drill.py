@@ -20,18 +20,18 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
+from referee.table.recording.deal_entry import confirm_deal
 from tests.table.conftest import file_connection
 from tools.loadtest.clients import Judge, TableJob, run_table
 from tools.loadtest.plays import plays_of
-from tools.loadtest.prepare import PASSWORD, set_up
+from tools.loadtest.prepare import set_up
 from tools.loadtest.server import Server, server_env
 from tournaments.backup import given_back, identity
-from tournaments.competition.access import JUDGE_GROUP, add_to_group
-from tournaments.models import Deal
+from tournaments.models import Deal, Match
 from tournaments.scoring.fold import start_levels
 from tournaments.scoring.snapshot import snapshot
+from tournaments.table_links.services import issue_card
 
 pytestmark = pytest.mark.browser
 
@@ -88,7 +88,7 @@ def server(database: Path, log: Path) -> Server:
         "DEBUG": "1",
         "DATABASE_URL": f"sqlite:///{database}",
     }
-    return Server(ROOT, env, PORT, log, workers=2, threads=4)
+    return Server(ROOT, env, PORT, log, workers=1, threads=8)
 
 
 @contextmanager
@@ -120,18 +120,15 @@ def deals_as_held(database: Path) -> dict[tuple[int, int], dict]:
 # ---------------------------------------------------------------- the phones in Chromium
 
 
-def open_phone(browser, job: TableJob):
+def open_phone(browser, job: TableJob, token: str):
+    """A phone in Chromium that opened its table's link, on the table's deal."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
     context.set_default_timeout(15_000)
     page = context.new_page()
     base = f"http://127.0.0.1:{PORT}"
-    page.goto(base + "/login/")
-    page.fill("input[name=username]", job.username)
-    page.fill("input[name=password]", job.password)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(lambda url: "/login/" not in url)
+    page.goto(f"{base}/k/{token}/")
     page.goto(f"{base}/deal/{job.deal_id}/")
-    return context, page
+    return page
 
 
 def type_plays(page, job: TableJob, n: int) -> None:
@@ -152,15 +149,16 @@ def journal_of(page, deal_id: int) -> dict:
 # ---------------------------------------------------------------- the drill
 
 
-def desk_account(database: Path) -> tuple[str, str]:
-    """A second judge at the desk, who confirms deals; every account's password hashed as the server checks it
-    (the suite's own hasher is not among the site's)."""
-    hashed = PBKDF2PasswordHasher().encode(PASSWORD, "drillsalt", iterations=1000)
+def table_links(database: Path, jobs: dict[int, TableJob]) -> dict[int, str]:
+    """Every table's link, as the desk prints it on the table's card: the phones open it (no password to hash)."""
     with file_connection(database):
-        desk = get_user_model().objects.create(username="drill-desk")
-        add_to_group(desk, JUDGE_GROUP)
-        get_user_model().objects.update(password=hashed)
-    return desk.username, PASSWORD
+        desk = get_user_model().objects.create(username="drill-desk", is_superuser=True)
+        return {t: issue_card(Match.objects.get(pk=job.match_id), desk).token for t, job in jobs.items()}
+
+
+def open_link(phone: Judge, token: str) -> None:
+    reply = phone.browser.request("GET", f"/k/{token}/")
+    assert reply.status == 302 and "sessionid" in phone.browser.cookies
 
 
 def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
@@ -179,7 +177,7 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
     with django_db_blocker.unblock():
         with file_connection(live):
             jobs = {job.table: job for job in set_up(8, "drill", PREPLAYED)}
-        desk_user = desk_account(live)
+        tokens = table_links(live, jobs)
         address = ("127.0.0.1", PORT)
         phones = {t: Judge(address, j.username, j.password, budget(), retry_for=20) for t, j in jobs.items()}
         phones = {t: p for t, p in phones.items() if t not in BROWSER_TABLES}
@@ -188,9 +186,9 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
             first = server(live, tmp_path / "first.log")
             first.start()
             try:
-                for phone in phones.values():
-                    phone.login()
-                pages = {t: open_phone(chromium, jobs[t])[1] for t in BROWSER_TABLES}
+                for t, phone in phones.items():
+                    open_link(phone, tokens[t])
+                pages = {t: open_phone(chromium, jobs[t], tokens[t]) for t in BROWSER_TABLES}
                 # Before the backup: every table records; table 3 finishes its deal and begins the next.
                 for t in BROWSER_TABLES:
                     type_plays(pages[t], jobs[t], 3)
@@ -205,9 +203,7 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
                 for t, phone in phones.items():
                     play(phone, jobs[t], 12 if t == STARTED_AFTER else 4)
                 assert jobs[STARTED_AFTER].deal_id != first_deal
-                confirmed = confirm_first_deal(
-                    address, desk_user, phones[CONFIRMED_AFTER], jobs[CONFIRMED_AFTER]
-                )
+                confirmed = confirm_first_deal(live, phones[CONFIRMED_AFTER])
                 told = {
                     (t, r.number): sum(g.action == "play" for g in r.given)
                     for t, p in phones.items()
@@ -275,15 +271,14 @@ def budget():
     return Budget(600, 100_000)
 
 
-def confirm_first_deal(address, desk_user: tuple[str, str], phone: Judge, job: TableJob) -> str:
-    """The desk confirms the table's first deal (submitted at the table); the table's phone then reads it."""
-    desk = Judge(address, *desk_user, budget(), retry_for=10)
-    desk.login()
+def confirm_first_deal(database: Path, phone: Judge) -> str:
+    """The desk confirms the table's first deal (submitted at the table) while the site serves; the table's
+    phone then reads it."""
     deal_id = next(d for d, r in phone.journal.deals.items() if r.number == 1)
-    state = phone.state(deal_id)
-    assert state is not None and state["deal"]["state"] == Deal.State.SUBMITTED
-    done = desk.deal_action(deal_id, "confirm", {"version": state["deal"]["version"]}, lambda s: True)
-    assert done is not None
+    with file_connection(database):
+        deal = Deal.objects.get(pk=deal_id)
+        assert deal.state == Deal.State.SUBMITTED
+        confirm_deal(deal, get_user_model().objects.get(username="drill-desk"), version=deal.version)
     seen = phone.state(deal_id)
     assert seen is not None
     return seen["deal"]["state"]
