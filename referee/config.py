@@ -268,6 +268,7 @@ def throttles(base_dir: Path, database_config: dict) -> dict:
 
 
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
+BACKUP_EVERY_DEFAULT = 300  # seconds: a backup every five minutes while `make serve` runs
 
 
 def env_seconds(name: str, default: int) -> int:
