@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0028_desk_identity'),
+        ('tournaments', '0029_backup_outcome'),
     ]
 
     operations = [
