@@ -11,8 +11,8 @@ the same protocol, in a fraction of the suite's time."""
 
 from __future__ import annotations
 
+import io
 import shutil
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 from referee.table.recording.deal_entry import confirm_deal
 from tests.table.conftest import file_connection
@@ -64,22 +65,21 @@ def play(judge: Judge, job: TableJob, steps: int) -> None:
 # ---------------------------------------------------------------- the desk: its files and its server
 
 
-def backup_stand_in(live: Path, copy: Path) -> None:
-    """STAND-IN for ``manage.py backup --to DIR`` (issue 39 item 1, another branch): SQLite's online backup of
-    the file the server is writing, as that command takes it."""
-    source, target = sqlite3.connect(live), sqlite3.connect(copy)
-    with target:
-        source.backup(target)
-    source.close()
-    target.close()
-
-
-def restore_stand_in(backup: Path, fresh: Path) -> None:
-    """STAND-IN for ``manage.py restore FILE`` into an empty database: the copy, and a new desk identity."""
-    shutil.copy(backup, fresh)
-    with file_connection(fresh):
-        identity.renew(restored_from=backup.name)
+def manage(database: Path, *args: str) -> str:
+    """``manage.py ARGS`` on ``database`` (in this process: the command's own code, without a Python's start),
+    as the director types it beside the running site; what it printed."""
+    out = io.StringIO()
+    with file_connection(database):
+        call_command(*args, stdout=out)
     identity.forget()
+    return out.getvalue()
+
+
+def backup_of(live: Path, folder: Path) -> Path:
+    """``manage.py backup --to DIR`` while the site serves: the file it wrote."""
+    manage(live, "backup", "--to", str(folder))
+    (copy,) = folder.glob("*.sqlite3")
+    return copy
 
 
 def server(database: Path, log: Path) -> Server:
@@ -168,11 +168,7 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
 
     from tests.browser.conftest import CHROMIUM
 
-    live, backup, restored = (
-        tmp_path / "desk.sqlite3",
-        tmp_path / "backup.sqlite3",
-        tmp_path / "restored.sqlite3",
-    )
+    live, restored = tmp_path / "desk.sqlite3", tmp_path / "restored.sqlite3"
     shutil.copy(migrated_file, live)
     with django_db_blocker.unblock():
         with file_connection(live):
@@ -195,7 +191,7 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
                 for t, phone in phones.items():
                     play(phone, jobs[t], 13 if t == CONFIRMED_AFTER else 4)
                 first_deal = jobs[STARTED_AFTER].deal_id
-                backup_stand_in(live, backup)
+                backup = backup_of(live, tmp_path / "backups")
                 # After it: more plays; table 3's first deal confirmed at the desk (its phone sees it); table 4
                 # finishes its deal and plays the next.
                 for t in BROWSER_TABLES:
@@ -215,7 +211,7 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
             finally:
                 first.kill()  # SIGKILL, every worker
             before = deals_as_held(live)
-            restore_stand_in(backup, restored)
+            manage(restored, "restore", str(backup))  # into a new, empty database
             with running(server(restored, tmp_path / "second.log")):
                 # The phones come back: the load tool's at their next play (refused by a desk that lost what came
                 # before it, or stored: either way the give-back runs first), Chromium's when the network returns.
