@@ -6,8 +6,11 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.backup.models import GivenBack
+from tournaments.backup import identity
+from tournaments.backup.models import DeskIdentity, GivenBack
 from tournaments.models import Deal
+
+_restored: dict[str, bool] = {}  # per desk identity: whether a restore made it (it never changes)
 
 
 def record(deal: Deal, identity: str, *, confirmed: bool) -> GivenBack:
@@ -22,9 +25,20 @@ def record(deal: Deal, identity: str, *, confirmed: bool) -> GivenBack:
     return row
 
 
+def restored() -> bool:
+    """Whether this desk's identity was made by a restore: only then can a deal have been given back, so a desk
+    never restored asks nothing on every answer (``confirm_again`` is read with every play's)."""
+    key = identity.current()
+    if key not in _restored:
+        _restored[key] = DeskIdentity.objects.filter(key=key).exclude(restored_from="").exists()
+    return _restored[key]
+
+
 def confirm_again(deal: Deal) -> str:
     """Why ``deal`` asks for the pairs' PINs again ('' when it does not): confirmed before the restore, not since."""
-    if deal.state == Deal.State.CONFIRMED or not GivenBack.objects.filter(deal=deal, confirmed=True).exists():
+    if deal.state == Deal.State.CONFIRMED or not restored():
+        return ""
+    if not GivenBack.objects.filter(deal=deal, confirmed=True).exists():
         return ""
     return _(
         "This deal was confirmed before the desk was restored from a backup that lacks the confirmation: "
