@@ -70,11 +70,15 @@ def test_the_command_prints_its_summary_keeps_it_beside_the_file_and_records_the
 
 
 def summary(n: int, round_tag: str = "") -> files.Summary:
-    return files.Summary(f"referee-20261205-{n:06d}.sqlite3", "sqlite", f"2026-12-05T00:00:{n:02d}", round_tag=round_tag)
+    return files.Summary(
+        f"referee-20261205-{n:06d}.sqlite3", "sqlite", f"2026-12-05T00:00:{n:02d}", round_tag=round_tag
+    )
 
 
 def test_the_newest_48_and_the_newest_backup_of_each_round_are_kept():
-    older = [summary(n, round_tag="spring#1" if n in (1, 2) else "spring#2" if n == 5 else "") for n in range(60)]
+    older = [
+        summary(n, round_tag="spring#1" if n in (1, 2) else "spring#2" if n == 5 else "") for n in range(60)
+    ]
     newest_first = sorted(older, key=lambda s: s.taken_at, reverse=True)
     pruned = set(files.to_prune(newest_first, 48))
     kept = {s.file_name for s in older} - pruned
@@ -93,7 +97,11 @@ def test_prune_deletes_old_files_and_their_sidecars_but_nothing_else(out, settin
     (out / "notes.txt").write_text("mine")
     assert sorted(files.prune(out, 2)) == [summary(0).file_name, summary(1).file_name]
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["notes.txt", *(summary(n).file_name for n in (2, 3)), *(summary(n).file_name + ".json" for n in (2, 3))]
+        [
+            "notes.txt",
+            *(summary(n).file_name for n in (2, 3)),
+            *(summary(n).file_name + ".json" for n in (2, 3)),
+        ]
     )
 
 
@@ -158,6 +166,10 @@ def test_serves_timer_backs_up_each_period_and_ends_when_its_server_is_gone():
         now[0] += max(seconds, 0.5)
 
     count = backup_timer.run(
-        5, alive=lambda: now[0] < alive_until, take=lambda: taken.append(now[0]), clock=lambda: now[0], sleep=sleep
+        5,
+        alive=lambda: now[0] < alive_until,
+        take=lambda: taken.append(now[0]),
+        clock=lambda: now[0],
+        sleep=sleep,
     )
     assert count == 2 and taken == [5.0, 10.0]

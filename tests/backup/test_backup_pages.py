@@ -35,9 +35,17 @@ def scene(db, out):
 
 @pytest.mark.parametrize(
     "who, listing, download",
-    [(None, 302, 302), ("judge", 403, 403), (Role.SCORER, 403, 403), (Role.DIRECTOR, 200, 403), ("admin", 200, 200)],
+    [
+        (None, 302, 302),
+        ("judge", 403, 403),
+        (Role.SCORER, 403, 403),
+        (Role.DIRECTOR, 200, 403),
+        ("admin", 200, 200),
+    ],
 )
-def test_the_backups_page_is_the_directors_and_a_download_the_site_admins_alone(client, scene, who, listing, download):
+def test_the_backups_page_is_the_directors_and_a_download_the_site_admins_alone(
+    client, scene, who, listing, download
+):
     tournament, accounts = scene
     if who:
         client.force_login(accounts[who])
@@ -53,7 +61,9 @@ def test_the_backups_page_is_the_directors_and_a_download_the_site_admins_alone(
         assert 'data-testid="download"' not in page.text
 
 
-@pytest.mark.parametrize("name", ["..%2F..%2Fdb.sqlite3", "referee-20261205-999999.sqlite3", "notes.txt", "x" * 300])
+@pytest.mark.parametrize(
+    "name", ["..%2F..%2Fdb.sqlite3", "referee-20261205-999999.sqlite3", "notes.txt", "x" * 300]
+)
 def test_a_name_that_is_not_a_backup_in_the_folder_is_a_404(client, scene, out, name):
     tournament, accounts = scene
     (out / "notes.txt").write_text("not a backup")
@@ -65,7 +75,9 @@ def test_a_name_that_is_not_a_backup_in_the_folder_is_a_404(client, scene, out, 
 def test_the_directors_button_takes_a_backup_and_says_what_it_holds(client, scene, out):
     tournament, accounts = scene
     client.force_login(accounts[Role.DIRECTOR])
-    page = client.post(reverse("desk-backups", args=[tournament.slug]), follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    page = client.post(
+        reverse("desk-backups", args=[tournament.slug]), follow=True, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert "Backup taken: 1 tournaments, 0 matches, 0 deals, 0 plays." in page.text
     assert BackupOutcome.objects.get().reason == BackupOutcome.Reason.DESK
     assert len(files.listed(out)) == 2

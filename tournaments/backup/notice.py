@@ -64,7 +64,8 @@ def restore_notice(tournament: Tournament, now: datetime | None = None) -> Resto
         file_name=restored.restored_from,
         taken_at=restored.backup_taken_at,
         unconfirmed=[
-            {"round": row["match__round__number"], "table": row["match__table"], "deals": row["n"]} for row in waiting
+            {"round": row["match__round__number"], "table": row["match__table"], "deals": row["n"]}
+            for row in waiting
         ],
         unpublished=list(tournament.rounds.filter(state=Round.State.DRAFT).order_by("number")),
     )

@@ -100,7 +100,9 @@ def copy_database(target: Path, source_path: Path | None = None) -> None:
     try:
         copy = sqlite3.connect(target)
         try:
-            source.backup(copy, progress=_deadline())  # pages=-1: every page in one step, one read transaction
+            source.backup(
+                copy, progress=_deadline()
+            )  # pages=-1: every page in one step, one read transaction
             copy.execute("PRAGMA journal_mode=DELETE")
             copy.commit()
         finally:
