@@ -43,8 +43,11 @@ class Summary:
         held = ", ".join(f"{self.counts.get(name, 0)} {name}" for name in COUNTED)
         return f"{self.file_name}: {held}; {self.size / 1e6:.1f} MB in {self.seconds:.1f} s"
 
-    def taken(self) -> datetime:
-        return datetime.fromisoformat(self.taken_at)
+    def taken(self) -> datetime | None:
+        try:
+            return datetime.fromisoformat(self.taken_at)
+        except ValueError:
+            return None
 
 
 def folder(to: Path | str | None = None) -> Path:

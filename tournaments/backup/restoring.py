@@ -49,8 +49,8 @@ def _kind(path: Path) -> str:
 def taken_at(path: Path) -> datetime:
     """When the backup was taken: its sidecar, else its name, else the file's own time."""
     summary = files.read_sidecar(path)
-    if summary and summary.taken_at:
-        return summary.taken()
+    if summary and summary.taken():
+        return summary.taken()  # type: ignore[return-value]
     return files.time_from_name(path.name) or datetime.fromtimestamp(
         path.stat().st_mtime, tz=timezone.get_current_timezone()
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from django.db import connection
 from tournaments.backup import reading
 
 HEADER = b"SQLite format 3\x00"
+COPY_SECONDS = 300  # a copy still locked out after this long is a failure, never a hang
 
 
 class CopyError(Exception):
@@ -45,6 +47,8 @@ def _source() -> tuple[sqlite3.Connection, Callable[[], None]]:
     """A connection to read the live database from, and how to let it go."""
     path = database_file()
     if path is None:
+        if connection.in_atomic_block:  # its own write lock would keep the copy waiting for ever
+            raise CopyError("an in-memory database is copied outside a transaction only")
         connection.ensure_connection()
         return connection.connection, lambda: None
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=20)
@@ -75,6 +79,17 @@ def newest_work_in(path: Path):
         copy.close()
 
 
+def _deadline() -> Callable[[int, int, int], None]:
+    """The backup API waits while the source is locked; this gives up after ``COPY_SECONDS``."""
+    end = time.monotonic() + COPY_SECONDS
+
+    def progress(status: int, remaining: int, total: int) -> None:
+        if time.monotonic() > end:
+            raise CopyError(f"the database stayed locked for {COPY_SECONDS} s")
+
+    return progress
+
+
 def copy_database(target: Path, source_path: Path | None = None) -> None:
     """Write a consistent copy of the live database (or of ``source_path``) to ``target``, a plain SQLite file."""
     if source_path is not None:
@@ -85,7 +100,9 @@ def copy_database(target: Path, source_path: Path | None = None) -> None:
     try:
         copy = sqlite3.connect(target)
         try:
-            source.backup(copy)  # pages=-1: every page in one step, one read transaction
+            source.backup(
+                copy, progress=_deadline()
+            )  # pages=-1: every page in one step, one read transaction
             copy.execute("PRAGMA journal_mode=DELETE")
             copy.commit()
         finally:
