@@ -287,7 +287,11 @@
         var i = r.entries.findIndex(function (e) { return e.key === head.key; });
         if (i < 0) return;
         var lost = !answer.data.ok && answer.data.state && lacks(r, answer.data.state);
-        if (lost) { kept = true; return; } // refused by a desk that lost what came before: sent after the give-back
+        if (lost) { // refused by a desk that lost what came before: sent after the give-back, under a new key (the
+          kept = true; // refusal is kept under the old one; nothing was written)
+          r.entries[i].key = newKey();
+          return;
+        }
         if (answer.data.ok || (waited && r.entries.length === 1 && fieldFree())) {
           r.entries.splice(i, 1);
           if (answer.data.ok) gave(r, head, answer.data.state);
