@@ -459,8 +459,8 @@
         return response.json().then(function (s) {
           var r = load();
           if (r.match && (s.deal.match !== r.match || s.deal.number !== r.number)) return restart();
-          answered(s);
-          keep(s);
+          var shown = getState();
+          if (s.desk !== shown.desk || s.deal.version !== shown.deal.version) { answered(s); keep(s); } // else the page stays as it is
           observe(s);
           return null;
         });

@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from referee.table.recording.deal_entry import confirm_deal
-from tests.table.conftest import file_connection
+from tests.table.conftest import file_connection, migrated_file  # noqa: F401 (the migrated file, a fixture)
 from tools.loadtest.clients import Judge, TableJob, run_table
 from tools.loadtest.plays import plays_of
 from tools.loadtest.prepare import set_up
@@ -163,12 +163,11 @@ def open_link(phone: Judge, token: str) -> None:
 
 
 def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
-    migrated_file, tmp_path, django_db_blocker
+    browser,
+    migrated_file,  # noqa: F811 (the fixture imported above)
+    tmp_path,
+    django_db_blocker,
 ):
-    from playwright.sync_api import sync_playwright
-
-    from tests.browser.conftest import CHROMIUM
-
     live, restored = tmp_path / "desk.sqlite3", tmp_path / "restored.sqlite3"
     shutil.copy(migrated_file, live)
     with django_db_blocker.unblock():
@@ -178,69 +177,64 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
         address = ("127.0.0.1", PORT)
         phones = {t: Judge(address, j.username, j.password, budget(), retry_for=20) for t, j in jobs.items()}
         phones = {t: p for t, p in phones.items() if t not in BROWSER_TABLES}
-        with sync_playwright() as pw:
-            chromium = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            first = server(live, tmp_path / "first.log")
-            first.start()
-            try:
-                for t, phone in phones.items():
-                    open_link(phone, tokens[t])
-                pages = {t: open_phone(chromium, jobs[t], tokens[t]) for t in BROWSER_TABLES}
-                # Before the backup: every table records; table 3 finishes its deal and begins the next.
-                for t in BROWSER_TABLES:
-                    type_plays(pages[t], jobs[t], 3)
-                for t, phone in phones.items():
-                    play(phone, jobs[t], 13 if t == CONFIRMED_AFTER else 4)
-                first_deal = jobs[STARTED_AFTER].deal_id
-                backup = backup_of(live, tmp_path / "backups")
-                # After it: more plays; table 3's first deal confirmed at the desk (its phone sees it); table 4
-                # finishes its deal and plays the next.
-                for t in BROWSER_TABLES:
-                    type_plays(pages[t], jobs[t], 3)
-                for t, phone in phones.items():
-                    play(phone, jobs[t], 12 if t == STARTED_AFTER else 4)
-                assert jobs[STARTED_AFTER].deal_id != first_deal
-                confirmed = confirm_first_deal(live, phones[CONFIRMED_AFTER])
-                told = {
-                    (t, r.number): sum(g.action == "play" for g in r.given)
-                    for t, p in phones.items()
-                    for r in p.journal.deals.values()
-                }
-                for t in BROWSER_TABLES:
-                    given = journal_of(pages[t], jobs[t].deal_id)["given"]
-                    told[t, 1] = sum(e["action"] == "play" for e in given)
-            finally:
-                first.kill()  # SIGKILL, every worker
-            before = deals_as_held(live)
-            manage(restored, "restore", str(backup))  # into a new, empty database
-            with running(server(restored, tmp_path / "second.log")):
-                # The phones come back: the load tool's at their next play (refused by a desk that lost what came
-                # before it, or stored: either way the give-back runs first), Chromium's when the network returns.
-                for t, phone in phones.items():
-                    play(phone, jobs[t], 1)
-                for t in BROWSER_TABLES:
-                    pages[t].evaluate("() => window.dispatchEvent(new Event('online'))")
-                with file_connection(restored):
-                    new_desk = identity.current()
-                identity.forget()
-                for t in BROWSER_TABLES:
-                    pages[t].wait_for_function(
-                        "desk => (JSON.parse(localStorage.getItem('referee-journal:"
-                        + str(jobs[t].deal_id)
-                        + "')) || {}).desk === desk",
-                        arg=new_desk,
-                    )
-                after = deals_as_held(restored)
-                with file_connection(restored):
-                    notice = restore_notice(Tournament.objects.get())  # what the desk's page shows
-                    waiting = [
-                        (d.match.table, d.number) for d in given_back.waiting_again(Deal.objects.all())
-                    ]
-                    confirm_again = given_back.confirm_again(
-                        Deal.objects.get(pk=after[CONFIRMED_AFTER, 1]["id"])
-                    )
-                identity.forget()
-            chromium.close()
+        first = server(live, tmp_path / "first.log")
+        first.start()
+        try:
+            for t, phone in phones.items():
+                open_link(phone, tokens[t])
+            pages = {t: open_phone(browser, jobs[t], tokens[t]) for t in BROWSER_TABLES}
+            # Before the backup: every table records; table 3 finishes its deal and begins the next.
+            for t in BROWSER_TABLES:
+                type_plays(pages[t], jobs[t], 3)
+            for t, phone in phones.items():
+                play(phone, jobs[t], 13 if t == CONFIRMED_AFTER else 4)
+            first_deal = jobs[STARTED_AFTER].deal_id
+            backup = backup_of(live, tmp_path / "backups")
+            # After it: more plays; table 3's first deal confirmed at the desk (its phone sees it); table 4
+            # finishes its deal and plays the next.
+            for t in BROWSER_TABLES:
+                type_plays(pages[t], jobs[t], 3)
+            for t, phone in phones.items():
+                play(phone, jobs[t], 12 if t == STARTED_AFTER else 4)
+            assert jobs[STARTED_AFTER].deal_id != first_deal
+            confirmed = confirm_first_deal(live, phones[CONFIRMED_AFTER])
+            told = {
+                (t, r.number): sum(g.action == "play" for g in r.given)
+                for t, p in phones.items()
+                for r in p.journal.deals.values()
+            }
+            for t in BROWSER_TABLES:
+                given = journal_of(pages[t], jobs[t].deal_id)["given"]
+                told[t, 1] = sum(e["action"] == "play" for e in given)
+        finally:
+            first.kill()  # SIGKILL, every worker
+        before = deals_as_held(live)
+        manage(restored, "restore", str(backup))  # into a new, empty database
+        with running(server(restored, tmp_path / "second.log")):
+            # The phones come back: the load tool's at their next play (refused by a desk that lost what came
+            # before it, or stored: either way the give-back runs first), Chromium's when the network returns.
+            for t, phone in phones.items():
+                play(phone, jobs[t], 1)
+            for t in BROWSER_TABLES:
+                pages[t].evaluate("() => window.dispatchEvent(new Event('online'))")
+            with file_connection(restored):
+                new_desk = identity.current()
+            identity.forget()
+            for t in BROWSER_TABLES:
+                pages[t].wait_for_function(
+                    "desk => (JSON.parse(localStorage.getItem('referee-journal:"
+                    + str(jobs[t].deal_id)
+                    + "')) || {}).desk === desk",
+                    arg=new_desk,
+                )
+            after = deals_as_held(restored)
+            with file_connection(restored):
+                notice = restore_notice(Tournament.objects.get())  # what the desk's page shows
+                waiting = [(d.match.table, d.number) for d in given_back.waiting_again(Deal.objects.all())]
+                confirm_again = given_back.confirm_again(Deal.objects.get(pk=after[CONFIRMED_AFTER, 1]["id"]))
+            identity.forget()
+        for page in pages.values():
+            page.context.close()
 
     # Every play a phone was told was stored is stored, once, in its place (a phone's next play, if the restored
     # desk took it before the give-back, may follow); every verdict judged again is the first one.
