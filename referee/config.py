@@ -267,3 +267,30 @@ def throttles(base_dir: Path, database_config: Mapping[str, Any]) -> dict:
         return {"redis": redis_url, "prefix": prefix}
     folder = os.environ.get("CACHE_DIR", "").strip() or tempfile.gettempdir()
     return {"sqlite": str(Path(folder) / f"referee-throttles-{prefix}.sqlite3")}
+
+
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
+BACKUP_EVERY_DEFAULT = 300  # seconds: a backup every five minutes while `make serve` runs
+
+
+def env_seconds(name: str, default: int) -> int:
+    """A period from the environment: seconds (``300``), or with a unit (``300s``, ``5m``, ``1h``); 0 turns off."""
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    number, unit = (raw[:-1], raw[-1]) if raw[-1] in DURATION_UNITS else (raw, "s")
+    if not number.isascii() or not number.isdigit():
+        raise ConfigError(f"{name}: expected seconds (300) or a number with s, m or h (5m), got {raw!r}")
+    return int(number) * DURATION_UNITS[unit]
+
+
+def backup_dir(base_dir: Path, database_config: dict) -> Path:
+    """BACKUP_DIR, where ``manage.py backup`` writes: default a ``backups`` folder beside the SQLite database (on
+    PostgreSQL, or an in-memory database, beside manage.py)."""
+    raw = os.environ.get("BACKUP_DIR", "").strip()
+    if raw:
+        return Path(raw).expanduser().resolve()
+    name = str(database_config.get("NAME", ""))
+    if database_config.get("ENGINE") == "referee.sqlite" and name and "memory" not in name:
+        return Path(name).resolve().parent / "backups"
+    return base_dir / "backups"

@@ -156,6 +156,29 @@ def gunicorn_argv(bind: str, tls: tuple[str, str] | None = None) -> list[str]:
     ]
 
 
+def start_backup_timer() -> subprocess.Popen | None:
+    """The backup timer (``referee.backup_timer``), a child that ends with this process — which becomes gunicorn
+    — every BACKUP_EVERY (0: none); and a backup after each round published (BACKUP_AFTER_ROUND, unless set)."""
+    from referee.config import BACKUP_EVERY_DEFAULT, ConfigError, backup_dir, database, env_seconds
+
+    os.environ.setdefault("BACKUP_AFTER_ROUND", "1")
+    try:
+        every = env_seconds("BACKUP_EVERY", BACKUP_EVERY_DEFAULT)
+        where = backup_dir(BASE_DIR, database(BASE_DIR))
+    except ConfigError as exc:
+        sys.exit(str(exc))
+    if not every:
+        print(
+            "BACKUP_EVERY=0: no backup every few minutes (the desk's button and each round's still take one)."
+        )
+        return None
+    print(f"A backup every {every} s into {where} while the server runs (BACKUP_EVERY, BACKUP_DIR).")
+    return subprocess.Popen(
+        [sys.executable, "-m", "referee.backup_timer", "--parent", str(os.getpid()), "--every", str(every)],
+        cwd=BASE_DIR,
+    )
+
+
 def serve(bind: str, tls: tuple[str, str] | None = None) -> None:
     """Replace this process with the server (gunicorn, HTTPS with ``tls``) or run it here (waitress) until
     Ctrl-C."""
@@ -195,6 +218,7 @@ def main(argv: list[str] | None = None) -> None:
         print(
             "Plain HTTP: a judge's page cannot reload while the Wi-Fi is down. CERT_FILE and KEY_FILE serve HTTPS."
         )
+    start_backup_timer()
     sys.stdout.flush()
     serve(args.bind, tls)
 

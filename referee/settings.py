@@ -8,11 +8,14 @@ from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from referee.config import (
+    BACKUP_EVERY_DEFAULT,
+    backup_dir,
     caches,
     database,
     env_bool,
     env_int,
     env_list,
+    env_seconds,
     log_file,
     logging_config,
     public_url,
@@ -194,3 +197,11 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES_SIGNED_IN  # an accepted upload 
 
 LOG_FILE = log_file()
 LOGGING = logging_config(LOG_FILE)
+
+# Backups (tournaments/backup, docs/running-the-day.md): ``make serve`` takes one every BACKUP_EVERY (seconds, or
+# 5m, 1h; 0 turns the timer off) and, with BACKUP_AFTER_ROUND (which serve turns on), after each round published;
+# the newest BACKUP_KEEP and the newest of each round are kept in BACKUP_DIR.
+BACKUP_EVERY = env_seconds("BACKUP_EVERY", BACKUP_EVERY_DEFAULT)
+BACKUP_DIR = backup_dir(BASE_DIR, DATABASES["default"])
+BACKUP_KEEP = env_int("BACKUP_KEEP", 48)
+BACKUP_AFTER_ROUND = env_bool("BACKUP_AFTER_ROUND", False)

@@ -1,7 +1,7 @@
 """The app's models, for Django and for every import: the competition's data and the recorded deals."""
 
 from tournaments.adjusted.models import Adjustment
-from tournaments.backup.models import DeskIdentity
+from tournaments.backup.models import BackupOutcome, DeskIdentity
 from tournaments.calls.models import TableCall
 from tournaments.checkin.models import Absence, CheckIn, CheckInKiosk
 from tournaments.competition.models import (
@@ -62,7 +62,7 @@ __all__ = [
     "TIE_BREAK_LABELS", "TIE_BREAKS", "TRUMP_CHOICES", "Bye", "Deal", "Match", "Pair", "PairPin", "Penalty", "Play",
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
-    "DeskIdentity",
+    "BackupOutcome", "DeskIdentity",
     "ArtificialScore", "Board", "DuplicateEvent", "MAX_BOARDS_PER_ROUND", "MIN_BOARDS_PER_ROUND",
     "Entry", "EntryWindow",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",

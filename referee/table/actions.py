@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from referee.table.forms import PenaltyForm
 from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
-from referee.table.recording import boards, deal_entry, quick, receipts, settling, winner_check
+from referee.table.recording import boards, deal_entry, given_back, quick, receipts, settling, winner_check
 from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
 from referee.table.recording.receipts import Outcome, Receipt, attempt
@@ -144,6 +144,11 @@ def winner(deal: Deal, user, fields: Mapping[str, str]) -> Outcome:
     return winner_check.check_winner(deal, user, trick=posted_trick(fields), seat=seat)
 
 
+def give_back(deal: Deal, user, fields: Mapping[str, str]) -> None:
+    """A phone gave the deal back to a restored desk (docs/journal-protocol.md)."""
+    given_back.give_back(deal, user, fields, posted_version(fields))
+
+
 def submit(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
     return submit_deal(deal, user, version=posted_version(fields))
 
@@ -173,6 +178,7 @@ DEAL_WRITES: dict[str, Callable[[Deal, Any, Mapping[str, str]], object]] = {
     "out_of_turn": out_of_turn,
     "winner": winner,
     "submit": submit,
+    "given_back": give_back,
     "confirm": confirm,
     "reopen": reopen,
 }

@@ -72,4 +72,7 @@ def journal_labels() -> dict[str, str]:
             "The server could not take this entry (error %(status)s): reload the page, or discard it."
         ),
         "busy": _("First let the waiting entries be sent, or settle the refused one."),
+        "giving_back": _(
+            "The desk was restored from a backup: this device is sending back what it recorded."
+        ),
     }

@@ -16,7 +16,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -159,9 +159,13 @@ def new_deal(request: HttpRequest, match_id: int) -> HttpResponse:
         request.POST or None, needs_declarer=screen["needs_declarer"], ruleset=screen["ruleset"]
     )
     if request.method == "POST" and form.is_valid():
-        outcome = actions.start_deal(match, request.user, form.deal(), actions.request_key(request))
-        if outcome.ok:
-            return redirect("deal", outcome.body["deal"])
+        key = actions.request_key(request)
+        outcome = actions.start_deal(match, request.user, form.deal(), key)
+        if outcome.ok:  # the key names the start this device kept for a restored desk (static/js/start.js)
+            return redirect(
+                reverse("deal", args=[outcome.body["deal"]])
+                + (f"?{urlencode({'start': key})}" if key else "")
+            )
         form.add_error(None, outcome.message)
     return render(request, "referee/new_deal.html", {**screen, "form": form})
 

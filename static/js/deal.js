@@ -359,7 +359,7 @@
         return { status: 0, data: { ok: false } };
       }
       pending = null;
-      if (answer.data.state) { server = answer.data.state; overlay(); }
+      if (answer.data.state) { server = answer.data.state; overlay(); journal.observe(server); }
       return answer;
     });
   }

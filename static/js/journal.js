@@ -5,6 +5,8 @@
 // server answers each entry (the same key twice is stored once), its state replaces the page's, and an entry it
 // refuses stays on the page with its message until the judge sends it again, retypes it or discards it.
 // Design: docs/architecture.md, "The device's journal"; the judge's side: docs/judging.md, "The network".
+// What the desk stored stays in the journal too (``given``) until the deal is confirmed and then some, so that a
+// desk restored from a backup gets it back: the protocol, shared with the load tool, is docs/journal-protocol.md.
 (function () {
   "use strict";
   var STORE = "referee-journal:";
@@ -15,6 +17,11 @@
   var WAIT_FOR_ANSWER = 4000; // the judge's tap waits this long for the server, then goes on (queued)
   var GIVE_UP = 20000; // a request without an answer this long is lost: sent again with its key
   var SEATS = ["N", "W", "S", "E"]; // counter-clockwise, the default play order (rules/seats.py)
+  var START = "referee-start:"; // a deal's start as this device posted it (start.js), until its deal page takes it
+  var KEEP_CONFIRMED = 6; // confirmed deals whose journals this device keeps for a restored desk (the newest)
+  var KEEP_FOR = 24 * 3600 * 1000; // and none older than a day
+  var CHECK_EVERY = 30000; // while it holds what it gave, the page asks the desk who it is this often
+  var WAIT_FOR_OTHERS = 10; // a given-back entry ahead of the desk waits this many times for another device's
 
   function newKey() {
     var b = new Uint8Array(16);
@@ -88,6 +95,23 @@
     }).catch(function () {});
   }
 
+  // The journals of confirmed deals beyond the newest ``KEEP_CONFIRMED`` (``extra`` fewer when the storage is
+  // full), and any untouched for a day, leave the device; a journal with entries still to send never does.
+  function prune(extra) {
+    var now = Date.now(), confirmed = [], store = window.localStorage;
+    for (var i = store.length - 1; i >= 0; i--) {
+      var k = store.key(i);
+      if (!k || k.indexOf(STORE) !== 0) continue;
+      var r = null;
+      try { r = JSON.parse(store.getItem(k)); } catch (e) { r = null; }
+      if (!r || (r.entries || []).length) continue;
+      if (r.at && now - r.at > KEEP_FOR) store.removeItem(k);
+      else if (r.confirmed) confirmed.push({ k: k, at: r.confirmed });
+    }
+    confirmed.sort(function (a, b) { return b.at - a.at; });
+    confirmed.slice(Math.max(KEEP_CONFIRMED - (extra || 0), 0)).forEach(function (c) { store.removeItem(c.k); });
+  }
+
   // One deal's journal. ``getState`` gives the page's state, ``answered(state)`` hands it the server's.
   // ``fieldFree()`` says whether the judge's field is empty: a refusal the judge waited for can then go back into
   // it; otherwise (cards tapped since, or entries behind it) the refused entry stays in the journal.
@@ -107,6 +131,7 @@
     var tries = 0;
     var timer = null;
     var changed = [];
+    var giving = false; // the desk lost what this device gave it: it is being given back (nothing else is sent)
     var unfolded = false; // the judge opened the list of the entries waiting
 
     function load() {
@@ -126,7 +151,8 @@
       try {
         window.localStorage.setItem(storeKey, JSON.stringify(record));
       } catch (e) { // full: the server's state is the one thing that can go (it comes back with the next answer)
-        delete record.state;
+        delete record.state; // and the journals of confirmed deals beyond the newest (``prune``)
+        prune(1);
         window.localStorage.setItem(storeKey, JSON.stringify(record));
       }
     }
@@ -201,7 +227,7 @@
     // Send the first unsent entry, then the next, until none is left, one is refused (the judge decides) or the
     // network fails (then again later, and at once when the browser is back online).
     function drain() {
-      if (flying || timer) return;
+      if (flying || timer || giving) return;
       var head = unsent()[0];
       if (!head || head.status !== "waiting") {
         settle(queued());
@@ -254,13 +280,21 @@
     // field, told as before, when nothing waits behind it and the field is free), the entry leaves the journal;
     // otherwise it stays for the judge. The answer says whether it stayed (``kept``).
     function written(head, answer, waited) {
+      if ((answer.status === 404 || answer.status === 403) && load().start) { restart(); return true; } // the desk lacks the deal
       if (answer.data.state) { answered(answer.data.state); keep(answer.data.state); }
       var kept = false;
       update(function (r) {
         var i = r.entries.findIndex(function (e) { return e.key === head.key; });
         if (i < 0) return;
+        var lost = !answer.data.ok && answer.data.state && lacks(r, answer.data.state);
+        if (lost) { // refused by a desk that lost what came before: sent after the give-back, under a new key (the
+          kept = true; // refusal is kept under the old one; nothing was written)
+          r.entries[i].key = newKey();
+          return;
+        }
         if (answer.data.ok || (waited && r.entries.length === 1 && fieldFree())) {
           r.entries.splice(i, 1);
+          if (answer.data.ok) gave(r, head, answer.data.state);
           if (answer.data.notice) r.notices.push({ trick: head.fields.trick, text: answer.data.notice });
         } else {
           kept = true;
@@ -270,7 +304,203 @@
           r.entries[i].stale = answer.data.error === "stale"; // made on a deal changed since: sent again only by the judge
         }
       });
+      observe(answer.data.state);
       return kept;
+    }
+
+    // ---- the give-back (docs/journal-protocol.md). What the desk stored stays here, in order, with its first key
+    // and the version it was made on (``given``), with the desk's identity and the newest deal version it named
+    // (``desk``, ``told``) and how far the deal went (``seen``). An answer from another desk, or naming an older
+    // version, means the desk lost some of it: everything given goes again, in order, with its first keys (what
+    // the desk holds answers as the first time, nothing twice; what it lacks is judged as if new), then
+    // ``given_back`` says how far the deal had gone (a deal seen submitted or confirmed is submitted again).
+    function gave(r, head, state) {
+      r.given = r.given || [];
+      r.given.push({ key: head.key, action: head.action, fields: head.fields, version: head.version });
+      if (state && !lacks(r, state)) told(r, state); // else the give-back is next, from the desk it knew
+    }
+    function told(r, state) { // the desk named itself and the deal's version: kept, as far as it went
+      var same = r.desk === state.desk;
+      r.desk = state.desk;
+      r.told = same ? Math.max(r.told || 0, state.deal.version) : state.deal.version;
+      r.match = state.deal.match;
+      r.number = state.deal.number;
+      r.seen = state.deal.state;
+      r.at = Date.now();
+      if (r.seen === "confirmed" && !r.confirmed) r.confirmed = Date.now();
+      if (r.seen === "recording") r.confirmed = 0; // reopened: kept again until confirmed
+    }
+    function lacks(r, state) { // the desk lost what this device was told it stored
+      if (!r.desk || !state.desk) return false;
+      var gone = state.desk !== r.desk || state.deal.version < (r.told || 0);
+      return gone && ((r.given || []).length > 0 || r.seen !== "recording");
+    }
+    // Every state the desk sends (an answer, the page's, the periodic check): a give-back when it lost something.
+    function observe(state) {
+      if (!state || !state.deal || !state.desk || giving) return;
+      var r = load();
+      if (lacks(r, state)) { giveBack(); return; }
+      if (!(r.desk === state.desk && r.told === state.deal.version && r.seen === state.deal.state)) {
+        update(function (x) { told(x, state); });
+      }
+      goBack();
+    }
+    function goBack() { // opened to give this deal back before a newer one (``olderFirst``): back to that one
+      var back = new URLSearchParams(window.location.search).get("back");
+      if (back && back.charAt(0) === "/" && back.charAt(1) !== "/") window.location.replace(back);
+      return !!back;
+    }
+    function pause(n) {
+      return new Promise(function (resolve) { window.setTimeout(resolve, DELAYS[Math.min(n, DELAYS.length - 1)]); });
+    }
+    function giveBack() {
+      giving = true;
+      render();
+      olderFirst(latest().desk).then(function (away) { if (!away) giveThis(); });
+    }
+    // This match's older deals that this device holds go back first, oldest first (a deal starts only once the
+    // one before it is submitted): the page goes to the oldest (started again when the desk lacks it) and comes
+    // back here when it is done (``?back=``).
+    function olderFirst(desk) {
+      var r = load(), due = [];
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var k = window.localStorage.key(i);
+        if (!k || k.indexOf(STORE) !== 0 || k === storeKey) continue;
+        var o = null;
+        try { o = JSON.parse(window.localStorage.getItem(k)); } catch (e) { o = null; }
+        if (o && o.match === r.match && o.number < r.number && o.desk && o.desk !== desk && ((o.given || []).length || o.seen !== "recording")) {
+          due.push({ id: k.slice(STORE.length), record: o });
+        }
+      }
+      due.sort(function (a, b) { return a.record.number - b.record.number; });
+      var back = "?back=" + encodeURIComponent(window.location.pathname);
+      function next(j) { // the oldest the desk lacks something of: its page (or its start), else none
+        if (j >= due.length) return Promise.resolve(false);
+        var o = due[j];
+        return fetch(app.dataset.stateUrl.replace("/" + deal + "/", "/" + o.id + "/"), {
+          credentials: "same-origin", headers: { "Accept": "application/json" },
+        }).then(function (response) {
+          return response.ok ? response.json() : null;
+        }).then(function (s) {
+          if (!s || s.deal.match !== o.record.match || s.deal.number !== o.record.number) return restarted(o.id, o.record, back);
+          if (!lacks(o.record, s)) return next(j + 1);
+          window.location.replace(app.dataset.dealUrl.replace("0", o.id) + back);
+          return true;
+        }, function () { giving = false; return true; });
+      }
+      return next(0);
+    }
+    function giveThis() {
+      giving = true;
+      var r = load();
+      var old = r.desk, seen = r.seen || "recording", list = (r.given || []).slice(), i = 0, waits = 0;
+      function step() {
+        if (i >= list.length) return finish(0);
+        var e = list[i];
+        return post(e).then(function (answer) {
+          var s = answer && answer.data.state;
+          if (!answer) return pause(waits++).then(step); // the network: the same entry again, later
+          if (s) { answered(s); keep(s); }
+          if (answer.data.ok) { i += 1; waits = 0; return step(); }
+          if (answer.data.error === "stale" && s && s.deal.version < e.version && waits < WAIT_FOR_OTHERS) {
+            // Another device gives back what comes before it: wait for it. The refusal is kept under the key
+            // (nothing was written), so the entry goes again under a new one, which the journal keeps.
+            var fresh = newKey();
+            update(function (x) { (x.given || []).forEach(function (g) { if (g.key === e.key) g.key = fresh; }); });
+            e.key = fresh;
+            return pause(waits++).then(step);
+          }
+          handBack(list.slice(i), answer.data); // the desk holds what this device does not know: the judge decides
+          return finish(0);
+        });
+      }
+      function finish(n) {
+        var entry = { key: newKey(), action: "given_back", fields: { identity: old, seen: seen }, version: getState().deal.version };
+        return post(entry).then(function (answer) {
+          if (!answer && n < WAIT_FOR_OTHERS) return pause(n).then(function () { return finish(n + 1); });
+          var s = answer && answer.data.state;
+          if (s) { answered(s); keep(s); }
+          giving = false;
+          update(function (x) {
+            if (s) told(x, s);
+            if (s && s.deal.confirm_again) x.notices.push({ trick: "", text: s.deal.confirm_again });
+          });
+          if (!goBack()) drain();
+        });
+      }
+      step();
+    }
+    // The entries from the first the desk refused on: out of ``given``, back to the judge as refused (the first)
+    // and held behind it (the rest, each made on the deal as the one before leaves it).
+    function handBack(rest, data) {
+      update(function (x) {
+        var keys = rest.map(function (e) { return e.key; });
+        x.given = (x.given || []).filter(function (e) { return keys.indexOf(e.key) < 0; });
+        var back = rest.filter(function (e) { return e.action !== "winner"; }).map(function (e, j) {
+          var entry = { key: e.key, action: e.action, fields: e.fields, status: "waiting", version: null };
+          if (!j) {
+            entry.status = "refused";
+            entry.version = e.version;
+            entry.message = data.message || "";
+            entry.stale = data.error === "stale";
+          }
+          return entry;
+        });
+        x.entries = back.concat(x.entries);
+      });
+    }
+    // The desk asked who it is and how the deal stands: a deal it no longer has (or holds as another) is started
+    // again from the start this device posted (its first key: a desk that has it answers with the same deal).
+    function check() {
+      if (giving || flying) return;
+      fetch(app.dataset.stateUrl, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
+        if (response.status === 404 || response.status === 403) return restart();
+        if (!response.ok) return null;
+        return response.json().then(function (s) {
+          var r = load();
+          if (r.match && (s.deal.match !== r.match || s.deal.number !== r.number)) return restart();
+          var shown = getState();
+          if (s.desk !== shown.desk || s.deal.version !== shown.deal.version) { answered(s); keep(s); } // else the page stays as it is
+          observe(s);
+          return null;
+        });
+      }).catch(function () {});
+    }
+    function restart() {
+      var r = load();
+      if (!r.start || giving) return null;
+      giving = true;
+      return olderFirst("").then(function (away) { return away || restarted(String(deal), r, ""); });
+    }
+    // The deal ``id`` (its journal ``r``) started again from its start, under the start's first key; its journal
+    // moves to the deal's id at the desk, and the page goes there (the give-back runs there).
+    function restarted(id, r, back) {
+      if (!r.start) { giving = false; return Promise.resolve(false); }
+      var body = new URLSearchParams(r.start.fields);
+      body.set("idempotency_key", r.start.key);
+      return fetch(app.dataset.startUrl.replace("0", String(r.start.match)), {
+        method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrf() },
+      }).then(function (response) {
+        var found = /\/deal\/(\d+)\//.exec(response.url);
+        if (!found) { giving = false; return false; }
+        if (found[1] !== id) {
+          window.localStorage.setItem(STORE + found[1], JSON.stringify(r)); // the desk's identity still the old one
+          window.localStorage.removeItem(STORE + id);
+        }
+        window.location.replace(app.dataset.dealUrl.replace("0", found[1]) + back);
+        return true;
+      }, function () { giving = false; return true; });
+    }
+    // A deal's start, as start.js kept it when the judge started the deal, joins the deal's journal.
+    function adopt() {
+      var params = new URLSearchParams(window.location.search);
+      var key = params.get("start");
+      if (!key) return;
+      var start = null;
+      try { start = JSON.parse(window.localStorage.getItem(START + key)); } catch (e) { start = null; }
+      if (start) update(function (r) { r.start = start; });
+      window.localStorage.removeItem(START + key);
+      window.history.replaceState(null, "", window.location.pathname);
     }
 
     function now() { // the network may be back: try at once
@@ -447,6 +677,7 @@
       if (down) fold.appendChild(el("p", "journal-down", L.down));
       if ((down || entries.length) && !window.isSecureContext) fold.appendChild(el("p", "journal-insecure", L.insecure));
       if (recovered) box.appendChild(el("p", "journal-recovered", L.recovered));
+      if (giving) box.appendChild(el("p", "journal-giving", L.giving_back));
       // Plain http: said once, plainly, when the page opens (before the network goes), until the judge taps OK.
       var warnInsecure = !window.isSecureContext && !insecureRead();
       if (warnInsecure) {
@@ -484,7 +715,7 @@
       });
       if (record.notices.length) box.appendChild(notices);
       // One entry on its way is the page online: shown only once it waits (no box flashing at every play).
-      box.hidden = !(waits || recovered || record.notices.length || warnInsecure);
+      box.hidden = !(waits || recovered || giving || record.notices.length || warnInsecure);
       if (hadFocus && !box.hidden) {
         var same = Array.prototype.find.call(box.querySelectorAll("[data-entry] button"), function (b) {
           return b.closest("[data-entry]").dataset.entry + "|" + b.textContent === focusedKey;
@@ -504,12 +735,20 @@
     function freshest(state) {
       var record = load();
       var stored = record.state;
-      if (stored && record.lang === lang && stored.deal.version > state.deal.version) return stored;
+      if (stored && record.lang === lang && stored.deal.version > state.deal.version && stored.desk === state.desk) return stored;
       keep(state);
+      observe(state);
       return state;
     }
 
-    window.addEventListener("online", now);
+    window.addEventListener("online", function () { now(); check(); });
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) check(); });
+    window.setInterval(function () { // a desk restarted while the network stayed up: asked now and then
+      var r = load();
+      if (!document.hidden && ((r.given || []).length || r.start) && !r.confirmed) check();
+    }, CHECK_EVERY);
+    adopt();
+    prune(0);
     window.addEventListener("storage", function (event) {
       if (event.key !== storeKey) return;
       var record = load();
@@ -526,6 +765,8 @@
       entries: unsent, // what the page lays over the server's state (overlay.js)
       onchange: function (cb) { changed.push(cb); },
       freshest: freshest,
+      observe: observe, // a state the page got from the desk outside the journal (a submit, say)
+      check: check,
       drain: function () { render(); now(); },
     };
   }

@@ -24,6 +24,7 @@ from rules.simulate import simulate_deal
 from tools.loadtest.browser import CONNECTION_ERRORS, Browser
 from tools.loadtest.budget import Budget, Pace
 from tools.loadtest.figures import increasing
+from tools.loadtest.journal import Journal, give_back
 from tools.loadtest.plays import TRUMPS, PlayEntry, plays_of, shows_play, state_keys
 
 # ---------------------------------------------------------------- what the clients saw
@@ -76,7 +77,9 @@ class Log:
 
 
 class Judge:
-    """One judge's phone: logs in, then enters plays; after a connection error it posts the same play again."""
+    """One judge's phone: logs in, then enters plays; after a connection error it posts the same play again. It
+    keeps its journal and gives it back to a desk that lost it, as the trick-entry page does
+    (docs/journal-protocol.md, ``tools.loadtest.journal``)."""
 
     def __init__(
         self, address: tuple[str, int], username: str, password: str, budget: Budget, retry_for: float
@@ -86,6 +89,9 @@ class Judge:
         self.budget, self.retry_for = budget, retry_for
         self.log = Log()
         self.last_status: int | str | None = None  # of the last request: an HTTP status or "connection error"
+        self.last_key = ""  # of the last write
+        self.journal = Journal()
+        self.lost = ""  # the identity of a desk that lost what this phone gave it: a give-back is due
 
     def login(self) -> None:
         """The login form, as a browser fills it: the CSRF cookie first, then the form with its token."""
@@ -96,7 +102,9 @@ class Judge:
         if reply.status != 302 or "sessionid" not in self.browser.cookies:
             raise RuntimeError(f"{self.username}: login refused (HTTP {reply.status})")
 
-    def send(self, method: str, path: str, fields: dict | None = None, *, accept_json: bool = True):
+    def send(
+        self, method: str, path: str, fields: dict | None = None, *, accept_json: bool = True, key: str = ""
+    ):
         """One action, tried again (same fields, same version) after a connection error or a 5xx.
 
         None when the request cap is reached or the server stays away longer than ``retry_for``.
@@ -104,7 +112,8 @@ class Judge:
         give_up = time.monotonic() + self.retry_for
         pause = 0.1
         if method == "POST":  # as the page does: one key per intended write, the same on every retry
-            fields = {**(fields or {}), "idempotency_key": uuid.uuid4().hex}
+            self.last_key = key or uuid.uuid4().hex
+            fields = {**(fields or {}), "idempotency_key": self.last_key}
         while self.budget.take():
             try:
                 reply = self.browser.request(method, path, fields, accept_json=accept_json)
@@ -135,6 +144,15 @@ class Judge:
             self.log.unresolved[deal_id].add(entry.position)
             return None
         state = reply.state
+        if reply.status in (403, 404) and self.journal.of(deal_id).start:
+            self.lost = (
+                self.lost or "?"
+            )  # the desk has no such deal (or it is another's): its start goes back
+            return None
+        if reply.status == 200:
+            self.journal.gave(deal_id, "play", entry.fields(version), version, self.last_key, state)
+        if self.observe(deal_id, state):
+            return None
         if reply.status == 200:
             self.log.latencies.append(reply.elapsed)
         elif reply.status == 409 and shows_play(state, entry):
@@ -152,7 +170,11 @@ class Judge:
     ) -> int | None:
         """Kitty or submit: the new version when it is done (a 409 whose state shows it done counts too)."""
         reply = self.send("POST", f"/deal/{deal_id}/{action}/", fields)
-        if reply is None or reply.status not in (200, 409) or not reply.state or not done(reply.state):
+        if reply is None or reply.status not in (200, 409) or not reply.state:
+            return None
+        if action == "kitty" and reply.status == 200:
+            self.journal.gave(deal_id, action, fields, fields["version"], self.last_key, reply.state)
+        if self.observe(deal_id, reply.state) or not done(reply.state):
             return None
         return reply.state["deal"]["version"]
 
@@ -166,6 +188,8 @@ class Judge:
         reply = self.send("POST", f"/match/{match_id}/deal/new/", fields, accept_json=False)
         if reply is not None and reply.status == 302:
             found = re.search(r"/deal/(\d+)/", reply.headers.get("Location", ""))
+            if found:  # the start, kept for a desk that loses the deal (start.js)
+                self.journal.started(int(found.group(1)), match_id, self.last_key, fields)
             return int(found.group(1)) if found else None
         page = self.send("GET", f"/match/{match_id}/", accept_json=False)
         button = page and re.search(rb'class="button primary" href="/deal/(\d+)/"', page.body)
@@ -173,7 +197,31 @@ class Judge:
 
     def state(self, deal_id: int) -> dict | None:
         reply = self.send("GET", f"/deal/{deal_id}/state/")
-        return reply.json() if reply is not None and reply.status == 200 else None
+        state = reply.json() if reply is not None and reply.status == 200 else None
+        self.observe(deal_id, state)
+        return state
+
+    def observe(self, deal_id: int, state: dict | None) -> bool:
+        """A state from the desk: whether it lost what this phone gave it (``lost``: a give-back is due)."""
+        if self.journal.observe(deal_id, state):
+            self.lost = (state or {}).get("desk", "")
+        return bool(self.lost)
+
+    def exchange(self, method: str, path: str, fields: dict | None, key: str | None):
+        """The journal's requests (``journal.Send``): status, JSON body and where a redirect goes."""
+        reply = self.send(method, path, fields, accept_json=not path.startswith("/match/"), key=key or "")
+        if reply is None:
+            return None
+        return (
+            reply.status,
+            reply.json() if path.startswith("/deal/") else {},
+            reply.headers.get("Location", ""),
+        )
+
+    def give_back(self, deal_id: int) -> tuple[int, dict | None]:
+        """Give the desk back what it lost (``journal.give_back``): the deal's id there now, and its state."""
+        desk, self.lost = self.lost, ""
+        return give_back(self.journal, deal_id, desk, self.exchange)
 
 
 # ---------------------------------------------------------------- a bare page, for comparison
@@ -237,13 +285,22 @@ def finish_and_start(judge: Judge, job: TableJob) -> bool:
         version = judge.deal_action(
             job.deal_id, "submit", {"version": version}, lambda s: s["deal"]["state"] != "recording"
         )
+    if version is None and judge.lost:
+        return regain(judge, job)
     if version is None:
         judge.log.stopped_by["could not submit"] += 1
         return False
     judge.log.versions[job.deal_id].append(version)
+    return start_next(judge, job)
+
+
+def start_next(judge: Judge, job: TableJob) -> bool:
+    """The table's next deal, with its own simulated record (False: the table stops)."""
     rng = random.Random(f"{job.seed}-{job.deals}")
     deal_id = judge.start_deal(job.match_id, rng.choice(TRUMPS))
     state = judge.state(deal_id) if deal_id else None
+    if judge.lost:
+        return regain(judge, job)
     if state is None:
         judge.log.stopped_by["no new deal"] += 1
         return False
@@ -261,6 +318,20 @@ def finish_and_start(judge: Judge, job: TableJob) -> bool:
     return True
 
 
+def regain(judge: Judge, job: TableJob) -> bool:
+    """The desk lost what this phone gave it: give it back (docs/journal-protocol.md), then go on from the deal
+    as the desk holds it now (the next deal, when the deal given back is submitted again)."""
+    deal_id, state = judge.give_back(job.deal_id)
+    if state is None:
+        judge.log.stopped_by["not given back"] += 1
+        return False
+    job.deal_id, job.version, job.position = deal_id, state["deal"]["version"], len(state_keys(state))
+    judge.log.records[deal_id] = job.record
+    if state["deal"]["state"] != "recording":
+        return start_next(judge, job)
+    return True
+
+
 def run_table(job: TableJob, judge: Judge, pace: Pace) -> Log:
     """Enter the table's deals play by play until the run ends or a play is refused."""
     judge.log.records[job.deal_id] = job.record
@@ -273,6 +344,11 @@ def run_table(job: TableJob, judge: Judge, pace: Pace) -> Log:
             plays = plays_of(job.record)
             continue
         version = judge.post_play(job.deal_id, plays[job.position], job.version)
+        if version is None and judge.lost:
+            if not regain(judge, job):
+                break
+            plays = plays_of(job.record)
+            continue
         if version is None:
             judge.log.stopped_by["play not stored"] += 1
             break

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from tournaments.backup.notice import backup_state
 from tournaments.board import state as board
 from tournaments.competition.page_guards import scoring_page
 from tournaments.models import SEAT_CHOICES, Round, Tournament
@@ -35,6 +36,7 @@ def _board_context(request: HttpRequest, tournament: Tournament) -> dict:
         "filters": [(code, label, counts[code]) for code, label in board.STATES.items()],
         "state": state,
         "waiting": board.waiting_count(tournament),
+        "backup": backup_state(),
     }
 
 

@@ -4,7 +4,7 @@ reason, ``awarding.award``), in the same transaction; both pairs absent, both lo
 
 The desk's publish button and ``manage.py pair_round --publish`` both come here. A bracket round the knockout
 pairs by itself (``pairing.advance``) publishes with ``publish_pairing`` alone: check-in pairs only the round the
-director pairs, so that round has no absences.
+director pairs, so that round has no absences (nor a backup of its own: serve's timer takes it within minutes).
 """
 
 from __future__ import annotations
@@ -14,15 +14,18 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournaments.adjusted import awarding
+from tournaments.backup.services import backup_after_round
 from tournaments.models import Absence, Adjustment, Round
 from tournaments.pairing.services import publish_pairing
 
 
 @transaction.atomic
 def publish_round(rnd: Round) -> None:
-    """Publish the round, then record the forfeits of its pairs absent at check-in."""
+    """Publish the round, record the forfeits of its pairs absent at check-in, and (once committed, in the
+    background, ``make serve``) take the round's backup."""
     publish_pairing(rnd)
     forfeit_absent_pairs(rnd)
+    backup_after_round(rnd)
 
 
 def forfeit_absent_pairs(round: Round) -> None:

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.backup import views as backup_views
 from tournaments.board import views as board_views
 from tournaments.desk import archive_export, boards, knockout_round, screen_message, views
 from tournaments.people import views as people_views
@@ -30,6 +31,8 @@ urlpatterns = [
     path("finish/", views.desk_finish, name="desk-finish"),
     path("reopen/", views.desk_reopen, name="desk-reopen"),
     path("screen-message/", screen_message.desk_screen_message, name="desk-screen-message"),
+    path("backups/", backup_views.desk_backups, name="desk-backups"),
+    path("backups/<str:name>", backup_views.desk_backup_download, name="desk-backup-download"),
 ]
 
 # A duplicate's boards: dealt or imported, marked, exported; the director's artificial scores.

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournaments.backup.notice import backup_state, restore_notice
 from tournaments.checkin.forfeits import publish_round
 from tournaments.competition import access
 from tournaments.competition.finishing import (
@@ -82,6 +83,8 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "active_count": sum(1 for p in pairs if not p.withdrawn),
             "last_step": next(iter(finishing_log(tournament)), None),
             "bracket": bracket_picture(tournament, tournament.rounds.all(), show_results=True),
+            "backup": backup_state(),
+            "restored": restore_notice(tournament),
         },
     )
 

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0028_desk_identity'),
+        ('tournaments', '0030_given_back'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -27,6 +27,7 @@ from rules.messages import show
 from rules.ranks import rank_text
 from rules.seats import SEATS, play_order, side_of
 from rules.verdict import Verdict
+from tournaments.backup import given_back, identity
 from tournaments.competition.access import (
     can_confirm,
     can_record,
@@ -75,8 +76,10 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     board = board_state(snap, due)
     return {
         "board": board,
+        "desk": identity.current(),  # which history the desk holds: a phone that knew another gives back
         "deal": {
             "id": deal.pk,
+            "match": match.pk,
             "number": deal.number,
             "version": deal.version,
             "state": deal.state,
@@ -87,6 +90,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
             "trump_label": deal.get_trump_display(),
             "kitty": [card_label(c, labels) for c in deal.kitty.split()] if deal.kitty else [],
             "kitty_text": deal.kitty,
+            "confirm_again": given_back.confirm_again(deal),
         },
         "seats": {s: {"name": seat_name(s), "player": players[s], "side": side_of(s)} for s in SEATS},
         "order": list(play_order(leader, rs.clockwise)) if leader else [],
