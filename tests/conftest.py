@@ -29,6 +29,10 @@ settings.THROTTLES = {
     "sqlite": os.path.join(tempfile.gettempdir(), f"referee-test-throttles-{os.getpid()}.sqlite3")
 }
 
+# Backups a test takes (the desk's button in a sweep of every form) go under the ignored test output, never
+# beside the repository's database.
+settings.BACKUP_DIR = Path(__file__).resolve().parent.parent / "test-output" / "backups"
+
 # Timing is for the benchmarks, never the tests: a loaded CI machine must not fail a property test on time.
 hypothesis_settings.register_profile("project", deadline=None)
 hypothesis_settings.load_profile("project")

@@ -162,6 +162,10 @@ BUILDERS = {
         [str(w.director.pk), str(w.captain.pk), MISSING, *OVERFLOW],
     ),
     "series": lambda w, r: ([w.extra["series"].slug], ["nope", w.extra["hidden_series"].slug, "a" * 300]),
+    "name": lambda w, r: (  # a backup's file name (tournaments/backup/files.py)
+        ["referee-20261205-103512.sqlite3"],
+        ["..", "referee-20261205-103512.sqlite3.json", "a" * 300, "referee-%00.sqlite3"],
+    ),
     "player_id": lambda w, r: (
         [str(w.pairs[0].player1_id), str(w.other_pair.player1_id)],
         [MISSING, *OVERFLOW],

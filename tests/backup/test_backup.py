@@ -116,9 +116,10 @@ def test_a_folder_that_cannot_be_written_fails_loudly_and_turns_the_desk_and_the
         call_command("backup")
     failed = BackupOutcome.objects.get()
     assert not failed.ok and failed.problem == BackupOutcome.Problem.NOT_WRITABLE and failed.error
+    client.cookies["django_language"] = "en"
     client.force_login(director)
     for name in ("desk", "desk-board", "desk-board-rows"):
-        page = client.get(reverse(name, args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en")
+        page = client.get(reverse(name, args=[tournament.slug]))
         assert page.status_code == 200
         assert 'class="backup-failed"' in page.text and "The backup folder cannot be written." in page.text
     BackupOutcome.objects.create(ok=True, file_name="referee-20261205-103512.sqlite3")  # a later success

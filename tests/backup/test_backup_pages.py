@@ -47,9 +47,10 @@ def test_the_backups_page_is_the_directors_and_a_download_the_site_admins_alone(
     client, scene, who, listing, download
 ):
     tournament, accounts = scene
+    client.cookies["django_language"] = "en"
     if who:
         client.force_login(accounts[who])
-    page = client.get(reverse("desk-backups", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en")
+    page = client.get(reverse("desk-backups", args=[tournament.slug]))
     assert page.status_code == listing
     got = client.get(reverse("desk-backup-download", args=[tournament.slug, BACKUP]))
     assert got.status_code == download
@@ -67,6 +68,7 @@ def test_the_backups_page_is_the_directors_and_a_download_the_site_admins_alone(
 def test_a_name_that_is_not_a_backup_in_the_folder_is_a_404(client, scene, out, name):
     tournament, accounts = scene
     (out / "notes.txt").write_text("not a backup")
+    client.cookies["django_language"] = "en"
     client.force_login(accounts["admin"])
     assert client.get(f"/t/{tournament.slug}/desk/backups/{name}").status_code == 404
 
@@ -74,10 +76,9 @@ def test_a_name_that_is_not_a_backup_in_the_folder_is_a_404(client, scene, out, 
 @pytest.mark.django_db(transaction=True)  # the copy reads committed rows, as the live site's does
 def test_the_directors_button_takes_a_backup_and_says_what_it_holds(client, scene, out):
     tournament, accounts = scene
+    client.cookies["django_language"] = "en"
     client.force_login(accounts[Role.DIRECTOR])
-    page = client.post(
-        reverse("desk-backups", args=[tournament.slug]), follow=True, HTTP_ACCEPT_LANGUAGE="en"
-    )
+    page = client.post(reverse("desk-backups", args=[tournament.slug]), follow=True)
     assert "Backup taken: 1 tournaments, 0 matches, 0 deals, 0 plays." in page.text
     assert BackupOutcome.objects.get().reason == BackupOutcome.Reason.DESK
     assert len(files.listed(out)) == 2

@@ -41,8 +41,9 @@ def test_a_restore_refuses_newer_work_unless_replace_then_renews_the_identity_an
     assert identity.current() == renewed.key != before
     assert renewed.restored_from == backup.name and renewed.backup_taken_at is not None
 
+    client.cookies["django_language"] = "en"
     client.force_login(director)
-    page = client.get(reverse("desk", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en").text
+    page = client.get(reverse("desk", args=[tournament.slug])).text
     when = renewed.backup_taken_at.astimezone(tournament_zone()).strftime("%H:%M")
     assert f"Restored from {when}; the tables are sending back what they hold." in page
     assert "round 1, table 1 (1 deal)" in page  # the submitted deal waits for its confirmation again
