@@ -284,7 +284,7 @@ def env_seconds(name: str, default: int) -> int:
     return int(number) * DURATION_UNITS[unit]
 
 
-def backup_dir(base_dir: Path, database_config: dict) -> Path:
+def backup_dir(base_dir: Path, database_config: Mapping[str, Any]) -> Path:
     """BACKUP_DIR, where ``manage.py backup`` writes: default a ``backups`` folder beside the SQLite database (on
     PostgreSQL, or an in-memory database, beside manage.py)."""
     raw = os.environ.get("BACKUP_DIR", "").strip()
