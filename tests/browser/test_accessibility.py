@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
+from playwright.sync_api import Error as PlaywrightError
 
 from referee.table.recording import deal_entry
 from tests.browser.helpers import expect, login
@@ -62,14 +63,30 @@ def problems(page) -> list[str]:
 def sweep(page, paths: list[str]) -> dict[str, list[str]]:
     report = {}
     for path in paths:
-        asked = page.request.get(page.url_of(path), max_redirects=0)
-        if asked.status != 200 or "<html" not in asked.text()[:300]:
+        if not is_a_page(page, path):
             continue  # a download, a page's fragment, a redirect or a refusal: not a page
-        page.goto_path(path)
         found = problems(page)
         if found:
             report[path] = found
     return report
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def is_a_page(page, path: str) -> bool:
+    """Open ``path`` once: whether it answered a page of its own (200, HTML, no redirect), which is then on
+    screen. A download is refused by the browser's navigation and answers no."""
+    try:
+        answer = page.goto_path(path)
+    except PlaywrightError as exc:
+        if "Download is starting" in str(exc):
+            return False
+        raise
+    return (
+        answer is not None
+        and answer.status == 200
+        and answer.request.redirected_from is None
+        and "<html" in answer.text()[:300]
+    )
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
