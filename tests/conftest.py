@@ -63,10 +63,12 @@ def compile_catalogues() -> bool:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(request, django_test_environment, django_db_blocker, tmp_path_factory):
+def django_db_setup(
+    request, django_test_environment, django_db_blocker, django_db_modify_db_settings, tmp_path_factory
+):
     """pytest-django's set-up of the test databases, with the run's one migrated template copied for each worker
     instead of migrating each (tests/databases.py); nothing serialized, as no test asks for a serialized
-    rollback."""
+    rollback. ``django_db_modify_db_settings`` gives each worker's test database its own name (``_gw0``…)."""
     from django.test.utils import setup_databases, teardown_databases
 
     verbosity = request.config.option.verbose
