@@ -9,6 +9,8 @@ import pytest
 from django.db import connection, connections
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.databases import postgresql_server
+
 BEFORE = ("tournaments", "0003_time_called")
 AFTER = ("tournaments", "0004_engine_tie_break_codes")
 
@@ -33,7 +35,7 @@ def other_database(tmp_path, *, copy: bool = False):
     name = f"{test_name}_migrations"[:63] if postgresql else str(tmp_path / "migrations.sqlite3")
     if postgresql:
         saved.close()  # a database is copied only while nobody is connected to it
-        with server(saved) as cursor:
+        with postgresql_server(saved.settings_dict) as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
             cursor.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{test_name}"' if copy else ""))
     elif copy:
@@ -49,25 +51,8 @@ def other_database(tmp_path, *, copy: bool = False):
         connections["default"].close()
         connections.settings["default"], connections["default"] = saved_settings, saved
         if postgresql:
-            with server(saved) as cursor:
+            with postgresql_server(saved.settings_dict) as cursor:
                 cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
-
-
-@contextmanager
-def server(connection):
-    """A cursor on the PostgreSQL server's own database (autocommit), for creating and dropping others."""
-    import psycopg
-
-    config = connection.settings_dict
-    with psycopg.connect(
-        dbname="postgres",
-        host=config["HOST"] or None,
-        port=config["PORT"] or None,
-        user=config["USER"] or None,
-        password=config["PASSWORD"] or None,
-        autocommit=True,
-    ) as link:
-        yield link.cursor()
 
 
 @pytest.mark.django_db(transaction=True)
