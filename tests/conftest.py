@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
+from tests import databases
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Pair, Player, Round, Tournament
@@ -63,6 +64,29 @@ def compile_catalogues() -> bool:
         os.replace(part, mo)
         compiled = True
     return compiled
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request, django_test_environment, django_db_blocker, django_db_modify_db_settings, tmp_path_factory
+):
+    """pytest-django's set-up of the test databases, with the run's one migrated template copied for each worker
+    instead of migrating each (tests/databases.py); nothing serialized, as no test asks for a serialized
+    rollback. ``django_db_modify_db_settings`` gives each worker's test database its own name (``_gw0``…)."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    verbosity = request.config.option.verbose
+    with django_db_blocker.unblock(), databases.migrations_copied(tmp_path_factory):
+        config = setup_databases(verbosity=verbosity, interactive=False, serialized_aliases=set())
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(config, verbosity=verbosity)
+
+
+def pytest_sessionfinish(session):
+    """The run's PostgreSQL template dropped once every worker is done (by the controller, or the lone process)."""
+    if not hasattr(session.config, "workerinput"):
+        databases.drop_postgresql_template()
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
+from django.db import transaction
 from django.test import Client
 
 from tournaments.competition.access import is_director, is_judge
@@ -19,17 +20,26 @@ def counts() -> tuple[int, ...]:
     return tuple(m.objects.count() for m in models)
 
 
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """The demo command run once for this module (it plays round 1's deals: seconds), inside a transaction each
+    test's own nests in and that is rolled back after the last; what it printed."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        out = StringIO()
+        call_command("demo", stdout=out)
+        yield out.getvalue()
+        transaction.set_rollback(True)
+
+
 @pytest.mark.django_db
-def test_demo_creates_the_tournament_and_prints_passwords():
-    out = StringIO()
-    call_command("demo", stdout=out)
+def test_demo_creates_the_tournament_and_prints_passwords(demo):
     tournament = Tournament.objects.get(slug="demo")
     assert tournament.name == "演示赛"
     assert tournament.pairs.count() == 8
     round1 = tournament.rounds.get(number=1)
     paired = [p for m in round1.matches.all() for p in (m.pair_ns_id, m.pair_ew_id)]
     assert sorted(paired) == sorted(tournament.pairs.values_list("pk", flat=True))  # each pair once
-    text = out.getvalue()
+    text = demo
     for username in ("director", "judge1", "judge2"):
         assert username in text
     password = re.search(r"^\s*judge\s+judge1\s+(\S+)$", text, re.M).group(1)
@@ -39,24 +49,21 @@ def test_demo_creates_the_tournament_and_prints_passwords():
 
 
 @pytest.mark.django_db
-def test_demo_twice_changes_nothing():
-    call_command("demo", stdout=StringIO())
+def test_demo_twice_changes_nothing(demo):
     before = counts()
     call_command("demo", stdout=StringIO())
     assert counts() == before
 
 
 @pytest.mark.django_db
-def test_the_demos_judges_are_named_as_people_on_the_public_matches():
-    call_command("demo", stdout=StringIO())
+def test_the_demos_judges_are_named_as_people_on_the_public_matches(demo):
     page = Client().get("/t/demo/").content.decode()
     assert "刘明" in page and "孙丽华" in page
     assert "judge1" not in page and "judge2" not in page
 
 
 @pytest.mark.django_db
-def test_the_overview_links_each_pair_to_its_page_only_while_results_are_public():
-    call_command("demo", stdout=StringIO())
+def test_the_overview_links_each_pair_to_its_page_only_while_results_are_public(demo):
     tournament = Tournament.objects.get(slug="demo")
     pair = tournament.pairs.get(name="东风队")
     link = f'href="/t/demo/pairs/{pair.pk}/"'

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import contextmanager
+
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.db.migrations.executor import MigrationExecutor
+
+from tests.databases import postgresql_server
 
 BEFORE = ("tournaments", "0003_time_called")
 AFTER = ("tournaments", "0004_engine_tie_break_codes")
@@ -18,8 +23,45 @@ def migrate(*targets):
     return executor.loader.project_state(targets).apps
 
 
+@contextmanager
+def other_database(tmp_path, *, copy: bool = False):
+    """The default connection pointed at another database of the suite's own kind (a SQLite file, or a
+    PostgreSQL database beside the test database): empty, or a copy of the test database with its rows; dropped
+    after. Migrating an empty one up to an old state is a few migrations, and a copy taken down needs no way back
+    up, where the test database itself must be taken down and up again."""
+    saved_settings, saved = connections.settings["default"], connections["default"]
+    postgresql = saved.vendor == "postgresql"
+    test_name = saved.settings_dict["NAME"]
+    name = f"{test_name}_migrations"[:63] if postgresql else str(tmp_path / "migrations.sqlite3")
+    if postgresql:
+        saved.close()  # a database is copied only while nobody is connected to it
+        with postgresql_server(saved.settings_dict) as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            cursor.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{test_name}"' if copy else ""))
+    elif copy:
+        saved.ensure_connection()
+        with sqlite3.connect(name) as target:
+            saved.connection.backup(target)
+        target.close()
+    connections.settings["default"] = {**saved.settings_dict, "NAME": name, "TEST": {}, "CONN_MAX_AGE": 0}
+    connections["default"] = connections.create_connection("default")
+    try:
+        yield
+    finally:
+        connections["default"].close()
+        connections.settings["default"], connections["default"] = saved_settings, saved
+        if postgresql:
+            with postgresql_server(saved.settings_dict) as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
 @pytest.mark.django_db(transaction=True)
-def test_stored_tie_breaks_take_the_engine_codes_and_back():
+def test_stored_tie_breaks_take_the_engine_codes_and_back(tmp_path):
+    with other_database(tmp_path):
+        stored_tie_breaks_take_the_engine_codes_and_back()
+
+
+def stored_tie_breaks_take_the_engine_codes_and_back():
     old = migrate(BEFORE).get_model("tournaments", "Tournament")
     old.objects.create(name="T", slug="t", tie_breaks=["banker_deals", "buchholz", "level_difference"])
     old.objects.create(name="U", slug="u", tie_breaks=[])
@@ -28,7 +70,6 @@ def test_stored_tie_breaks_take_the_engine_codes_and_back():
     assert new.objects.get(slug="u").tie_breaks == []
     back = migrate(BEFORE).get_model("tournaments", "Tournament")
     assert back.objects.get(slug="t").tie_breaks == ["banker_deals", "buchholz", "level_difference"]
-    migrate()
 
 
 @pytest.mark.django_db
@@ -42,7 +83,7 @@ def test_a_migrated_tournament_ranks_by_its_tie_breaks(tournament):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judge):
+def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judge, tmp_path):
     """Deals recorded before ``Deal.start_levels`` existed get the fold of the played deals before each."""
     from referee.table.recording import deal_entry, records
     from rules.simulate import simulate_deal
@@ -57,12 +98,12 @@ def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judg
         first.delete()
     deal_entry.start_deal(match, judge, trump="S")
     expected = [fold.levels_before(d) for d in match.deals.order_by("number")]
-    migrate(("tournaments", "0004_engine_tie_break_codes"))
-    # The deals read as the models were then: a column added since would be missing from the table.
-    then = migrate(("tournaments", "0005_deal_start_levels")).get_model("tournaments", "Deal")
-    stored = list(
-        then.objects.filter(match_id=match.pk).order_by("number").values_list("start_levels", flat=True)
-    )
+    with other_database(tmp_path, copy=True):  # these rows, taken down and up in a copy
+        migrate(("tournaments", "0004_engine_tie_break_codes"))
+        # The deals read as the models were then: a column added since would be missing from the table.
+        then = migrate(("tournaments", "0005_deal_start_levels")).get_model("tournaments", "Deal")
+        stored = list(
+            then.objects.filter(match_id=match.pk).order_by("number").values_list("start_levels", flat=True)
+        )
     assert stored == expected
     assert stored[1] != {"NS": "2", "EW": "2"}
-    migrate()

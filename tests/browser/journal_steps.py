@@ -98,3 +98,20 @@ def stored_once(deal: Deal, plays: int) -> None:
     assert Play.objects.filter(trick__deal=deal).count() == plays
     receipts = WriteReceipt.objects.filter(target=f"deal {deal.pk} play", status=200)
     assert receipts.count() == plays
+
+
+def played_elsewhere(deal: Deal, user, tricks: list[dict]) -> int:
+    """The tricks' plays sent through the play service, each under a key of its own, as another device of the table
+    sends them (the service and the receipt of the page's own posts): a whole-deal browser test taps the tricks
+    that show something and leaves the rest, which would only repeat those taps, to this. The deal's version."""
+    from referee.table.play import play
+    from tests.table.helpers import posted_plays
+
+    for n, fields in enumerate(posted_plays({"tricks": tricks})):
+        deal.refresh_from_db()
+        answer = play(
+            deal, user, {**fields, "version": str(deal.version)}, key=f"elsewhere-{deal.pk}-{n:03d}"
+        )
+        assert answer.ok, answer.outcome
+    deal.refresh_from_db()
+    return deal.version

@@ -87,12 +87,12 @@ def test_the_page_knows_who_plays_next_offline_as_the_engine_does_on_many_random
         open_deal(page, deal)
         for clockwise in (False, True):
             checked = cases(clockwise)
-            said = page.evaluate(
-                """cases => cases.map(c => {
+            said = page.evaluate(  # as one JSON text: Playwright's own encoding of a large argument takes seconds
+                """text => JSON.parse(text).map(c => {
                     const m = window.RefereeJournal.model(c.state, c.entries);
                     return m.need !== undefined ? {need: m.need} : {seat: m.seat};
                 })""",
-                checked,
+                json.dumps(checked),
             )
             wrong = [
                 (c["expect"], s)

@@ -1,5 +1,7 @@
-"""A judge records a whole deal in the browser — picker and keyboard — is refused an illegal follow in Chinese,
-submits; a second account confirms; the match page shows the new levels. Screenshots of each page are saved."""
+"""A judge records a whole deal — the first lead by the picker, the rest of two tricks by keyboard, the other
+tricks through the recording service (as another device of the table would send them; the page, reloaded, shows
+them all) — is refused an illegal follow in Chinese, fills in the kitty, submits; a second account confirms; the
+match page shows the new levels. Screenshots of each page are saved (SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from tests.browser.helpers import (
     submit_then_open_the_match,
     wait_for_version,
 )
+from tests.table.helpers import play_through_service
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,9 +69,10 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
     expect(page.locator("#cards-input")).to_have_value(wrong)
     screenshot(page, "4-refused")
 
-    # Everything else by keyboard.
+    # The rest of two tricks by keyboard, then the other tricks through the service.
+    typed = 2
     first = True
-    for trick in record["tricks"]:
+    for trick in record["tricks"][:typed]:
         for _seat, cards in trick["plays"]:
             if first:
                 first = False
@@ -77,6 +81,11 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
             page.press("#cards-input", "Enter")
             version += 1
             wait_for_version(page, version)
+    deal = match.deals.get(number=1)
+    play_through_service(deal, match.judge, {"tricks": record["tricks"][typed:]})
+    page.reload()
+    version = sum(len(trick["plays"]) for trick in record["tricks"])
+    wait_for_version(page, version)
     expect(page.locator("[data-bind=turn]")).to_contain_text("所有墩已出完")
     page.fill("#kitty-form input[name=kitty]", record["kitty"])
     page.click("#kitty-form button[type=submit]")
@@ -88,7 +97,7 @@ def test_judge_records_a_whole_deal_and_another_confirms(page, screenshot):
     expected = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).as_dict()
     expect(page.get_by_test_id("total")).to_have_text(str(expected["attackers_points"]["total"]))
     screenshot(page, "6-review")
-    submit_then_open_the_match(page, "提交本局", match.deals.get(number=1).pk, match.pk)
+    submit_then_open_the_match(page, "提交本局", deal.pk, match.pk)
     expect(page.locator("tr[data-deal='1'] .badge")).to_have_text("已提交")
     screenshot(page, "7-submitted")
 

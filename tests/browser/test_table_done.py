@@ -1,7 +1,8 @@
 """Issue 21's "Done when", on a phone (390×844): the director prints table 1's card, a fresh browser opens its QR
 link (no account) and records a whole simulated deal by tapping the picker only, through a network cut of several
-tricks (the tab closed and opened again while offline), without scrolling and in at most five taps a trick of
-singles; the deal is submitted, a player of the other side confirms it with their pair's PIN on the same phone,
+tricks (the tab closed and opened again while offline) and a trick after it, without scrolling and in at most five
+taps a trick of singles (the tricks after those come through the play service, as from another device of the
+table, and the page, reloaded, shows them); the deal is submitted, a player of the other side confirms it with their pair's PIN on the same phone,
 and the desk finds it confirmed, every play stored once, with the engine's result. Screenshots (one mid-cut with
 the waiting plays on the table and in the picker's counts) in test-output/screenshots/tabledone/ (with SCREENSHOTS=1)."""
 
@@ -17,7 +18,7 @@ from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
 from tests.browser.helpers import expect, login, wait_for_version
-from tests.browser.journal_steps import SEAT_NAMES, new_page, stored_once, waiting
+from tests.browser.journal_steps import SEAT_NAMES, new_page, played_elsewhere, stored_once, waiting
 from tests.table.helpers import simulated
 from tournaments.models import Deal, TableLink
 from tournaments.setup.demo import create_demo
@@ -28,6 +29,9 @@ SHOTS = shots.folder("tabledone")
 PHONE = {"width": 390, "height": 844}
 OFFLINE = (3, 4, 5, 6)  # the tricks (from 0) recorded through the network cut
 REOPEN_AFTER = 4  # the tab is closed after this trick and a new one opened, still offline
+TAPPED = (
+    OFFLINE[-1] + 2
+)  # the tricks tapped: before, through and one after the cut; the rest through the service
 WORDS = {
     "zh-hans": {
         "links": "桌号链接",
@@ -160,7 +164,7 @@ def test_a_table_records_a_whole_deal_by_its_link_through_a_network_cut_and_the_
     page.goto_path(f"/deal/{deal.pk}/")
     page.locator("#deal-app[data-offline='kept']").wait_for(state="attached")
     version, singles, winner_taps = 0, [], 0
-    for n, trick in enumerate(record["tricks"]):
+    for n, trick in enumerate(record["tricks"][:TAPPED]):
         if n == OFFLINE[0]:
             context.set_offline(True)
         online = n not in OFFLINE
@@ -203,6 +207,9 @@ def test_a_table_records_a_whole_deal_by_its_link_through_a_network_cut_and_the_
         if len(trick["plays"][0][1].split()) == 1:
             singles.append(taps)
     assert singles and max(singles) <= 5, singles  # a trick of singles: lead + record, three follows
+    version = played_elsewhere(deal, account, record["tricks"][TAPPED:])
+    page.reload()
+    wait_for_version(page, version)
     shot(page, "4-all-tricks", language)
 
     page.locator("#kitty-form input[name=kitty]").fill(record["kitty"])

@@ -7,47 +7,16 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from django.core.management import call_command
-from django.db import connections
 
-from referee.config import sqlite_options
 from referee.table.recording import deal_entry
+from tests.databases import file_connection, sqlite_template
 
 
 @pytest.fixture(scope="session")
 def migrated_file(tmp_path_factory, django_db_blocker):
-    """A migrated SQLite file (copied for each test), made once per module."""
-    path = tmp_path_factory.mktemp("robust") / "template.sqlite3"
-    with django_db_blocker.unblock(), file_connection(path):
-        call_command("migrate", verbosity=0, interactive=False)
-    return path
-
-
-class file_connection:
-    """Point the default database at ``path`` for this thread and every new one, then put it back."""
-
-    def __init__(self, path) -> None:
-        self.path = path
-
-    def __enter__(self):
-        self.saved_settings = connections.settings["default"]
-        self.saved_connection = connections["default"]
-        # SQLite with the production options, whichever database the suite itself runs on.
-        connections.settings["default"] = {
-            **self.saved_settings,
-            "ENGINE": "referee.sqlite",  # as in production: with the write gate
-            "NAME": str(self.path),
-            "OPTIONS": sqlite_options(),
-            "CONN_MAX_AGE": 0,
-            "TEST": {},
-        }
-        connections["default"] = connections.create_connection("default")
-        return self
-
-    def __exit__(self, *exc) -> None:
-        connections["default"].close()
-        connections.settings["default"] = self.saved_settings
-        connections["default"] = self.saved_connection
+    """The run's migrated SQLite file (copied for each test), made once for all workers."""
+    with django_db_blocker.unblock():
+        return sqlite_template(tmp_path_factory)
 
 
 @pytest.fixture

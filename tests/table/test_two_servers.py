@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,16 +43,18 @@ pytestmark = pytest.mark.skipif(not redis_reachable(), reason=f"no Redis at {RED
 
 
 @pytest.fixture
-def two_servers(tmp_path):
-    """Two servers (one process, two threads each) on one SQLite file and one Redis; the match's id."""
+def two_servers(tmp_path, migrated_file):
+    """Two servers (one process, two threads each) on one SQLite file (a copy of the session's migrated one) and
+    one Redis; the match's id."""
+    database = tmp_path / "fed.sqlite3"
+    shutil.copy(migrated_file, database)
     env = {
         **os.environ,
         "DEBUG": "1",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'fed.sqlite3'}",
+        "DATABASE_URL": f"sqlite:///{database}",
         "REDIS_URL": REDIS_URL,
     }
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
     made = subprocess.run(
         [*manage, "shell", "-c", SET_UP], cwd=ROOT, env=env, check=True, timeout=120, capture_output=True
     )
