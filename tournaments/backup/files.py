@@ -19,8 +19,8 @@ from django.utils import timezone
 
 PREFIX = "referee-"
 STAMP = "%Y%m%d-%H%M%S"
-KINDS = {"sqlite": ".sqlite3", "pgdump": ".pgdump"}
-NAME = re.compile(r"^referee-(\d{8}-\d{6})(?:-(\d+))?\.(sqlite3|pgdump)$")
+KINDS = {"sqlite": ".sqlite3", "pgdump": ".pgdump", "archive": ".tractor.json.gz"}
+NAME = re.compile(r"^referee-(\d{8}-\d{6})(?:-(\d+))?\.(sqlite3|pgdump|tractor\.json\.gz)$")
 COUNTED = ("tournaments", "matches", "deals", "plays")
 
 

@@ -43,6 +43,8 @@ def _kind(path: Path) -> str:
         return "sqlite"
     if postgres.is_dump_file(path):
         return "pgdump"
+    if path.name.endswith(files.KINDS["archive"]):
+        return "archive"  # read by the archive's own checks when it is imported
     raise RestoreError(_("This file is not a backup of this site."))
 
 
@@ -110,16 +112,32 @@ def restore(path: Path | str, *, replace: bool = False) -> Restored:
     """Restore the backup over the site's database; raises ``RestoreError`` before touching it when refused."""
     path = Path(path)
     kind, when, counted = refusal(path, replace)
-    if kind == "sqlite":
+    if kind == "archive":
+        restore_archive(path)
+    elif kind == "sqlite":
         sqlite_copy.restore_into_live(path)
     else:
         try:
             postgres.restore(path)
         except postgres.DumpError as exc:
             raise RestoreError(_("The restore failed: %(why)s") % {"why": exc}) from exc
-    call_command("migrate", interactive=False, verbosity=0)
+    if kind != "archive":
+        call_command("migrate", interactive=False, verbosity=0)
     identity.renew(restored_from=path.name, backup_taken_at=when)
     if not counted:
         with connection.cursor() as cursor:
             counted = reading.counts(cursor)
     return Restored(path.name, when, counted)
+
+
+def restore_archive(path: Path) -> None:
+    """A site archive (the backup of a PostgreSQL site without ``pg_dump``), on either database: migrated first,
+    then every tournament imported and judged again, all or nothing; a tournament the site already holds is
+    refused by its address (the archive never overwrites)."""
+    from tournaments.backup.archive import ArchiveError, import_archive, read_file
+
+    call_command("migrate", interactive=False, verbosity=0)
+    try:
+        import_archive(read_file(path))
+    except ArchiveError as exc:
+        raise RestoreError(exc.message) from exc
