@@ -174,3 +174,13 @@ def test_a_wrong_desk_form_is_refused_with_a_sentence_and_changes_nothing(tourna
     client.force_login(director)
     answer = client.post(reverse("desk-live", args=[tournament.slug]), fields)
     assert answer.status_code in (400, 404) and not FeaturedTable.objects.exists()
+
+
+def test_the_projector_shows_the_featured_table_put_on_it_and_no_other(tournament, match):
+    services.feature(tournament, 1, 2, on_screen=True)
+    services.feature(tournament, 2, 2, on_screen=False)
+    page = Client().get(reverse("screen-panels", args=[tournament.slug])).content.decode()
+    assert f'data-live-src="{live_url(tournament)}"' in page and live_url(tournament, 2) not in page
+    services.feature(tournament, 2, 2, on_screen=True)  # one table on the screen at a time
+    page = Client().get(reverse("screen-panels", args=[tournament.slug])).content.decode()
+    assert live_url(tournament, 2) in page and f'data-live-src="{live_url(tournament)}"' not in page
