@@ -11,8 +11,8 @@ class TournamentsConfig(AppConfig):
         from tournaments.public import generation
 
         generation.connect()
-        from tournaments.public.screen_data import register_panels
         from tournaments.live.screen import live_panels
+        from tournaments.public.screen_data import register_panels
         from tournaments.teams.screen import team_panels
 
         register_panels(team_panels)  # a team event's screen shows its zone tables and fixtures

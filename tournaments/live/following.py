@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from rules.cards import format_cards, parse_cards
 from rules.seats import side_of
+from tournaments.duplicate.visibility import visible_board_ids
 from tournaments.models import Deal, FeaturedTable, Match, Play, Round, Tournament
 from tournaments.public.charts import TrickCards
 from tournaments.scoring.board_hands import start_hands
@@ -33,10 +34,12 @@ class Where:
     deal: Deal | None
     complete: int  # tricks complete at the table
     shown: int  # tricks the public may see
+    withheld: bool = False  # a duplicate board not every table has played: nothing of it is shown
 
     @property
     def confirmed(self) -> bool:
-        return self.deal is not None and self.deal.state == Deal.State.CONFIRMED
+        """The deal is confirmed and may be shown whole, hands and all."""
+        return not self.withheld and self.deal is not None and self.deal.state == Deal.State.CONFIRMED
 
     def validator(self, *parts: str) -> str:
         """The page's ETag: it changes when what the page may show changes, and only then (``parts``: the
@@ -48,6 +51,7 @@ class Where:
             str(self.deal.pk if self.deal else ""),
             str(self.deal.state if self.deal else ""),
             str(self.shown),
+            str(self.withheld),
             *parts,
         ]
         return '"live-' + hashlib.blake2b("\n".join(facts).encode(), digest_size=12).hexdigest() + '"'
@@ -76,8 +80,10 @@ def current_match(tournament: Tournament, table: int) -> Match | None:
     )
 
 
-def where(tournament: Tournament, table: int) -> Where | None:
-    """The featured table now, or None when the table is not featured (its page is a 404)."""
+def where(tournament: Tournament, table: int, user=None) -> Where | None:
+    """The featured table now, or None when the table is not featured (its page is a 404). A duplicate board's
+    deal shows nothing until ``user`` may see the board's results (``duplicate.visibility``): its cards are the
+    board's, still to be played at other tables."""
     featured = FeaturedTable.objects.filter(tournament=tournament, table=table).first()
     if featured is None:
         return None
@@ -85,6 +91,8 @@ def where(tournament: Tournament, table: int) -> Where | None:
     deal = match.deals.order_by("-number").first() if match else None
     if deal is None:
         return Where(featured, match, None, 0, 0)
+    if deal.board_id is not None and deal.board_id not in visible_board_ids(tournament, user):
+        return Where(featured, match, deal, 0, 0, withheld=True)
     plays = Play.objects.filter(trick__deal=deal).count()
     tricks = -(-plays // 4)  # every trick but the last has its four plays
     complete = plays // 4
@@ -104,7 +112,7 @@ class Picture:
 def picture(at: Where) -> Picture:
     """The shown tricks judged by the engine on a record holding them alone (a hidden trick never counts)."""
     deal = at.deal
-    if deal is None or at.shown == 0:
+    if deal is None or at.match is None or at.shown == 0:
         return Picture([], 0, {})
     deal.match = at.match  # already read, with its round
     snap = snapshot(deal, start_levels(deal))

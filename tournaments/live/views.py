@@ -35,7 +35,7 @@ def live_table(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not access.can_read_tournament(request.user, tournament):
         raise Http404  # a hidden tournament is the TD's alone
-    at = following.where(tournament, table)
+    at = following.where(tournament, table, request.user)
     if at is None:
         raise Http404
     who = str(request.user.pk or "")  # a signed-in visitor's page names them
