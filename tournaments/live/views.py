@@ -41,7 +41,7 @@ def live_table(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     who = str(request.user.pk or "")  # a signed-in visitor's page names them
     etag = at.validator(tokens(slug) or "", get_language() or "", live(request), who, CODE_STAMP)
     if matches(request, etag):
-        return finish(HttpResponseNotModified(), etag)
+        return private(request, finish(HttpResponseNotModified(), etag))
     seats = seat_labels(at)
     shown = following.picture(at)
     latest = shown.tricks[-1] if shown.tricks else None
@@ -62,7 +62,14 @@ def live_table(request: HttpRequest, slug: str, table: int) -> HttpResponse:
         "poll": POLL_SECONDS,
     }
     template = "tournaments/live/_table.html" if live(request) else "tournaments/live/table.html"
-    return finish(render(request, template, context), etag)
+    return private(request, finish(render(request, template, context), etag))
+
+
+def private(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A signed-in visitor's page names them: no proxy in front keeps it (``finish`` lets nginx keep a second)."""
+    if request.user.is_authenticated and "X-Accel-Expires" in response:
+        del response["X-Accel-Expires"]
+    return response
 
 
 def seat_labels(at: following.Where) -> dict[str, str]:
