@@ -74,7 +74,9 @@ def test_the_live_page_never_shows_a_trick_the_delay_still_hides(tournament, sta
             assert all(card_faces(cards).split()[0] in page for _seat, cards in latest)
 
 
-def test_a_poll_that_finds_nothing_new_is_a_304_and_a_trick_past_the_delay_a_200(tournament, started, judge):
+def test_a_poll_that_finds_nothing_new_is_a_304_and_a_trick_past_the_delay_a_200(
+    tournament, started, judge, django_assert_max_num_queries
+):
     deal, record = started
     services.feature(tournament, 1, 2, on_screen=False)
     play_through_service(deal, judge, {"tricks": record["tricks"][:3]})
@@ -82,7 +84,8 @@ def test_a_poll_that_finds_nothing_new_is_a_304_and_a_trick_past_the_delay_a_200
     first = poll(client, tournament)
     etag = first["ETag"]
     assert first.status_code == 200 and shown_on(first.content.decode())[0] == 1
-    assert poll(client, tournament, etag).status_code == 304
+    with django_assert_max_num_queries(5):  # the tournament, the featured table, match, deal, a count of plays
+        assert poll(client, tournament, etag).status_code == 304
     seat, cards = record["tricks"][3]["plays"][0]
     deal.refresh_from_db()
     record_play(deal, judge, cards=cards, seat=seat, version=deal.version)  # a lead: no trick more complete
