@@ -84,7 +84,9 @@ def test_a_poll_that_finds_nothing_new_is_a_304_and_a_trick_past_the_delay_a_200
     first = poll(client, tournament)
     etag = first["ETag"]
     assert first.status_code == 200 and shown_on(first.content.decode())[0] == 1
-    with django_assert_max_num_queries(5):  # the tournament, the featured table, match, deal, a count of plays
+    with django_assert_max_num_queries(
+        5
+    ):  # the tournament, the featured table, match, deal, a count of plays
         assert poll(client, tournament, etag).status_code == 304
     seat, cards = record["tricks"][3]["plays"][0]
     deal.refresh_from_db()
