@@ -157,6 +157,7 @@ BUILDERS = {
     "score_id": lambda w, r: (["1"], [MISSING, *OVERFLOW]),
     "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
     "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
+    "table": lambda w, r: (["1"], ["0", MISSING, "32768", *OVERFLOW]),  # a hall table (featured: live/)
     "user_id": lambda w, r: (
         [str(w.judge.pk), str(w.idle_judge.pk)],
         [str(w.director.pk), str(w.captain.pk), MISSING, *OVERFLOW],

@@ -51,6 +51,7 @@ APP = "tournaments"
 ROOMS = (  # top to bottom: each room may import only its own modules and the rooms below it
     ("desk",),  # the desk's pages and its URLs, which gather every room's desk pages
     ("entries",),  # entries on line, their waiting list and desk page, and a player's own page
+    ("live",),  # featured tables followed live on a delay, their desk page and the projector's panel
     ("api",),  # the public's read-only JSON API: what the public pages show
     ("teams",),  # team events: teams, line-ups, team matches across tables, zones and their tables
     ("public",),  # the public's pages and the projector screen

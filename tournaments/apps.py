@@ -11,7 +11,9 @@ class TournamentsConfig(AppConfig):
         from tournaments.public import generation
 
         generation.connect()
+        from tournaments.live.screen import live_panels
         from tournaments.public.screen_data import register_panels
         from tournaments.teams.screen import team_panels
 
         register_panels(team_panels)  # a team event's screen shows its zone tables and fixtures
+        register_panels(live_panels, added=True)  # and any screen the featured table the director put on it

@@ -41,6 +41,7 @@ from tournaments.duplicate.models import (
     DuplicateEvent,
 )
 from tournaments.entries.models import Entry, EntryWindow
+from tournaments.live.models import FeaturedTable
 from tournaments.organisations.models import DIRECTING, Invitation, Membership, Organisation, Role
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.table_links.models import PairPin, TableDevice, TableLink
@@ -64,7 +65,7 @@ __all__ = [
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
     "BackupOutcome", "DeskIdentity",
     "ArtificialScore", "Board", "DuplicateEvent", "MAX_BOARDS_PER_ROUND", "MIN_BOARDS_PER_ROUND",
-    "Entry", "EntryWindow",
+    "Entry", "EntryWindow", "FeaturedTable",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
     "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",
     "zones_or_field",

@@ -7,6 +7,7 @@ from tournaments.checkin.kiosk_views import kiosk_check_in
 urlpatterns = [
     path("", include("tournaments.public.urls")),
     path("", include("tournaments.entries.urls")),
+    path("", include("tournaments.live.urls")),
     path("", include("tournaments.season.urls")),
     path("t/<slug:slug>/desk/calls/", include("tournaments.calls.urls")),
     path("t/<slug:slug>/desk/check-in/", include("tournaments.checkin.urls")),

@@ -30,9 +30,12 @@ def test_the_screen_cycles_seating_progress_and_standings_and_draws_its_qr_code_
     html = screen(Client(), match.round.tournament)
     assert panels(html) == ["seating", "progress", "standings"]
     assert '<svg role="img" aria-label="' in html and "http://testserver/t/spring/" in html
-    assert re.findall(r"<script[^>]*>", html) == [  # the site's own scripts only: the panels, then the clocks
+    assert re.findall(
+        r"<script[^>]*>", html
+    ) == [  # the site's own scripts only: panels, clocks, a live table
         '<script src="/static/js/screen.js">',
         '<script src="/static/js/clock.js" defer>',
+        '<script src="/static/js/live.js" defer>',
     ]
     assert 'http-equiv="refresh"' in html.split("<noscript>")[1].split("</noscript>")[0]
 

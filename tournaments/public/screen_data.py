@@ -117,13 +117,25 @@ PanelSource = Callable[[Tournament, object], "list[Panel] | None"]
 PANEL_SOURCES: list[PanelSource] = []
 
 
-def register_panels(source: PanelSource) -> None:
-    if source not in PANEL_SOURCES:
-        PANEL_SOURCES.append(source)
+def register_panels(source: PanelSource, *, added: bool = False) -> None:
+    """A source of panels instead of the pairs' (``added``: shown after whichever panels the screen has, such as
+    a featured table's, ``tournaments.live.screen``)."""
+    sources = ADDED_SOURCES if added else PANEL_SOURCES
+    if source not in sources:
+        sources.append(source)
+
+
+ADDED_SOURCES: list[PanelSource] = []
 
 
 def screen_panels(tournament: Tournament, user) -> list[Panel]:
     """The panels the screen cycles through, as far as the public switches let this visitor see."""
+    added = [panel for source in ADDED_SOURCES for panel in source(tournament, user) or []]
+    return main_panels(tournament, user) + added
+
+
+def main_panels(tournament: Tournament, user) -> list[Panel]:
+    """The panels of the tournament's kind: another kind's source's, else the pairs' seating, progress, standings."""
     for source in PANEL_SOURCES:
         found = source(tournament, user)
         if found is not None:

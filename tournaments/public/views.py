@@ -183,6 +183,7 @@ def links_for(request: HttpRequest, tournament: Tournament) -> dict:
         "show_deal_log": access.can_see_page(user, tournament, "public_deal_log"),
         "show_bracket": show_pairings and start is not None and rounds.filter(number=start).exists(),
         "rounds": rounds,
+        "featured": list(tournament.featured_tables.values_list("table", flat=True)),  # followed live
     }
 
 
