@@ -75,7 +75,9 @@ def scene(django_db_setup, django_db_blocker):
         call_command("export_results", B, str(files["b"]))
         b_file = json.loads(files["b"].read_text(encoding="utf-8"))
         late = [line for line in b_file["results"] if (line["round"], line["table"]) == (ROUNDS_B, 1)]
-        b_file["results"] = [line for line in b_file["results"] if line not in late]  # B's last table unplayed
+        b_file["results"] = [
+            line for line in b_file["results"] if line not in late
+        ]  # B's last table unplayed
         files["b"].write_text(json.dumps(b_file, ensure_ascii=False), encoding="utf-8")
         for rnd in range(1, ROUNDS_A + 1):
             call_command("pair_round", A, rnd, publish=True, stdout=io.StringIO())
@@ -168,7 +170,9 @@ def test_export_then_import_round_trips_the_other_venues_results(scene):
     assert len(venue_b) == 2 * 3 and all(x["pair"]["id"] is None for x in venue_b)  # 3 NS and 3 EW pairs
     assert sum(x["boards"] for x in venue_b) == 2 * len(b_lines)
     assert scene["end"]["venues"] == ["甲馆", "乙馆"] and scene["end"]["plays"] == ROUNDS_A + ROUNDS_B
-    assert {b["fingerprint"] for b in scene["a"]["boards"]} == {b["fingerprint"] for b in scene["b"]["boards"]}
+    assert {b["fingerprint"] for b in scene["a"]["boards"]} == {
+        b["fingerprint"] for b in scene["b"]["boards"]
+    }
 
 
 def test_a_second_import_of_the_same_venue_replaces_the_first(scene):

@@ -111,8 +111,11 @@ def overall_standings(tournament: Tournament) -> dict:
     table here has played."""
     session = overall(tournament)
     return {
+        "up_to_round": None,
+        "tie_breaks": [],
+        "lines": [overall_line(line) for line in session.standings],
+        "placings": [],
         "scope": "all",
         "venues": session.venues,
         "plays": session.plays,
-        "lines": [overall_line(line) for line in session.standings],
     }

@@ -230,8 +230,12 @@ class VenueLine(models.Model):
     points = models.IntegerField(_("points"), null=True, blank=True)
     outcome = models.CharField(_("outcome"), max_length=20, blank=True)
     ns_score = models.IntegerField(_("NS score"), null=True, blank=True)
-    ns_fault = models.CharField(max_length=10, choices=ArtificialScore.FAULT_CHOICES, default=Fault.NONE.value)
-    ew_fault = models.CharField(max_length=10, choices=ArtificialScore.FAULT_CHOICES, default=Fault.NONE.value)
+    ns_fault = models.CharField(
+        max_length=10, choices=ArtificialScore.FAULT_CHOICES, default=Fault.NONE.value
+    )
+    ew_fault = models.CharField(
+        max_length=10, choices=ArtificialScore.FAULT_CHOICES, default=Fault.NONE.value
+    )
 
     class Meta:
         verbose_name = _("another venue's table result")

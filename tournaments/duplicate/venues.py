@@ -154,7 +154,7 @@ def loads_results(text: str) -> ReadFile:
     except ValueError:
         raise DuplicateError(_("This is not a results file the desk can read.")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise DuplicateError(_("This file is not a tractor-results/1 results file."))
+        raise DuplicateError(_("This results file is of another format or version."))
     try:
         boards_raw, lines_raw = data.get("boards"), data.get("results")
         if not isinstance(boards_raw, list) or not isinstance(lines_raw, list) or not boards_raw:
