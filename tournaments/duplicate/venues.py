@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from rules.matchpoints import Fault
 from rules.ruleset import Ruleset
-from rules.table_result import table_result
+from rules.table_result import POINT_STEP, table_result
 from tournaments.duplicate.dealing import MAX_FILE_BYTES, require_event
 from tournaments.duplicate.movement import DuplicateError
 from tournaments.duplicate.results import plays, table_lines
@@ -202,7 +202,7 @@ def check_line(rs: Ruleset, board: Board, line: ReadLine, read: ReadFile) -> Non
         if line.points is not None or line.outcome is not None:
             raise refused
         return
-    if line.points is None:
+    if line.points is None or line.points % POINT_STEP:
         raise refused
     res = table_result(rs, board.banker, line.points)
     if (res.ns_score, res.outcome) != (line.ns_score, line.outcome):
