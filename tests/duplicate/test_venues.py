@@ -114,6 +114,7 @@ def scene(django_db_setup, django_db_blocker):
         own = standings(public, "venue")
         pages["public_all"] = public.get(f"/t/{A}/standings/?scope=all").content.decode()
         pages["public_own"] = public.get(f"/t/{A}/standings/").content.decode()
+        pages["boards"] = {n: public.get(f"/t/{A}/boards/{n}/").content.decode() for n in (3, 4)}
         transaction.set_rollback(True)
     return {
         "a": json.loads(files["a"].read_text(encoding="utf-8")),
@@ -231,3 +232,15 @@ def test_the_director_sees_every_venues_result_of_a_board_before_every_table_her
     public's page leaves out the two boards still due at table 1, the director's counts them."""
     full = '<td class="num">48</td>'
     assert scene["pages"]["public_mid"].count(full) < scene["pages"]["director_mid"].count(full)
+
+
+def test_a_boards_page_shows_its_traveller_across_venues(scene):
+    for number, page in scene["pages"]["boards"].items():
+        section = page.split('data-testid="traveller-all"')[1].split("</table>")[0]
+        expected = [
+            line for f in (scene["a"], scene["b"]) for line in f["results"] if line["board"] == number
+        ]
+        assert section.count("<tr>") - 1 == len(expected)  # the header's row and one a table
+        assert section.count("乙馆") == sum(
+            1 for f in [scene["b"]] for x in f["results"] if x["board"] == number
+        )

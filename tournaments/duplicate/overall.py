@@ -11,6 +11,7 @@ here has still to play.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -72,9 +73,12 @@ def _key(venue: str, pair_id: object) -> tuple[str, object]:
     return (venue, pair_id)
 
 
-def overall(tournament: Tournament, user=None) -> Overall:
-    """Every venue's tables on the boards ``user`` may see here, scored together."""
+def overall(tournament: Tournament, user=None, board_ids: Collection[int] | None = None) -> Overall:
+    """Every venue's tables on the boards ``user`` may see here (of ``board_ids`` when given: one board's
+    traveller), scored together."""
     shown = visible_board_ids(tournament, user)
+    if board_ids is not None:
+        shown &= set(board_ids)
     here = venue_name(tournament)
     imported = list(VenueResults.objects.of(tournament).order_by("venue"))
     n = plays(tournament) + sum(v.plays for v in imported)
