@@ -33,6 +33,13 @@ MAX_NUMBER = 999
 MAX_POINTS = 10_000
 
 
+def require_pairs(tournament: Tournament) -> None:
+    """Results across venues rank pairs by matchpoints: a duplicate pairs session's only."""
+    require_event(tournament)
+    if tournament.format != Tournament.Format.DUPLICATE:
+        raise DuplicateError(_("Results across venues are for a duplicate pairs session."))
+
+
 def venue_name(tournament: Tournament) -> str:
     """The name this venue's file carries: the tournament's venue, else its name."""
     return (tournament.venue or tournament.name)[:MAX_NAME]
@@ -41,7 +48,7 @@ def venue_name(tournament: Tournament) -> str:
 def results_file(tournament: Tournament) -> dict:
     """This venue's results as a ``tractor-results/1`` document: every board's number and fingerprint, and every
     table's confirmed result or artificial score (what the director sees, complete or not)."""
-    require_event(tournament)
+    require_pairs(tournament)
     boards = list(Board.objects.of(tournament).order_by("number"))
     if not boards:
         raise DuplicateError(_("The boards are not dealt yet."), 409)
@@ -243,7 +250,7 @@ def import_results(tournament: Tournament, text: str, user) -> VenueResults:
     that venue's earlier import (never beside it). Allowed after the tournament is finished: another venue's
     file often arrives later, and only the overall ranking reads it."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    require_event(tournament)
+    require_pairs(tournament)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise DuplicateError(_("The results file is too large."))
     read = loads_results(text)
