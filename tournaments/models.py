@@ -39,6 +39,8 @@ from tournaments.duplicate.models import (
     ArtificialScore,
     Board,
     DuplicateEvent,
+    VenueLine,
+    VenueResults,
 )
 from tournaments.entries.models import Entry, EntryWindow
 from tournaments.live.models import FeaturedTable
@@ -64,7 +66,7 @@ __all__ = [
     "Player", "PlayerMerge", "Round", "Ruling", "Seating", "Series", "TableCall", "TableDevice", "TableLink", "Tournament", "Trick",
     "WriteReceipt", "by_seed", "default_ruleset", "default_tie_breaks",
     "BackupOutcome", "DeskIdentity",
-    "ArtificialScore", "Board", "DuplicateEvent", "MAX_BOARDS_PER_ROUND", "MIN_BOARDS_PER_ROUND",
+    "ArtificialScore", "Board", "DuplicateEvent", "MAX_BOARDS_PER_ROUND", "MIN_BOARDS_PER_ROUND", "VenueLine", "VenueResults",
     "Entry", "EntryWindow", "FeaturedTable",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
     "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",

@@ -117,3 +117,26 @@ def test_a_record_where_a_seat_plays_another_hand_is_refused_naming_the_seat(dir
     with pytest.raises(RecordingError) as refused:
         record_deal(match, record, director)
     assert "did not play the board's hand" in refused.value.message or "打出的不是" in refused.value.message
+
+
+@pytest.mark.parametrize("who", ["anonymous", "judge", "director"])
+def test_only_the_director_downloads_and_imports_a_venues_results_file(director, session, who):
+    deal_session(session, director)
+    c = Client()
+    if who == "judge":
+        c.force_login(get_user_model().objects.create_user("dup-judge", password="dup-judge-pass-1"))
+    elif who == "director":
+        c.force_login(director)
+    exported = c.get("/t/dup4/desk/boards/results.json")
+    other = json.loads(desk(director).get("/t/dup4/desk/boards/results.json").content)
+    other["venue"] = "乙馆"  # another venue that played the same boards (none played yet)
+    upload = SimpleUploadedFile("b.json", json.dumps(other).encode(), content_type="application/json")
+    c.post("/t/dup4/desk/boards/results/import/", {"file": upload}, headers=ZH)
+    imported = list(session.venue_results.values_list("venue", flat=True))
+    if who == "director":
+        assert exported.status_code == 200 and json.loads(exported.content)["format"] == "tractor-results/1"
+        assert imported == ["乙馆"]
+        page = c.get("/t/dup4/desk/boards/", headers=ZH).content.decode()
+        assert "乙馆" in page and 'data-testid="other-venues"' in page
+    else:
+        assert exported.status_code in (302, 403) and imported == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tournaments.duplicate.overall import OverallResult, overall
 from tournaments.duplicate.results import PairResult, standings, travellers
 from tournaments.duplicate.visibility import published_seed, visible_board_ids
 from tournaments.models import Board, Pair, Tournament
@@ -88,3 +89,33 @@ def duplicate_standings(tournament: Tournament) -> dict:
     """A duplicate's standings: NS and EW pairs ranked apart, over the complete boards only."""
     lines = [standing_line(line) for line in standings(tournament)]
     return {"up_to_round": None, "tie_breaks": [], "lines": lines, "placings": []}
+
+
+def overall_line(line: OverallResult) -> dict:
+    """A pair's line across venues: its venue, and ``pair`` with its id here (None for another venue's pair)."""
+    pair = line.entrant.pair
+    return {
+        "rank": line.place,
+        "direction": line.direction,
+        "venue": line.entrant.venue,
+        "pair": {"id": pair.pk if pair else None, "name": line.entrant.name},
+        "matchpoints": number(line.matchpoints),
+        "top": line.top,
+        "percentage": f"{line.percentage:.2f}",
+        "boards": line.boards,
+    }
+
+
+def overall_standings(tournament: Tournament) -> dict:
+    """``…/standings/?scope=all``: every venue's pairs ranked together (issue 40 item 8), over the boards every
+    table here has played."""
+    session = overall(tournament)
+    return {
+        "up_to_round": None,
+        "tie_breaks": [],
+        "lines": [overall_line(line) for line in session.standings],
+        "placings": [],
+        "scope": "all",
+        "venues": session.venues,
+        "plays": session.plays,
+    }

@@ -123,6 +123,17 @@ SCHEMAS = {
         percentage=STR,
         boards=INT,
     ),
+    # Issue 40 item 8: ``?scope=all`` ranks every venue's pairs together (``pair.id`` null for another venue's).
+    "OverallStandingsLine": obj(
+        rank=INT,
+        direction={"type": "string", "enum": ["NS", "EW"]},
+        venue=STR,
+        pair=obj(id=nullable(INT), name=STR),
+        matchpoints=NUM,
+        top=INT,
+        percentage=STR,
+        boards=INT,
+    ),
     "TravellerLine": obj(
         round=INT,
         table=INT,
@@ -180,7 +191,9 @@ ANSWERS = {
     "Standings": obj(
         up_to_round=nullable(INT),
         tie_breaks=array(STR),
-        lines=array({"oneOf": [ref("StandingsLine"), ref("DuplicateStandingsLine")]}),
+        lines=array(
+            {"oneOf": [ref("StandingsLine"), ref("DuplicateStandingsLine"), ref("OverallStandingsLine")]}
+        ),
         placings=array(ref("Placing")),
     ),
     "Boards": obj(seed=nullable(STR), boards=array(ref("Board"))),
@@ -210,6 +223,13 @@ ROUND_QUERY = {
     "description": "Only this round (results), or the standings after it.",
     "schema": {"type": "integer", "minimum": 0},
 }
+SCOPE_QUERY = {
+    "name": "scope",
+    "in": "query",
+    "required": False,
+    "description": "all: a duplicate's overall ranking across venues (the imported venues' pairs too).",
+    "schema": {"type": "string", "enum": ["all"]},
+}
 
 # (path, operation id, summary, answer schema, parameters, whether the answer is a tournament's: 404 and 304)
 ROUTES = [
@@ -222,7 +242,7 @@ ROUTES = [
      "A round's tables and byes; each match's result when the results are public.", "Round",
      [SLUG, ROUND_PATH], True),
     ("/tournaments/{slug}/standings/", "getStandings", "The standings (public standings), after a round if asked.",
-     "Standings", [SLUG, ROUND_QUERY], True),
+     "Standings", [SLUG, ROUND_QUERY, SCOPE_QUERY], True),
     ("/tournaments/{slug}/results/", "getResults", "The finished matches (public results), of one round if asked.",
      "Results", [SLUG, ROUND_QUERY], True),
     ("/tournaments/{slug}/bracket/", "getBracket", "The knockout bracket (public pairings), winners with public results.",

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from tournaments.api import answers
 from tournaments.api import boards as duplicate_boards
 from tournaments.api.openapi import document
+from tournaments.models import Tournament
 from tournaments.public.caching import PAGE_TIMEOUT, RECENT, finish, matches, page_key
 from tournaments.public.generation import tokens
 
@@ -124,6 +125,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> dict:
 @of_tournament
 def standings(request: HttpRequest, slug: str) -> dict:
     tournament = answers.the_tournament(slug, "public_standings")
+    if request.GET.get("scope") == "all" and tournament.format == Tournament.Format.DUPLICATE:
+        return duplicate_boards.overall_standings(tournament)  # every venue's pairs ranked together
     return answers.standings(tournament, number(request, "round"))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -25,7 +26,7 @@ from tournaments.duplicate.display import figure
 from tournaments.duplicate.movement import DuplicateError, boards_of, duplicate_event
 from tournaments.duplicate.results import travellers
 from tournaments.duplicate.visibility import published_seed, visible_board_ids
-from tournaments.models import ArtificialScore, Board, Deal, Match, Tournament
+from tournaments.models import ArtificialScore, Board, Deal, Match, Tournament, VenueResults
 from tournaments.scoring.errors import RecordingError
 
 
@@ -97,6 +98,7 @@ def desk_boards(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "seed": published_seed(tournament),
             "tables": table_rows(tournament),
             "file_form": BoardsFileForm(),
+            "venues": VenueResults.objects.of(tournament).annotate(line_count=Count("lines")),
             "fault_choices": ArtificialScore.FAULT_CHOICES,
             "marks": Board.Trump.choices,
         },

@@ -4,7 +4,7 @@ from django.urls import path
 
 from tournaments.backup import views as backup_views
 from tournaments.board import views as board_views
-from tournaments.desk import archive_export, boards, knockout_round, screen_message, views
+from tournaments.desk import archive_export, boards, knockout_round, screen_message, venue_results, views
 from tournaments.people import views as people_views
 from tournaments.season import views as season_views
 from tournaments.setup import views as setup_views
@@ -41,6 +41,8 @@ urlpatterns += [
     path("boards/deal/", boards.desk_deal_boards, name="desk-deal-boards"),
     path("boards/import/", boards.desk_import_boards, name="desk-import-boards"),
     path("boards/boards.json", boards.desk_export_boards, name="desk-export-boards"),
+    path("boards/results.json", venue_results.desk_export_results, name="desk-export-results"),
+    path("boards/results/import/", venue_results.desk_import_results, name="desk-import-results"),
     path("boards/<int:number>/mark/", boards.desk_mark_board, name="desk-mark-board"),
     path("boards/artificial/", boards.desk_artificial, name="desk-artificial"),
     path(

@@ -178,3 +178,73 @@ class ArtificialScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} {self.board_id}"
+
+
+class VenueResultsQuerySet(OfTournament):
+    tournament_path = "tournament"
+
+
+class VenueResults(models.Model):
+    """Another venue's results of the same boards (a simultaneous session, issue 40 item 8), read from its
+    ``tractor-results/1`` file: one row a venue, replaced whole when the venue's file is imported again."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="venue_results", verbose_name=_("tournament")
+    )
+    venue = models.CharField(_("venue"), max_length=200)
+    event = models.CharField(_("event"), max_length=200, blank=True)
+    # N at that venue: how many times it plays each board (its Neuberg and the overall top count it).
+    plays = models.PositiveSmallIntegerField(_("plays of each board"))
+    imported_at = models.DateTimeField(_("imported at"), auto_now=True)
+    imported_by = by_user(_("imported by"))
+
+    objects = VenueResultsQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("another venue's results")
+        verbose_name_plural = _("other venues' results")
+        ordering = ["tournament", "venue"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "venue"], name="venue_results_once_per_venue"),
+            models.CheckConstraint(condition=Q(plays__gte=1), name="venue_results_plays_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.venue
+
+
+class VenueLine(models.Model):
+    """One table of another venue on one board: its pairs by name and its result as the engine scores it (the
+    NS score, or the artificial scores' faults where it has none)."""
+
+    results = models.ForeignKey(
+        VenueResults, on_delete=models.CASCADE, related_name="lines", verbose_name=_("venue")
+    )
+    board = models.ForeignKey(
+        Board, on_delete=models.CASCADE, related_name="venue_lines", verbose_name=_("board")
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    table = models.PositiveSmallIntegerField(_("table"))
+    ns_pair = models.CharField(_("North–South"), max_length=200)
+    ew_pair = models.CharField(_("East–West"), max_length=200)
+    points = models.IntegerField(_("points"), null=True, blank=True)
+    outcome = models.CharField(_("outcome"), max_length=20, blank=True)
+    ns_score = models.IntegerField(_("NS score"), null=True, blank=True)
+    ns_fault = models.CharField(
+        max_length=10, choices=ArtificialScore.FAULT_CHOICES, default=Fault.NONE.value
+    )
+    ew_fault = models.CharField(
+        max_length=10, choices=ArtificialScore.FAULT_CHOICES, default=Fault.NONE.value
+    )
+
+    class Meta:
+        verbose_name = _("another venue's table result")
+        verbose_name_plural = _("other venues' table results")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["results", "board", "round", "table"], name="venue_line_once_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.results_id} {self.board_id} {self.round}/{self.table}"

@@ -72,7 +72,7 @@ def _calls(deal_ids: Collection[int]) -> dict[int, list[PenaltyCall]]:
     return calls
 
 
-def _lines(tournament: Tournament, board_ids: Collection[int]) -> list[tuple[TravellerLine, dict]]:
+def table_lines(tournament: Tournament, board_ids: Collection[int]) -> list[tuple[TravellerLine, dict]]:
     """Every played or scored table on the boards ``board_ids``, as the engine's traveller lines and the facts
     a traveller shows beside them."""
     rs = Ruleset.from_spec(tournament.ruleset)
@@ -105,7 +105,7 @@ def _lines(tournament: Tournament, board_ids: Collection[int]) -> list[tuple[Tra
 
 def travellers(tournament: Tournament, board_ids: Collection[int]) -> dict[int, list[TravellerRow]]:
     """By board number, each table's line with its matchpoints (round, then table order)."""
-    lines = _lines(tournament, board_ids)
+    lines = table_lines(tournament, board_ids)
     scored = score_session([line for line, _f in lines], plays(tournament)).lines
     out: dict[int, list[TravellerRow]] = {}
     for line, facts in lines:
@@ -133,7 +133,7 @@ def travellers(tournament: Tournament, board_ids: Collection[int]) -> dict[int, 
 def standings(tournament: Tournament, user=None) -> list[PairResult]:
     """Each pair's result over the boards ``user`` may see (``visible_board_ids``), NS pairs ranked apart
     from EW pairs (a pair none of whose boards is complete yet has no line)."""
-    lines = [line for line, _f in _lines(tournament, visible_board_ids(tournament, user))]
+    lines = [line for line, _f in table_lines(tournament, visible_board_ids(tournament, user))]
     n = plays(tournament)
     session = score_session(lines, n)
     boards: dict[tuple[str, int], int] = {}

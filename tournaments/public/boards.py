@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tournaments.duplicate.display import figure, frequencies, hand_lines, outcome_words
+from tournaments.duplicate.overall import overall
 from tournaments.duplicate.results import board_top, travellers
 from tournaments.duplicate.visibility import published_seed, visible_board_ids
 from tournaments.models import Board, Tournament
@@ -50,6 +51,22 @@ def boards_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def across_venues(request: HttpRequest, tournament: Tournament, board: Board) -> list[dict]:
+    """The board's traveller across venues (a simultaneous session's, issue 40 item 8): every venue's tables
+    with their matchpoints among all of them; empty when no other venue's results are imported."""
+    if not tournament.venue_results.exists():
+        return []
+    return [
+        {
+            "line": x,
+            "outcome": outcome_words(x.outcome),
+            "ns_mp": figure(x.ns_matchpoints),
+            "ew_mp": figure(x.ew_matchpoints),
+        }
+        for x in overall(tournament, request.user, [board.pk]).lines
+    ]
+
+
 @public_cache
 def board_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """One board's hand record: the hands as a compass, banker, level and trump, the traveller with every
@@ -74,6 +91,7 @@ def board_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             for r in rows
         ],
         "frequencies": frequencies(rows),
+        "across": across_venues(request, tournament, board) if complete else [],
         "top": board_top(tournament),
         "seed": published_seed(tournament),
         "count": Board.objects.of(tournament).count(),

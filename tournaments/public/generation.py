@@ -40,6 +40,7 @@ from tournaments.models import (
     TeamPair,
     TeamTable,
     Tournament,
+    VenueResults,
     Zone,
 )
 
@@ -103,7 +104,7 @@ def scope_of(instance) -> list[str]:
         return slugs(Round, "tournament__slug", instance.round_id)
     if isinstance(instance, Deal):
         return slugs(Match, "round__tournament__slug", instance.match_id)
-    if isinstance(instance, Team | Zone | TeamEvent | EntryWindow | Board | DuplicateEvent):
+    if isinstance(instance, Team | Zone | TeamEvent | EntryWindow | Board | DuplicateEvent | VenueResults):
         return slugs(Tournament, "slug", instance.tournament_id)
     if isinstance(instance, ArtificialScore):
         return slugs(Match, "round__tournament__slug", instance.match_id)
@@ -149,7 +150,7 @@ def changed(sender, instance, **kwargs) -> None:
 
 
 TEAM_ROWS = (TeamEvent, Zone, Team, TeamPair, TeamMatch, LineUp, TeamTable)
-DUPLICATE_ROWS = (DuplicateEvent, Board, ArtificialScore)
+DUPLICATE_ROWS = (DuplicateEvent, Board, ArtificialScore, VenueResults)
 
 
 def connect() -> None:

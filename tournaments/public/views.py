@@ -25,6 +25,7 @@ from tournaments.competition.ruleset_settings import setting_label
 from tournaments.duplicate import results as duplicate_results
 from tournaments.duplicate.display import figure
 from tournaments.duplicate.movement import round_boards
+from tournaments.duplicate.overall import overall
 from tournaments.duplicate.visibility import shown_deals
 from tournaments.models import Deal, Match, Organisation, Round, Tournament, captained_teams
 from tournaments.pairing.bracket import final_placings
@@ -203,7 +204,7 @@ def _deal_log_url(tournament: Tournament):
 # --- public pages -------------------------------------------------------------------------------------------
 
 
-@public_cache(reads=("round", "sort"))
+@public_cache(reads=("round", "sort", "scope"))
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings: refreshes itself (static/js/standings.js fetches the table with ``X-Live: 1``); ``?round=N``.
     Once the tournament is finished they are the final standings, and no longer refresh."""
@@ -249,15 +250,33 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 def duplicate_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A duplicate's standings: NS and EW pairs ranked apart on their percentage over the boards the visitor
     may see (the public: the complete boards, ``duplicate.visibility``)."""
-    lines = duplicate_results.standings(tournament, request.user)
+    venues = tournament.venue_results.exists()  # a simultaneous session: the overall ranking too
+    across = venues and request.GET.get("scope") == "all"
+    if across:
+        rows = [
+            (x.direction, x.place, x.entrant.name, x.entrant.venue, x.matchpoints, x.top, x.percentage)
+            for x in overall(tournament, request.user).standings
+        ]
+    else:
+        rows = [
+            (x.direction, x.place, x.pair.name, "", x.matchpoints, x.top, x.percentage)
+            for x in duplicate_results.standings(tournament, request.user)
+        ]
+    names = ("place", "name", "venue", "matchpoints", "top", "percentage")
     directions = [
-        (code, [{"line": x, "matchpoints": figure(x.matchpoints)} for x in lines if x.direction == code])
+        (code, [dict(zip(names, (*r[1:4], figure(r[4]), *r[5:]), strict=True)) for r in rows if r[0] == code])
         for code in ("NS", "EW")
     ]
     return render(
         request,
         "tournaments/public/duplicate_standings.html",
-        {"tournament": tournament, "directions": directions, **links_for(request, tournament)},
+        {
+            "tournament": tournament,
+            "directions": directions,
+            "venues": venues,
+            "across": across,
+            **links_for(request, tournament),
+        },
     )
 
 
