@@ -21,7 +21,7 @@ from tests.browser.journal_steps import (
 from tests.table.helpers import record_play
 from tournaments.models import Deal, Play
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
 def another_device_plays(deal: Deal, seat: str, cards: str) -> None:

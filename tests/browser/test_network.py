@@ -11,7 +11,7 @@ from tests.browser.helpers import expect, login, wait_for_version
 from tournaments.models import Play
 from tournaments.setup.demo import create_demo
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
 def open_deal(page):

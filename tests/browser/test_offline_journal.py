@@ -30,7 +30,7 @@ from tournaments.competition.accounts import display_name
 from tournaments.models import Deal
 from tournaments.scoring import corrections
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
 def test_a_deal_recorded_offline_through_a_reload_is_stored_once_when_the_network_returns(
