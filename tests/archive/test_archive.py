@@ -130,7 +130,8 @@ def test_a_tampered_verdict_refuses_the_file_naming_the_deal(moved):
     row[at["verdict"]]["attackers_points"]["total"] += 5
     match = next(m for m in matches["rows"] if m[0] == row[at["match"]])
     m_at = {name: i for i, name in enumerate(matches["fields"])}
-    number = next(r[1] for r in rounds["rows"] if r[0] == match[m_at["round"]])
+    r_at = {name: i for i, name in enumerate(rounds["fields"])}
+    number = next(r[r_at["number"]] for r in rounds["rows"] if r[r_at["id"]] == match[m_at["round"]])
     tampered = OUTPUT / "tampered.tractor.json"
     tampered.write_text(json.dumps(archive, ensure_ascii=False))
     said = f"Deal {row[at['number']]} of table {match[m_at['table']]} in round {number}: the rules engine's verdict"
