@@ -26,7 +26,14 @@ def run_load(tmp_path: Path, migrated: Path, *args: str) -> dict:
     the run costs no migration of its own); its figures (it must exit 0)."""
     database = tmp_path / "load.sqlite3"
     shutil.copy(migrated, database)
-    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{database}"}
+    # Its own STATIC_ROOT: the run collects the static files, and the repository's folder is the one the other
+    # workers' WhiteNoise reads while this runs (a file replaced mid-read was a FileNotFoundError there).
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{database}",
+        "STATIC_ROOT": str(tmp_path / "static"),
+    }
     manage = [sys.executable, "manage.py"]
     figures_path = tmp_path / "figures.json"
     load = subprocess.Popen(
