@@ -1,11 +1,9 @@
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.competition.finishing import TournamentFinished
 from tournaments.duplicate.dealing import import_session
 from tournaments.duplicate.movement import DuplicateError
-from tournaments.management.commands._desk import get_tournament
+from tournaments.management.commands._desk import get_tournament, read_text
 
 
 class Command(BaseCommand):
@@ -20,10 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **o) -> None:
         tournament = get_tournament(o["slug"])
-        try:
-            text = Path(o["file"]).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {o['file']}: {exc}") from None
+        text = read_text(o["file"])
         try:
             import_session(tournament, text, None)
         except (DuplicateError, TournamentFinished) as exc:

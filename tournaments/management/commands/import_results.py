@@ -1,10 +1,8 @@
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.duplicate.movement import DuplicateError
 from tournaments.duplicate.venues import import_results
-from tournaments.management.commands._desk import get_tournament
+from tournaments.management.commands._desk import get_tournament, read_text
 
 
 class Command(BaseCommand):
@@ -19,10 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **o) -> None:
         tournament = get_tournament(o["slug"])
-        try:
-            text = Path(o["file"]).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {o['file']}: {exc}") from None
+        text = read_text(o["file"])
         try:
             venue = import_results(tournament, text, None)
         except DuplicateError as exc:
