@@ -118,3 +118,27 @@ def test_a_give_back_of_a_deal_the_desk_holds_confirmed_changes_nothing(played_d
 def test_a_malformed_give_back_is_refused_in_one_sentence(deal, judge, fields):
     answer = act(as_user(judge), deal, "given_back", version=deal.version, **fields)
     assert answer.status_code == 400 and answer.json()["message"]
+
+
+def test_a_desk_without_an_identity_makes_it_before_the_states_read_where_a_write_would_be_refused(
+    deal, judge, monkeypatch
+):
+    """On SQLite a write inside the poll's read-only snapshot fails ("database is locked") when another client
+    wrote since the snapshot began; the first poll of a desk that has no identity yet must make it before."""
+    from referee.table.screens import deal_state as screen
+    from tournaments.backup.models import DeskIdentity
+
+    DeskIdentity.objects.all().delete()
+    identity.forget()
+    real = screen.consistent_read
+    seen_at_entry: list[int] = []
+
+    def watched():
+        seen_at_entry.append(DeskIdentity.objects.count())
+        return real()
+
+    monkeypatch.setattr(screen, "consistent_read", watched)
+    response = as_user(judge).get(reverse("deal_state", args=[deal.pk]))
+    assert response.status_code == 200
+    assert seen_at_entry == [1]
+    assert response.json()["desk"] == DeskIdentity.objects.get().key

@@ -202,6 +202,7 @@ def current_deal_state(deal: Deal, user) -> dict:
     """``deal_state`` read afresh in one consistent read: the deal, its tricks and plays as one moment saw
     them (a poll, or the answer to a write, while another client plays or undoes)."""
     match = deal.match
+    identity.current()  # a desk without one yet makes it here, not inside the read (a write there is refused)
     with consistent_read():
         deal.refresh_from_db()
         deal.match = match  # already loaded with its pairs and players
