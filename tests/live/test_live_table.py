@@ -189,3 +189,33 @@ def test_the_projector_shows_the_featured_table_put_on_it_and_no_other(tournamen
     services.feature(tournament, 2, 2, on_screen=True)  # one table on the screen at a time
     page = Client().get(reverse("screen-panels", args=[tournament.slug])).content.decode()
     assert live_url(tournament, 2) in page and f'data-live-src="{live_url(tournament)}"' not in page
+
+
+def test_a_deal_entered_as_totals_shows_its_totals_once_confirmed_and_no_trick(
+    tournament, match, judge, director
+):
+    """A table that enters totals only (quick entry) has no tricks to follow: the page says so, and shows the
+    attackers' points and the kitty's once the deal is confirmed, as a recorded deal's hands."""
+    from referee.table.recording.quick import quick_entry
+
+    tournament.quick_entry_allowed = True
+    tournament.save()
+    services.feature(tournament, 1, 2, on_screen=False)
+    deal = quick_entry(
+        match,
+        judge,
+        trump="S",
+        declarer="N",
+        points=85,
+        kitty_points=10,
+        last_lead="single",
+        attackers_won_last=False,
+    )
+    client = Client()
+    page = poll(client, tournament).content.decode()
+    assert 'data-testid="live-totals"' in page and 'data-testid="live-points"' not in page
+    assert shown_on(page) == (0, set())
+    deal_entry.confirm_deal(deal, director, version=deal.version)
+    page = poll(client, tournament).content.decode()
+    assert 'data-testid="live-points">85<' in page and "10" in page
+    assert shown_on(page)[1] == set()

@@ -41,6 +41,12 @@ class Where:
         """The deal is confirmed and may be shown whole, hands and all."""
         return not self.withheld and self.deal is not None and self.deal.state == Deal.State.CONFIRMED
 
+    @property
+    def as_totals(self) -> bool:
+        """The deal was entered as totals (quick entry): it has no tricks to show, only its totals, and those
+        once it is confirmed, as a recorded deal's hands."""
+        return self.deal is not None and self.deal.mode == Deal.Mode.QUICK
+
     def validator(self, *parts: str) -> str:
         """The page's ETag: it changes when what the page may show changes, and only then (``parts``: the
         tournament's generation, the language)."""
@@ -112,6 +118,8 @@ class Picture:
 def picture(at: Where) -> Picture:
     """The shown tricks judged by the engine on a record holding them alone (a hidden trick never counts)."""
     deal = at.deal
+    if deal is not None and at.as_totals:  # no tricks: the totals the table entered, once confirmed
+        return Picture([], (deal.quick_points or 0) if at.confirmed else 0, {})
     if deal is None or at.match is None or at.shown == 0:
         return Picture([], 0, {})
     deal.match = at.match  # already read, with its round
