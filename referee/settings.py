@@ -104,6 +104,15 @@ AUTHENTICATION_BACKENDS = [
 ]
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
+# Django's hashers, PBKDF2 first and run at a low CPU priority (referee/hashing.py): a crowd of sign-ins does not
+# slow the pages. The others read hashes a site may have from elsewhere.
+PASSWORD_HASHERS = [
+    "referee.hashing.LowPriorityPBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {
         "NAME": "referee.auth.MinimumLengthValidator",
