@@ -64,7 +64,7 @@ def short_run(tmp_path_factory, migrated_file) -> dict:
         migrated_file,
         *("--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"),
         *("--spectators", "6", "--spectator-interval", "0.3", "--event", "8x3", "--standings-burst", "1"),
-        *("--bare-seconds", "1"),
+        *("--bare-seconds", "1", "--crowd-from-sign-ins"),
     )
 
 
@@ -150,3 +150,11 @@ def test_traffic_goes_only_to_this_machine(url):
     with pytest.raises(ValueError):
         local_address(url)
     assert local_address("http://localhost:8123") == ("localhost", 8123)
+
+
+def test_a_crowd_there_from_the_sign_ins_on_is_timed_in_each_phase(short_run):
+    """``--crowd-from-sign-ins``: the spectators poll before the judges sign in; their waits while the judges
+    sign in and while they play are reported apart (issue 41 item 5's two figures)."""
+    during, after = short_run["spectators_while_sign_ins"], short_run["spectators_while_plays"]
+    assert during["requests"] > 0 and after["requests"] > 0
+    assert during["requests"] + after["requests"] == short_run["spectators"]["requests"]

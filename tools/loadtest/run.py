@@ -85,6 +85,14 @@ class Command(BaseCommand):
             "--event", default="64x9", help="the simulated event: PAIRSxROUNDS (default 64x9)"
         )
         parser.add_argument(
+            "--crowd-from-sign-ins",
+            action="store_true",
+            help="the spectators poll from before the judges sign in (their figures shown apart for each phase)",
+        )
+        parser.add_argument(
+            "--no-etags", action="store_true", help="spectators never send If-None-Match (a cache turned off)"
+        )
+        parser.add_argument(
             "--standings-burst", type=float, default=0.0, help="seconds of closed-loop standings"
         )
         parser.add_argument(
@@ -187,6 +195,14 @@ def drive(
 
     judges = [[judge_for(job)] for job in jobs[: options["tables"]]]
     judges += [[judge_for(job), judge_for(job)] for job in jobs[options["tables"] :]]
+    pages, interval, etags = options["pages"], options["spectator_interval"], not options["no_etags"]
+    crowd = None
+    if options["crowd_from_sign_ins"]:  # the crowd is there before the judges sign in, and stays
+        warm(addresses, pages)
+        crowd = Budget(float("inf"), options["max_requests"])
+        watching, logs = watch(
+            addresses, pages, options["spectators"], interval, crowd, options["seed"], etags
+        )
     clock = time.monotonic()
     with ThreadPoolExecutor(8) as pool:
         try:
@@ -207,8 +223,8 @@ def drive(
         after = options["kill_after"] if options["kill_after"] is not None else options["duration"] / 2
         killer = kill_midway(server, run, after, restarts)
     server_cpu, client_cpu = server.cpu_seconds() if server else None, time.process_time()
-    pages, interval = options["pages"], options["spectator_interval"]
-    watching, logs = watch(addresses, pages, options["spectators"], interval, run, options["seed"])
+    if crowd is None:
+        watching, logs = watch(addresses, pages, options["spectators"], interval, run, options["seed"], etags)
     try:
         log = run_clients(jobs, judges, run, options)
         elapsed = time.monotonic() - run.start
@@ -220,11 +236,16 @@ def drive(
             and (now := server.cpu_seconds()) is not None
         ):
             log.cpu["server"] = now - server_cpu
-        log.public = gather(watching, logs, addresses, pages, options["standings_burst"])
+        if crowd is not None:
+            crowd.stopped.set()
+        signins = (crowd.start, run.start) if crowd is not None else None
+        log.public = gather(watching, logs, addresses, pages, options["standings_burst"], signins)
         if server is not None and not restarts and options["bare_seconds"] > 0:
             log.bare = measure_bare_page(server, addresses[0], options)
     finally:
         run.stopped.set()  # also on Ctrl-C: clients and the killer stop at their next step
+        if crowd is not None:
+            crowd.stopped.set()
         if killer is not None:
             killer.join()
     return log, elapsed, restarts

@@ -25,10 +25,16 @@ from tools.loadtest.figures import percentile
 class SpectatorLog:
     latencies: list[float] = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
+    times: list[float] = field(default_factory=list)  # when each answered request was sent (monotonic)
 
     def merge(self, other: SpectatorLog) -> None:
         self.latencies += other.latencies
         self.statuses.update(other.statuses)
+        self.times += other.times
+
+    def between(self, start: float, end: float) -> list[float]:
+        """The latencies of the requests sent from ``start`` to ``end``."""
+        return [lat for at, lat in zip(self.times, self.latencies, strict=True) if start <= at < end]
 
     @property
     def errors(self) -> int:
@@ -39,23 +45,31 @@ class SpectatorLog:
 class Spectator:
     """One anonymous browser: cookies, a kept-alive connection and the ETag of each page it has seen."""
 
-    def __init__(self, address: tuple[str, int], pages: Sequence[str], budget: Budget, rng: random.Random):
+    def __init__(
+        self,
+        address: tuple[str, int],
+        pages: Sequence[str],
+        budget: Budget,
+        rng: random.Random,
+        etags: bool = True,
+    ):
         self.browser = Browser(*address, timeout=30)
-        self.pages, self.budget, self.rng = pages, budget, rng
+        self.pages, self.budget, self.rng, self.use_etags = pages, budget, rng, etags
         self.etags: dict[str, str] = {}
         self.log = SpectatorLog()
 
     def poll(self, path: str) -> None:
         headers = {"If-None-Match": self.etags[path]} if path in self.etags else {}
-        start = time.perf_counter()
+        sent, start = time.monotonic(), time.perf_counter()
         try:
             reply = self.browser.request("GET", path, headers=headers)
         except CONNECTION_ERRORS:
             self.log.statuses["connection error"] += 1
             return
         self.log.latencies.append(time.perf_counter() - start)
+        self.log.times.append(sent)
         self.log.statuses[reply.status] += 1
-        if reply.status == 200 and reply.headers.get("ETag"):
+        if self.use_etags and reply.status == 200 and reply.headers.get("ETag"):
             self.etags[path] = reply.headers["ETag"]
 
     def run(self, interval: float, phase: float) -> SpectatorLog:
@@ -83,13 +97,17 @@ def watch(
     interval: float,
     budget: Budget,
     seed,
+    etags: bool = True,
 ) -> tuple[list[threading.Thread], list[SpectatorLog]]:
-    """Start ``count`` spectators (threads, spread over the servers); their logs fill in as they end."""
+    """Start ``count`` spectators (threads, spread over the servers); their logs fill in as they end. Without
+    ``etags`` they never send ``If-None-Match``: every poll is a whole page, as a browser with its cache off."""
     logs: list[SpectatorLog] = []
     rng = random.Random(f"{seed}-spectators")
     threads = []
     for n in range(count):
-        spectator = Spectator(addresses[n % len(addresses)], pages, budget, random.Random(f"{seed}-{n}"))
+        spectator = Spectator(
+            addresses[n % len(addresses)], pages, budget, random.Random(f"{seed}-{n}"), etags
+        )
         phase = rng.uniform(0, interval)
 
         def run(s: Spectator = spectator, p: float = phase) -> None:
@@ -130,8 +148,10 @@ def gather(
     addresses: Sequence[tuple[str, int]],
     pages: Sequence[str],
     burst: float,
+    signins: tuple[float, float] | None = None,
 ) -> dict:
-    """The spectators' logs once they have stopped, then the closed-loop standings (when asked for)."""
+    """The spectators' logs once they have stopped, then the closed-loop standings (when asked for).
+    ``signins``: when the judges' sign-ins began and the plays began, for a crowd there from the sign-ins on."""
     for thread in threads:
         thread.join()
     log = SpectatorLog()
@@ -140,7 +160,14 @@ def gather(
     rate, burst_log = (
         standings_burst(addresses, pages[1], burst) if burst and pages else (None, SpectatorLog())
     )
-    return {"log": log, "count": len(threads), "burst_rate": rate, "burst_log": burst_log, "burst": burst}
+    return {
+        "log": log,
+        "count": len(threads),
+        "burst_rate": rate,
+        "burst_log": burst_log,
+        "burst": burst,
+        "signins": signins,
+    }
 
 
 def latency_text(latencies: Sequence[float]) -> str:
@@ -156,6 +183,13 @@ def public_rows(public: dict, elapsed: float, options) -> list[tuple[str, str]]:
         if public["count"]
         else []
     )
+    if public["count"] and public.get("signins"):
+        began, played = public["signins"]
+        log = public["log"]
+        rows += [
+            ("spectators' p50 / p95 / p99 while judges sign in", latency_text(log.between(began, played))),
+            ("spectators' p50 / p95 / p99 while they play", latency_text(log.between(played, float("inf")))),
+        ]
     if public["burst_rate"] is not None:
         burst = public["burst_log"]
         rows += [
@@ -166,7 +200,18 @@ def public_rows(public: dict, elapsed: float, options) -> list[tuple[str, str]]:
 
 
 def public_figures(public: dict, elapsed: float) -> dict:
+    phases = {}
+    if public.get("signins"):  # a crowd there from the sign-ins on: its waits in each phase
+        began, played = public["signins"]
+        log = public["log"]
+        for name, span in (("sign_ins", (began, played)), ("plays", (played, float("inf")))):
+            lat = log.between(*span)
+            phases[f"spectators_while_{name}"] = {
+                "requests": len(lat),
+                "p95_ms": 1000 * percentile(lat, 95) if lat else None,
+            }
     return {
+        **phases,
         "spectators": spectator_figures(public["log"], elapsed),
         "standings_closed_loop_rps": public["burst_rate"],
         "standings_closed_loop": spectator_figures(public["burst_log"], public["burst"] or 1.0),
