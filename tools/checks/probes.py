@@ -1,0 +1,197 @@
+"""The serve checks themselves (issue 38's "Done when"), each over HTTP through the load test's clients
+(``tools.loadtest.browser.Browser``, ``tools.loadtest.clients.Judge``) and each ending in one ``Figure``: what was
+measured, its bound, PASS or FAIL. What the answers cannot show is read in the server's stores
+(``tools.checks.observe``)."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+
+from tools.checks import observe
+from tools.checks.event import Event
+from tools.loadtest.browser import CONNECTION_ERRORS, Browser
+from tools.loadtest.budget import Budget
+from tools.loadtest.clients import Judge
+from tournaments.competition.throttle import PINS
+from tournaments.public.caching import VARIANTS
+
+Address = tuple[str, int]
+LIVE_VALUES = 3000  # distinct X-Live values sent to one page
+PIN_BURST = 64  # wrong PINs for one pair at once, at the tablet
+ADJUSTMENT_POSTS = 6  # identical assigned levels posted at once
+FLOOD_THREADS = 8  # visitors sending the X-Live values: enough to keep the server's two processes busy
+RETRY_FOR = 30.0  # seconds a signed-in client retries after a connection error or a 5xx (``Judge.send``)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One check's outcome (``key``: its short name): the figure measured, its bound, and what else was seen."""
+
+    key: str
+    check: str
+    value: int
+    bound: str
+    passed: bool
+    seen: str = ""
+
+    def line(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        return f"{verdict}  {self.check}: {self.value} ({self.bound}){'; ' + self.seen if self.seen else ''}"
+
+
+def statuses_text(statuses: Counter) -> str:
+    """``200×3000`` or ``403×5 429×59``: every answer's status, by status."""
+    return " ".join(f"{status}×{n}" for status, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))
+
+
+def answer(
+    browser: Browser, method: str, path: str, fields: dict | None = None, headers: dict | None = None
+) -> int | str:
+    """The status of one request, or ``connection error``."""
+    try:
+        return browser.request(method, path, fields, headers=headers).status
+    except CONNECTION_ERRORS:
+        return "connection error"
+
+
+def at_once(calls: Sequence[Callable[[], int | str]]) -> Counter:
+    """Run the calls in threads of their own, released together by a barrier; their answers, by status."""
+    barrier = threading.Barrier(len(calls))
+
+    def released(call: Callable[[], int | str]) -> int | str:
+        barrier.wait(timeout=120)
+        return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return Counter(pool.map(released, calls))
+
+
+def signed_in(address: Address, username: str, password: str) -> Judge:
+    """A browser signed in through the log-in form (the load test's judge's phone: any account's)."""
+    person = Judge(address, username, password, Budget(float("inf"), 10_000), RETRY_FOR)
+    person.login()
+    return person
+
+
+def other_pin(pin: str) -> str:
+    """A six-digit PIN that is not ``pin``."""
+    return f"{(int(pin) + 1) % 10**6:06d}"
+
+
+# ---------------------------------------------------------------- (a) X-Live does not grow the cache
+
+
+def live_flood(
+    address: Address,
+    event: Event,
+    values: int = LIVE_VALUES,
+    count: Callable[[], int] = observe.cache_entries,
+) -> Figure:
+    """A visitor's page asked with ``values`` distinct ``X-Live`` headers (``1``, the one the pages send, among
+    them): the cache entries added, at most ``VARIANTS`` (the page's variants, every part of the key counted)."""
+    first = answer(Browser(*address), "GET", event.standings)
+    before = count()
+
+    def visitor(chunk: range) -> Counter:
+        browser, seen = Browser(*address), Counter[int | str]()
+        for value in chunk:
+            seen[answer(browser, "GET", event.standings, headers={"X-Live": str(value)})] += 1
+        browser.close()
+        return seen
+
+    chunks = [range(i, values, FLOOD_THREADS) for i in range(FLOOD_THREADS)]
+    with ThreadPoolExecutor(FLOOD_THREADS) as pool:
+        statuses = sum(pool.map(visitor, chunks), Counter())
+    added = count() - before
+    passed = first == 200 and added <= VARIANTS and set(statuses) == {200}
+    seen = f"{values} values, answers {statuses_text(statuses)}, first GET {first}"
+    return Figure(
+        "live", f"cache entries added by {values} X-Live values", added, f"at most {VARIANTS}", passed, seen
+    )
+
+
+# ---------------------------------------------------------------- (b) one PIN budget, atomic, everywhere
+
+
+def kiosk_tablets(address: Address, event: Event, how_many: int) -> list[Browser]:
+    """Tablets that opened the check-in link (each with its CSRF cookie), no account signed in."""
+    tablets = [Browser(*address) for _ in range(how_many)]
+    with ThreadPoolExecutor(min(how_many, 16)) as pool:
+        opened = list(pool.map(lambda t: answer(t, "GET", event.kiosk), tablets))
+    if set(opened) != {200}:
+        raise RuntimeError(f"the tablet link answered {statuses_text(Counter(opened))}")
+    return tablets
+
+
+def pin_burst(address: Address, event: Event, tries: int = PIN_BURST) -> Figure:
+    """``tries`` wrong PINs for one pair posted at once on the tablet: checked (answered 403, "not this pair's
+    PIN") at most ``PINS.limit`` times, the others refused unchecked (429)."""
+    tablets = kiosk_tablets(address, event, tries)
+    fields = {"pair": event.flood_pair, "pin": other_pin(event.flood_pin)}
+    statuses = at_once([partial(answer, t, "POST", event.kiosk, fields) for t in tablets])
+    checked = statuses[403]
+    counted = observe.wrong_pins_counted(event.flood_pair)
+    passed = checked <= PINS.limit and checked + statuses[429] == tries and counted == checked
+    seen = f"answers {statuses_text(statuses)}, wrong PINs in the throttle store {counted}"
+    return Figure(
+        "pins", f"{tries} wrong PINs at once: checked", checked, f"at most {PINS.limit}", passed, seen
+    )
+
+
+def table_lock(address: Address, event: Event) -> Figure:
+    """The pair's wrong PINs typed at its table until it is locked out (429), then its right PIN on the tablet:
+    refused (429), and the pair not checked in."""
+    judge = signed_in(address, event.judge, event.password)
+    state = judge.send("GET", event.deal_state)
+    version = state.json()["deal"]["version"] if state is not None and state.status == 200 else 0
+    fields = {"pin_NS": other_pin(event.table_pin), "pin_EW": "000000", "version": version}
+    at_table = []
+    for _ in range(PINS.limit + 1):
+        reply = judge.send("POST", event.pin_confirm, fields)
+        at_table.append(reply.status if reply is not None else "no answer")
+    tablet = kiosk_tablets(address, event, 1)[0]
+    refused = answer(tablet, "POST", event.kiosk, {"pair": event.table_pair, "pin": event.table_pin})
+    checked_in = observe.checked_in(event.table_pair)
+    locked = at_table[-1] == 429 and 429 not in at_table[:-1]
+    passed = locked and refused == 429 and not checked_in
+    seen = f"at the table {' '.join(map(str, at_table))}; the tablet checked the pair in: {checked_in}"
+    return Figure(
+        "lock-out",
+        "the right PIN at the tablet after a lock-out at the table",
+        _int(refused),
+        "429",
+        passed,
+        seen,
+    )
+
+
+def _int(status: int | str) -> int:
+    return status if isinstance(status, int) else 0
+
+
+# ---------------------------------------------------------------- (c) one ruling, whatever the timing
+
+
+def adjustments_at_once(address: Address, event: Event, posts: int = ADJUSTMENT_POSTS) -> Figure:
+    """The director's same assigned levels posted ``posts`` times at once (a double tap on several tabs): one
+    adjustment in force."""
+    director = signed_in(address, event.director, event.password)
+    opened = answer(director.browser, "GET", event.adjust)
+    fields = {"kind": "levels", "level_ns": "3", "level_ew": "3", "reason": "serve checks: assigned levels"}
+    tabs = []
+    for _ in range(posts):
+        tab = Browser(*address)
+        tab.cookies = dict(director.browser.cookies)
+        tabs.append(tab)
+    statuses = at_once([partial(answer, t, "POST", event.adjust, fields) for t in tabs])
+    standing = observe.standing_adjustments(event.adjusted_match)
+    passed = opened == 200 and standing == 1 and set(statuses) == {302}
+    seen = f"answers {statuses_text(statuses)}"
+    return Figure(
+        "adjustments", f"{posts} identical adjustments at once: in force", standing, "exactly 1", passed, seen
+    )
