@@ -83,7 +83,28 @@ def other_pin(pin: str) -> str:
     return f"{(int(pin) + 1) % 10**6:06d}"
 
 
-# ---------------------------------------------------------------- (a) X-Live does not grow the cache
+# ---------------------------------------------------------------- (a) no visitor grows the cache
+
+Request = tuple[str, dict | None]  # a path and its headers
+
+
+def flood(address: Address, requests: Sequence[Request], count: Callable[[], int]) -> tuple[int, Counter]:
+    """The requests sent by ``FLOOD_THREADS`` visitors at once (none signed in): the cache entries they added,
+    and their answers by status."""
+    before = count()
+
+    def visitor(mine: Sequence[Request]) -> Counter:
+        browser, seen = Browser(*address), Counter[int | str]()
+        for path, headers in mine:
+            seen[answer(browser, "GET", path, headers=headers)] += 1
+        browser.close()
+        return seen
+
+    with ThreadPoolExecutor(FLOOD_THREADS) as pool:
+        statuses = sum(
+            pool.map(visitor, [requests[i::FLOOD_THREADS] for i in range(FLOOD_THREADS)]), Counter()
+        )
+    return count() - before, statuses
 
 
 def live_flood(
@@ -95,23 +116,30 @@ def live_flood(
     """A visitor's page asked with ``values`` distinct ``X-Live`` headers (``1``, the one the pages send, among
     them): the cache entries added, at most ``VARIANTS`` (the page's variants, every part of the key counted)."""
     first = answer(Browser(*address), "GET", event.standings)
-    before = count()
-
-    def visitor(chunk: range) -> Counter:
-        browser, seen = Browser(*address), Counter[int | str]()
-        for value in chunk:
-            seen[answer(browser, "GET", event.standings, headers={"X-Live": str(value)})] += 1
-        browser.close()
-        return seen
-
-    chunks = [range(i, values, FLOOD_THREADS) for i in range(FLOOD_THREADS)]
-    with ThreadPoolExecutor(FLOOD_THREADS) as pool:
-        statuses = sum(pool.map(visitor, chunks), Counter())
-    added = count() - before
+    added, statuses = flood(address, [(event.standings, {"X-Live": str(v)}) for v in range(values)], count)
     passed = first == 200 and added <= VARIANTS and set(statuses) == {200}
     seen = f"{values} values, answers {statuses_text(statuses)}, first GET {first}"
     return Figure(
         "live", f"cache entries added by {values} X-Live values", added, f"at most {VARIANTS}", passed, seen
+    )
+
+
+def query_flood(
+    address: Address,
+    event: Event,
+    values: int = LIVE_VALUES,
+    count: Callable[[], int] = observe.cache_entries,
+) -> Figure:
+    """The same page asked with ``values`` distinct orders (``?sort=``, a parameter it reads: each a key of its
+    own) all at once: ``VARIANTS`` copies kept at most, each an entry and its newest-copy pointer."""
+    bound = 2 * VARIANTS
+    added, statuses = flood(
+        address, [(f"{event.standings}?sort=column{v}", None) for v in range(values)], count
+    )
+    passed = added <= bound and set(statuses) == {200}
+    seen = f"{values} orders, answers {statuses_text(statuses)}"
+    return Figure(
+        "query", f"cache entries added by {values} ?sort= values", added, f"at most {bound}", passed, seen
     )
 
 

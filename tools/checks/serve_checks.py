@@ -4,7 +4,9 @@
 database, the file cache and the throttle store (``CACHE_DIR``), the static files, the backups — and starts
 ``python -m referee.serve`` there on 127.0.0.1 (DEBUG off, migrate, collectstatic, gunicorn 2×8, the backup
 timer), exactly as ``make serve`` does; prepares an event in that database (``tools.checks.event``); runs the
-checks (``tools.checks.probes``); prints each figure with PASS or FAIL and the machine's load; stops the server
+checks (``tools.checks.probes``: 3,000 ``X-Live`` values and 3,000 ``?sort=`` values for one public page, 64
+wrong PINs at once at the tablet, a pair locked at its table tried at the tablet, 6 identical adjustments at
+once); prints each figure with PASS or FAIL and the machine's load; stops the server
 and removes the folder (kept, with the server's log, when a check fails). Nothing is written in the repository.
 
 ``--url`` checks a server already running on this machine instead; this process must then be given the
@@ -101,6 +103,7 @@ def run_checks(url: str, args: argparse.Namespace) -> list:
     connection.close()  # this process holds no connection while the server writes
     figures = [
         probes.live_flood(address, event, args.live_values),
+        probes.query_flood(address, event, args.live_values),
         probes.pin_burst(address, event, args.pins),
         probes.table_lock(address, event),
         probes.adjustments_at_once(address, event, args.adjustments),
@@ -137,7 +140,12 @@ def parser() -> argparse.ArgumentParser:
         "--database", help="a migrated SQLite file to start from (default: a new one, migrated)"
     )
     found.add_argument("--keep", action="store_true", help="keep the scratch folder")
-    found.add_argument("--live-values", type=int, default=3000, help="distinct X-Live values (default 3000)")
+    found.add_argument(
+        "--live-values",
+        type=int,
+        default=3000,
+        help="distinct X-Live values, and ?sort= values (default 3000)",
+    )
     found.add_argument("--pins", type=int, default=64, help="wrong PINs posted at once (default 64)")
     found.add_argument("--adjustments", type=int, default=6, help="identical adjustments at once (default 6)")
     found.add_argument("--seed", default="serve-checks")
