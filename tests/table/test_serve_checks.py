@@ -52,18 +52,20 @@ def test_every_check_passes_against_a_server_started_as_make_serve_starts_it(sho
     status, figures, output, _folder = short_run
     assert status == 0, output
     checks = {row["key"]: row for row in figures["figures"]}
-    assert set(checks) == {"live", "query", "pins", "lock-out", "adjustments"}
+    assert set(checks) == {"live", "query", "pins", "table-pins", "lock-out", "adjustments", "forfeits"}
     assert all(row["passed"] for row in checks.values())
-    assert output.count("PASS") == 5 and "FAIL" not in output
+    assert output.count("PASS") == len(checks) and "FAIL" not in output
 
 
 def test_the_figures_are_within_the_issues_bounds(short_run):
     value = {row["key"]: row["value"] for row in short_run[1]["figures"]}
     assert value["live"] <= 32  # cache entries added by 120 X-Live values
     assert value["query"] <= 64  # by 120 orders: 32 copies, each with its newest-copy pointer
-    assert value["pins"] <= 5  # wrong PINs checked of 16 at once
+    assert value["pins"] <= 5  # wrong PINs checked of 16 at once at the tablet
+    assert value["table-pins"] <= 5  # and of 16 at once at the table
     assert value["lock-out"] == 429  # the tablet refuses the pair locked at its table
     assert value["adjustments"] == 1  # adjustments in force
+    assert value["forfeits"] == 1  # of two forfeits posted at once
 
 
 def test_the_run_leaves_nothing_behind_but_its_figures(short_run):

@@ -31,6 +31,8 @@ class Event:
     judge: str  # the judge of the table that locks its pair (same password)
     adjusted_match: int  # a match in progress, for the director's assigned levels
     adjust: str  # its adjusted results page on the desk
+    forfeit_match: int  # another, for a forfeit posted twice at once
+    forfeit_adjust: str
     flood_pair: int  # the pair whose wrong PINs come all at once, at the tablet
     flood_pin: str
     table_pair: int  # the pair locked out at its table, then tried at the tablet
@@ -82,6 +84,8 @@ def prepare(seed: str = "serve-checks") -> Event:
         judge=judge.username,
         adjusted_match=adjusted.pk,
         adjust=reverse("desk-adjust", args=[tournament.slug, adjusted.pk]),
+        forfeit_match=jobs[1].match_id,
+        forfeit_adjust=reverse("desk-adjust", args=[tournament.slug, jobs[1].match_id]),
         flood_pair=adjusted.pair_ns_id,
         flood_pin=make_pin(adjusted.pair_ns, director),
         table_pair=table.pair_ns_id,

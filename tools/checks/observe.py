@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 
 from tournaments.competition.throttle import PINS, store
-from tournaments.models import Adjustment, CheckIn
+from tournaments.models import Adjustment, CheckIn, Match
 
 FILE_CACHE = "django.core.cache.backends.filebased.FileBasedCache"
 REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
@@ -38,6 +38,13 @@ def checked_in(pair_id: int) -> bool:
     return CheckIn.objects.filter(pair_id=pair_id).exists()
 
 
-def standing_adjustments(match_id: int) -> int:
-    """The match's adjustments in force (not withdrawn)."""
-    return Adjustment.objects.filter(match_id=match_id, withdrawn_at__isnull=True).count()
+def standing_adjustments(match_id: int) -> list[int]:
+    """The match's adjustments in force (not withdrawn), by id."""
+    return list(
+        Adjustment.objects.filter(match_id=match_id, withdrawn_at__isnull=True).values_list("pk", flat=True)
+    )
+
+
+def forfeited_by(match_id: int) -> str:
+    """The side the match's forfeit is against (what the fold reads), or nothing."""
+    return Match.objects.filter(pk=match_id).values_list("forfeited_by", flat=True).get()

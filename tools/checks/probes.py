@@ -6,12 +6,16 @@ measured, its bound, PASS or FAIL. What the answers cannot show is read in the s
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
+from django.urls import reverse
+
+from referee.table.recording.receipts import KEY_FIELD
 from tools.checks import observe
 from tools.checks.event import Event
 from tools.loadtest.browser import CONNECTION_ERRORS, Browser
@@ -50,11 +54,16 @@ def statuses_text(statuses: Counter) -> str:
 
 
 def answer(
-    browser: Browser, method: str, path: str, fields: dict | None = None, headers: dict | None = None
+    browser: Browser,
+    method: str,
+    path: str,
+    fields: dict | None = None,
+    headers: dict | None = None,
+    accept_json: bool = False,
 ) -> int | str:
     """The status of one request, or ``connection error``."""
     try:
-        return browser.request(method, path, fields, headers=headers).status
+        return browser.request(method, path, fields, headers=headers, accept_json=accept_json).status
     except CONNECTION_ERRORS:
         return "connection error"
 
@@ -171,22 +180,58 @@ def pin_burst(address: Address, event: Event, tries: int = PIN_BURST) -> Figure:
     )
 
 
-def table_lock(address: Address, event: Event) -> Figure:
-    """The pair's wrong PINs typed at its table until it is locked out (429), then its right PIN on the tablet:
-    refused (429), and the pair not checked in."""
+def as_tabs(person: Judge, how_many: int) -> list[Browser]:
+    """Browsers sharing ``person``'s session (a double tap, several tabs of one device)."""
+    tabs = []
+    for _ in range(how_many):
+        tab = Browser(person.browser.host, person.browser.port)
+        tab.cookies = dict(person.browser.cookies)
+        tabs.append(tab)
+    return tabs
+
+
+def table_burst(address: Address, event: Event, tries: int = PIN_BURST) -> Figure:
+    """``tries`` wrong PINs for one pair posted at once on its table's screen (the deal's confirmation, each post
+    its own idempotency key): checked (400, "not that pair's PIN") at most ``PINS.limit`` times, the others
+    refused unchecked (429)."""
     judge = signed_in(address, event.judge, event.password)
     state = judge.send("GET", event.deal_state)
     version = state.json()["deal"]["version"] if state is not None and state.status == 200 else 0
-    fields = {"pin_NS": other_pin(event.table_pin), "pin_EW": "000000", "version": version}
-    at_table = []
-    for _ in range(PINS.limit + 1):
-        reply = judge.send("POST", event.pin_confirm, fields)
+    wrong = {"pin_NS": other_pin(event.table_pin), "pin_EW": "000000", "version": version}
+    posts = [
+        partial(
+            answer, tab, "POST", event.pin_confirm, {**wrong, KEY_FIELD: uuid.uuid4().hex}, accept_json=True
+        )
+        for tab in as_tabs(judge, tries)
+    ]
+    statuses = at_once(posts)
+    checked = statuses[400]
+    counted = observe.wrong_pins_counted(event.table_pair)
+    passed = checked <= PINS.limit and checked + statuses[429] == tries and counted == checked
+    seen = f"answers {statuses_text(statuses)}, wrong PINs in the throttle store {counted}"
+    return Figure(
+        "table-pins",
+        f"{tries} wrong PINs at once at the table: checked",
+        checked,
+        f"at most {PINS.limit}",
+        passed,
+        seen,
+    )
+
+
+def table_lock(address: Address, event: Event) -> Figure:
+    """The pair locked out at its table (wrong PINs typed there until a 429, none when the burst did it), then
+    its right PIN on the tablet: refused (429), and the pair not checked in."""
+    judge = signed_in(address, event.judge, event.password)
+    wrong = {"pin_NS": other_pin(event.table_pin), "pin_EW": "000000", "version": 0}
+    at_table: list[int | str] = []
+    while 429 not in at_table and len(at_table) <= PINS.limit:
+        reply = judge.send("POST", event.pin_confirm, wrong)
         at_table.append(reply.status if reply is not None else "no answer")
     tablet = kiosk_tablets(address, event, 1)[0]
     refused = answer(tablet, "POST", event.kiosk, {"pair": event.table_pair, "pin": event.table_pin})
     checked_in = observe.checked_in(event.table_pair)
-    locked = at_table[-1] == 429 and 429 not in at_table[:-1]
-    passed = locked and refused == 429 and not checked_in
+    passed = at_table[-1] == 429 and refused == 429 and not checked_in
     seen = f"at the table {' '.join(map(str, at_table))}; the tablet checked the pair in: {checked_in}"
     return Figure(
         "lock-out",
@@ -211,15 +256,37 @@ def adjustments_at_once(address: Address, event: Event, posts: int = ADJUSTMENT_
     director = signed_in(address, event.director, event.password)
     opened = answer(director.browser, "GET", event.adjust)
     fields = {"kind": "levels", "level_ns": "3", "level_ew": "3", "reason": "serve checks: assigned levels"}
-    tabs = []
-    for _ in range(posts):
-        tab = Browser(*address)
-        tab.cookies = dict(director.browser.cookies)
-        tabs.append(tab)
-    statuses = at_once([partial(answer, t, "POST", event.adjust, fields) for t in tabs])
-    standing = observe.standing_adjustments(event.adjusted_match)
+    statuses = at_once([partial(answer, t, "POST", event.adjust, fields) for t in as_tabs(director, posts)])
+    standing = len(observe.standing_adjustments(event.adjusted_match))
     passed = opened == 200 and standing == 1 and set(statuses) == {302}
     seen = f"answers {statuses_text(statuses)}"
     return Figure(
         "adjustments", f"{posts} identical adjustments at once: in force", standing, "exactly 1", passed, seen
+    )
+
+
+def forfeit_twins(address: Address, event: Event, posts: int = 2) -> Figure:
+    """The same forfeit posted ``posts`` times at once: one in force; withdrawn, none is left in force and the
+    match is no longer forfeited (no twin takes its place)."""
+    director = signed_in(address, event.director, event.password)
+    opened = answer(director.browser, "GET", event.forfeit_adjust)
+    fields = {"kind": "forfeit", "side": "NS", "reason": "serve checks: a forfeit"}
+    tabs = as_tabs(director, posts)
+    statuses = at_once([partial(answer, t, "POST", event.forfeit_adjust, fields) for t in tabs])
+    standing = observe.standing_adjustments(event.forfeit_match)
+    withdrawn = [
+        answer(director.browser, "POST", reverse("desk-adjustment-withdraw", args=[event.slug, pk]))
+        for pk in standing[:1]
+    ]
+    left, forfeit = (
+        observe.standing_adjustments(event.forfeit_match),
+        observe.forfeited_by(event.forfeit_match),
+    )
+    passed = opened == 200 and len(standing) == 1 and not left and not forfeit and set(statuses) == {302}
+    seen = (
+        f"answers {statuses_text(statuses)}; withdrawn ({' '.join(map(str, withdrawn))}): "
+        f"{len(left)} in force, forfeit against {forfeit or 'nobody'}"
+    )
+    return Figure(
+        "forfeits", f"{posts} identical forfeits at once: in force", len(standing), "exactly 1", passed, seen
     )

@@ -5,8 +5,8 @@ database, the file cache and the throttle store (``CACHE_DIR``), the static file
 ``python -m referee.serve`` there on 127.0.0.1 (DEBUG off, migrate, collectstatic, gunicorn 2×8, the backup
 timer), exactly as ``make serve`` does; prepares an event in that database (``tools.checks.event``); runs the
 checks (``tools.checks.probes``: 3,000 ``X-Live`` values and 3,000 ``?sort=`` values for one public page, 64
-wrong PINs at once at the tablet, a pair locked at its table tried at the tablet, 6 identical adjustments at
-once); prints each figure with PASS or FAIL and the machine's load; stops the server
+wrong PINs at once at the tablet and 64 at a table, the pair locked at its table tried at the tablet, 6 identical
+adjustments at once, 2 identical forfeits at once and one withdrawn); prints each figure with PASS or FAIL and the machine's load; stops the server
 and removes the folder (kept, with the server's log, when a check fails). Nothing is written in the repository.
 
 ``--url`` checks a server already running on this machine instead; this process must then be given the
@@ -105,8 +105,10 @@ def run_checks(url: str, args: argparse.Namespace) -> list:
         probes.live_flood(address, event, args.live_values),
         probes.query_flood(address, event, args.live_values),
         probes.pin_burst(address, event, args.pins),
+        probes.table_burst(address, event, args.pins),
         probes.table_lock(address, event),
         probes.adjustments_at_once(address, event, args.adjustments),
+        probes.forfeit_twins(address, event),
     ]
     connection.close()
     return figures
@@ -146,7 +148,12 @@ def parser() -> argparse.ArgumentParser:
         default=3000,
         help="distinct X-Live values, and ?sort= values (default 3000)",
     )
-    found.add_argument("--pins", type=int, default=64, help="wrong PINs posted at once (default 64)")
+    found.add_argument(
+        "--pins",
+        type=int,
+        default=64,
+        help="wrong PINs posted at once, at the tablet and at a table (default 64)",
+    )
     found.add_argument("--adjustments", type=int, default=6, help="identical adjustments at once (default 6)")
     found.add_argument("--seed", default="serve-checks")
     found.add_argument("--json", dest="json_path", help="also write the figures to this file")
