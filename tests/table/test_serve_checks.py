@@ -52,7 +52,9 @@ def test_every_check_passes_against_a_server_started_as_make_serve_starts_it(sho
     status, figures, output, _folder = short_run
     assert status == 0, output
     checks = {row["key"]: row for row in figures["figures"]}
-    assert set(checks) == {"live", "query", "pins", "table-pins", "lock-out", "adjustments", "forfeits"}
+    assert set(checks) == {
+        *("live", "query", "pins", "table-pins", "lock-out", "adjustments", "forfeits", "series")
+    }
     assert all(row["passed"] for row in checks.values())
     assert output.count("PASS") == len(checks) and "FAIL" not in output
 
@@ -66,6 +68,7 @@ def test_the_figures_are_within_the_issues_bounds(short_run):
     assert value["lock-out"] == 429  # the tablet refuses the pair locked at its table
     assert value["adjustments"] == 1  # adjustments in force
     assert value["forfeits"] == 1  # of two forfeits posted at once
+    assert value["series"] == 1  # of six new series of one name posted at once
 
 
 def test_the_run_leaves_nothing_behind_but_its_figures(short_run):

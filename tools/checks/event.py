@@ -40,6 +40,7 @@ class Event:
     submitted_deal: int  # the table's deal waiting for both pairs' PINs
     pin_confirm: str  # where the table posts them
     deal_state: str  # the deal's state (its version)
+    series_new: str  # the desk's new series form
     password: str = PASSWORD
 
     def as_dict(self) -> dict:
@@ -93,4 +94,5 @@ def prepare(seed: str = "serve-checks") -> Event:
         submitted_deal=submitted.pk,
         pin_confirm=reverse("deal_action", args=[submitted.pk, "pin_confirm"]),
         deal_state=reverse("deal_state", args=[submitted.pk]),
+        series_new=reverse("desk-series-new"),
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 
 from tournaments.competition.throttle import PINS, store
-from tournaments.models import Adjustment, CheckIn, Match
+from tournaments.models import Adjustment, CheckIn, Match, Series
 
 FILE_CACHE = "django.core.cache.backends.filebased.FileBasedCache"
 REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
@@ -48,3 +48,8 @@ def standing_adjustments(match_id: int) -> list[int]:
 def forfeited_by(match_id: int) -> str:
     """The side the match's forfeit is against (what the fold reads), or nothing."""
     return Match.objects.filter(pk=match_id).values_list("forfeited_by", flat=True).get()
+
+
+def series_named(name: str) -> int:
+    """How many series carry this name."""
+    return Series.objects.filter(name=name).count()

@@ -290,3 +290,17 @@ def forfeit_twins(address: Address, event: Event, posts: int = 2) -> Figure:
     return Figure(
         "forfeits", f"{posts} identical forfeits at once: in force", len(standing), "exactly 1", passed, seen
     )
+
+
+def series_twins(address: Address, event: Event, posts: int = ADJUSTMENT_POSTS) -> Figure:
+    """The same new series posted ``posts`` times at once: one series of that name, and no 5xx."""
+    director = signed_in(address, event.director, event.password)
+    opened = answer(director.browser, "GET", event.series_new)
+    name = f"{event.slug} series"
+    fields = {"name": name, "points": "10 6 4"}
+    tabs = as_tabs(director, posts)
+    statuses = at_once([partial(answer, t, "POST", event.series_new, fields) for t in tabs])
+    made = observe.series_named(name)
+    passed = opened == 200 and made == 1 and all(isinstance(s, int) and s < 500 for s in statuses)
+    seen = f"answers {statuses_text(statuses)}"
+    return Figure("series", f"{posts} identical new series at once: made", made, "exactly 1", passed, seen)

@@ -6,7 +6,7 @@ database, the file cache and the throttle store (``CACHE_DIR``), the static file
 timer), exactly as ``make serve`` does; prepares an event in that database (``tools.checks.event``); runs the
 checks (``tools.checks.probes``: 3,000 ``X-Live`` values and 3,000 ``?sort=`` values for one public page, 64
 wrong PINs at once at the tablet and 64 at a table, the pair locked at its table tried at the tablet, 6 identical
-adjustments at once, 2 identical forfeits at once and one withdrawn); prints each figure with PASS or FAIL and the machine's load; stops the server
+adjustments at once, 2 identical forfeits at once and one withdrawn, 6 identical new series at once); prints each figure with PASS or FAIL and the machine's load; stops the server
 and removes the folder (kept, with the server's log, when a check fails). Nothing is written in the repository.
 
 ``--url`` checks a server already running on this machine instead; this process must then be given the
@@ -109,6 +109,7 @@ def run_checks(url: str, args: argparse.Namespace) -> list:
         probes.table_lock(address, event),
         probes.adjustments_at_once(address, event, args.adjustments),
         probes.forfeit_twins(address, event),
+        probes.series_twins(address, event, args.adjustments),
     ]
     connection.close()
     return figures
