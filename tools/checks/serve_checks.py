@@ -6,12 +6,14 @@ database, the file cache and the throttle store (``CACHE_DIR``), the static file
 timer), exactly as ``make serve`` does; prepares an event in that database (``tools.checks.event``); runs the
 checks (``tools.checks.probes``: 3,000 ``X-Live`` values and 3,000 ``?sort=`` values for one public page, 64
 wrong PINs at once at the tablet and 64 at a table, the pair locked at its table tried at the tablet, 6 identical
-adjustments at once, 2 identical forfeits at once and one withdrawn, 6 identical new series at once); prints each figure with PASS or FAIL and the machine's load; stops the server
-and removes the folder (kept, with the server's log, when a check fails). Nothing is written in the repository.
+adjustments at once, 2 identical forfeits at once and one withdrawn, 6 identical new series at once); prints
+each figure with PASS or FAIL and the machine's load; stops the server and removes the folder (kept, with the
+server's log, when a check fails). Nothing is written in the repository.
 
-``--url`` checks a server already running on this machine instead; this process must then be given the
-server's environment (``DATABASE_URL``, ``CACHE_DIR`` or ``REDIS_URL``), as ``manage.py load --url`` is. Exit
-status 1 when a check fails.
+``--postgres URL`` puts the scratch database on PostgreSQL instead (made by the tool, dropped after), as
+``make serve`` with ``DATABASE_URL`` set. ``--url`` checks a server already running on this machine instead;
+this process must then be given the server's environment (``DATABASE_URL``, ``CACHE_DIR`` or ``REDIS_URL``), as
+``manage.py load --url`` is. Exit status 1 when a check fails.
 """
 
 from __future__ import annotations
@@ -19,68 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
-import shutil
 import signal
 import sys
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from referee import serve
-from tools.loadtest.server import Server, free_port, local_address
-
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
-START_SECONDS = 600.0  # a first start migrates a new database: minutes on a busy machine
-
-
-class ServeProcess(Server):
-    """``python -m referee.serve`` (what ``make serve`` runs) in its own process group, on 127.0.0.1 only."""
-
-    def command(self) -> list[str]:
-        return [sys.executable, "-m", "referee.serve", "--bind", f"127.0.0.1:{self.port}"]
-
-
-def scratch_env(folder: Path, template: Path | None) -> dict[str, str]:
-    """The environment of a server and a database in ``folder``: its SQLite file (a copy of ``template``, a
-    migrated database, when given), cache and throttle store, static files and a key of its own; everything
-    else is this process's, as ``make serve`` would see it."""
-    database = folder / "db.sqlite3"
-    if template is not None:
-        shutil.copy(template, database)
-    (folder / "cache").mkdir()
-    return {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{database}",
-        "CACHE_DIR": str(folder / "cache"),
-        "STATIC_ROOT": str(folder / "static"),
-        "SECRET_KEY": secrets.token_urlsafe(50),  # else referee.serve writes .secret_key in the repository
-        "DEBUG": "0",
-        "DJANGO_SETTINGS_MODULE": "referee.settings",
-    }
-
-
-@contextmanager
-def scratch_server(args: argparse.Namespace) -> Iterator[tuple[str, Path]]:
-    """A server as ``make serve`` starts it, on a scratch folder; its URL and folder. This process takes the
-    same environment (its settings then name the same stores). The folder goes unless ``--keep`` or a failure."""
-    folder = Path(tempfile.mkdtemp(prefix="referee-serve-checks-", dir=args.folder))
-    env = scratch_env(folder, Path(args.database) if args.database else None)
-    os.environ.update(env)
-    port = args.port or free_port()
-    server = ServeProcess(BASE_DIR, env, port, folder / "server.log", serve.WORKERS, serve.THREADS)
-    failed = True
-    try:
-        server.start(timeout=START_SECONDS)
-        yield f"http://127.0.0.1:{port}", folder
-        failed = False
-    finally:
-        server.stop()
-        if failed or args.keep:
-            print(f"scratch folder kept: {folder} (the server's log: {server.log_path})")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
+from tools.checks.scratch import scratch_server
+from tools.loadtest.server import local_address
 
 
 class ChecksFailed(Exception):
@@ -141,6 +87,10 @@ def parser() -> argparse.ArgumentParser:
     found.add_argument("--folder", help="where the scratch folder is made (default: the system's /tmp)")
     found.add_argument(
         "--database", help="a migrated SQLite file to start from (default: a new one, migrated)"
+    )
+    found.add_argument(
+        "--postgres",
+        help="a PostgreSQL database URL instead of SQLite: the database is made (it must not exist) and dropped",
     )
     found.add_argument("--keep", action="store_true", help="keep the scratch folder")
     found.add_argument(
