@@ -102,9 +102,9 @@ load: setup
 
 # Issue 38's checks against a server started as `make serve` starts it (not a test): a scratch folder in /tmp (its
 # database, cache, throttle store, static files and backups), `python -m referee.serve` started there on 127.0.0.1,
-# an event prepared, 3,000 X-Live values and 3,000 ?sort= values, 64 wrong PINs at once at the tablet and at a
-# table, that pair tried at the tablet, 6 identical adjustments, 2 forfeits and 6 new series at once; each figure
-# printed with PASS or FAIL, the server stopped, the folder removed.
+# an event prepared, 3,000 X-Live, ?sort= and Accept-Language values each, 64 wrong PINs at once at the tablet and
+# at a table, that pair tried at the tablet, 6 identical adjustments, 2 forfeits and 6 new series at once; each
+# figure printed with PASS or FAIL, the server stopped, the folder removed. --postgres URL: on PostgreSQL.
 # Options: make serve-checks SERVE_CHECKS_ARGS='--port 8010' (--url checks a running server: see the tool's --help).
 SERVE_CHECKS_ARGS ?=
 serve-checks: setup

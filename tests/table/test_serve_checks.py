@@ -53,7 +53,7 @@ def test_every_check_passes_against_a_server_started_as_make_serve_starts_it(sho
     assert status == 0, output
     checks = {row["key"]: row for row in figures["figures"]}
     assert set(checks) == {
-        *("live", "query", "pins", "table-pins", "lock-out", "adjustments", "forfeits", "series")
+        *("live", "query", "language", "pins", "table-pins", "lock-out", "adjustments", "forfeits", "series")
     }
     assert all(row["passed"] for row in checks.values())
     assert output.count("PASS") == len(checks) and "FAIL" not in output
@@ -63,6 +63,7 @@ def test_the_figures_are_within_the_issues_bounds(short_run):
     value = {row["key"]: row["value"] for row in short_run[1]["figures"]}
     assert value["live"] <= 32  # cache entries added by 120 X-Live values
     assert value["query"] <= 64  # by 120 orders: 32 copies, each with its newest-copy pointer
+    assert value["language"] <= 32  # by 120 languages, two of them the site's
     assert value["pins"] <= 5  # wrong PINs checked of 16 at once at the tablet
     assert value["table-pins"] <= 5  # and of 16 at once at the table
     assert value["lock-out"] == 429  # the tablet refuses the pair locked at its table

@@ -152,6 +152,30 @@ def query_flood(
     )
 
 
+def language_flood(
+    address: Address,
+    event: Event,
+    values: int = LIVE_VALUES,
+    count: Callable[[], int] = observe.cache_entries,
+) -> Figure:
+    """The same page asked with ``values`` distinct ``Accept-Language`` headers (``en`` and ``zh-hant``, the
+    site's others, among them): a language the site does not have is its own, so at most ``VARIANTS`` entries."""
+    languages = ["en", "zh-hant", *(f"x-{v}" for v in range(values - 2))]
+    added, statuses = flood(
+        address, [(event.standings, {"Accept-Language": lang}) for lang in languages], count
+    )
+    passed = added <= VARIANTS and set(statuses) == {200}
+    seen = f"{len(languages)} languages, answers {statuses_text(statuses)}"
+    return Figure(
+        "language",
+        f"cache entries added by {len(languages)} Accept-Language values",
+        added,
+        f"at most {VARIANTS}",
+        passed,
+        seen,
+    )
+
+
 # ---------------------------------------------------------------- (b) one PIN budget, atomic, everywhere
 
 

@@ -4,10 +4,10 @@
 database, the file cache and the throttle store (``CACHE_DIR``), the static files, the backups — and starts
 ``python -m referee.serve`` there on 127.0.0.1 (DEBUG off, migrate, collectstatic, gunicorn 2×8, the backup
 timer), exactly as ``make serve`` does; prepares an event in that database (``tools.checks.event``); runs the
-checks (``tools.checks.probes``: 3,000 ``X-Live`` values and 3,000 ``?sort=`` values for one public page, 64
-wrong PINs at once at the tablet and 64 at a table, the pair locked at its table tried at the tablet, 6 identical
-adjustments at once, 2 identical forfeits at once and one withdrawn, 6 identical new series at once); prints
-each figure with PASS or FAIL and the machine's load; stops the server and removes the folder (kept, with the
+checks (``tools.checks.probes``: 3,000 ``X-Live``, ``?sort=`` and ``Accept-Language`` values for one public
+page, 64 wrong PINs at once at the tablet and 64 at a table, the pair locked at its table tried at the tablet, 6
+identical adjustments at once, 2 identical forfeits at once and one withdrawn, 6 identical new series at once);
+prints each figure with PASS or FAIL and the machine's load; stops the server and removes the folder (kept, with the
 server's log, when a check fails). Nothing is written in the repository.
 
 ``--postgres URL`` puts the scratch database on PostgreSQL instead (made by the tool, dropped after), as
@@ -50,6 +50,7 @@ def run_checks(url: str, args: argparse.Namespace) -> list:
     figures = [
         probes.live_flood(address, event, args.live_values),
         probes.query_flood(address, event, args.live_values),
+        probes.language_flood(address, event, args.live_values),
         probes.pin_burst(address, event, args.pins),
         probes.table_burst(address, event, args.pins),
         probes.table_lock(address, event),
@@ -97,7 +98,7 @@ def parser() -> argparse.ArgumentParser:
         "--live-values",
         type=int,
         default=3000,
-        help="distinct X-Live values, and ?sort= values (default 3000)",
+        help="distinct X-Live values, ?sort= values and Accept-Language values (default 3000)",
     )
     found.add_argument(
         "--pins",
