@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast serve hall setup system-packages browser proxy lint check messages bench load clean
+.PHONY: run test test-fast serve hall setup system-packages browser proxy lint check messages bench load serve-checks clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -100,6 +100,16 @@ load: setup
 	DEBUG=1 DATABASE_URL=$(LOAD_URL) $(MANAGE) migrate --no-input -v0
 	DEBUG=1 DATABASE_URL=$(LOAD_URL) $(MANAGE) load $(LOAD_ARGS)
 	rm -f $(LOAD_DB)*
+
+# Issue 38's checks against a server started as `make serve` starts it (not a test): a scratch folder in /tmp (its
+# database, cache, throttle store, static files and backups), `python -m referee.serve` started there on 127.0.0.1,
+# an event prepared, 3,000 X-Live, ?sort= and Accept-Language values each, 64 wrong PINs at once at the tablet and
+# at a table, that pair tried at the tablet, 6 identical adjustments, 2 forfeits and 6 new series at once; each
+# figure printed with PASS or FAIL, the server stopped, the folder removed. --postgres URL: on PostgreSQL.
+# Options: make serve-checks SERVE_CHECKS_ARGS='--port 8010' (--url checks a running server: see the tool's --help).
+SERVE_CHECKS_ARGS ?=
+serve-checks: setup
+	$(BIN)/python -m tools.checks.serve_checks $(SERVE_CHECKS_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

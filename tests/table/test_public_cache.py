@@ -233,3 +233,34 @@ def test_a_visitor_reads_the_fixtures_of_the_match_day_asked_for(client, db):
     url = reverse("team-fixtures", args=[t.slug])
     assert "Match day 3" in get(client, url + "?day=3").content.decode()
     assert "Match day 2" in get(client, url + "?day=2").content.decode()
+
+
+def test_visitors_inventing_addresses_at_once_keep_no_more_copies_than_the_cap(tmp_path, settings):
+    """The `make serve` cache (files, shared by the server's processes): sixty-four new addresses of one page at
+    once keep ``VARIANTS`` copies at most — the count is one atomic step, not the file cache's add and incr, each
+    a read then a write (all sixty-four were kept)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    from tournaments.public import caching
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+    barrier = threading.Barrier(64)
+
+    def visitor(n: int) -> bool:
+        request = RequestFactory().get(f"/t/crowd/standings/?sort=column{n}")
+        request.user = AnonymousUser()
+        barrier.wait(timeout=60)
+        return caching.keeps_variant(request, "generation-1")
+
+    with ThreadPoolExecutor(64) as pool:
+        kept = sum(pool.map(visitor, range(64)))
+    assert kept == caching.VARIANTS - 1  # the plain page is the first of them

@@ -14,8 +14,8 @@ The address in the key is the path and only the query parameters the page reads 
 spelling (a round's number as a number, a table's order as a column name), and the view is given just those: any
 other parameter (``?p=1`` … ``?p=2000``, a tracker's tag) is the same page, one key, built once. A page keeps at
 most ``VARIANTS`` keys per generation, its plain one included (every part of the key counted: query, live fragment,
-language); the others are built but not kept, so no visitor can grow the shared cache (Redis culls nothing) by
-inventing addresses or headers.
+language; counted in one atomic step in the throttle store, ``PAGE_VARIANTS``); the others are built but not kept,
+so no visitor can grow the shared cache (Redis culls nothing) by inventing addresses or headers.
 
 When a write changes the generation, every visitor of a busy page misses at once. One request builds the new page
 (one per key across processes: a short lock in the shared cache; threads of one process wait on the builder)
@@ -43,6 +43,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Quer
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
+from tournaments.competition.throttle import Throttle
 from tournaments.public.generation import tokens
 
 View = Callable[..., HttpResponse]
@@ -51,6 +52,10 @@ PROXY_SECONDS = (
 )
 PAGE_TIMEOUT = 3600  # a page no one asks for again (an old generation's) leaves the cache within the hour
 VARIANTS = 32  # keys kept per page and generation (the plain page's too): rounds, orders, languages, live
+# The variants beside the plain page, counted in the throttle store in one atomic step: the file cache's add and
+# incr are each a read then a write, so sixty-four new addresses at once all found the count under the cap and
+# all were kept (`make serve-checks`, a ``?sort=`` flood: 78 entries for one page).
+PAGE_VARIANTS = Throttle("page-variants", limit=VARIANTS - 1, seconds=PAGE_TIMEOUT)
 ROUND = re.compile(r"[0-9]{1,3}")
 SORT = re.compile(r"-?[A-Za-z_][A-Za-z0-9_]{0,39}")
 INDENT = re.compile(rb"\n\s+")  # the tables' template indents every cell: half a large page's bytes
@@ -201,15 +206,8 @@ def keeps_variant(request: HttpRequest, generation: str, by_host: bool = False) 
     plain = not request.GET and not live(request) and get_language() == settings.LANGUAGE_CODE
     if plain and not by_host:
         return True
-    counter = (
-        "public-variants:"
-        + hashlib.blake2b(f"{request.path}|{generation}".encode(), digest_size=12).hexdigest()
-    )
-    cache.add(counter, 0, PAGE_TIMEOUT)
-    try:
-        return cache.incr(counter) < VARIANTS  # the plain page is the first of them
-    except ValueError:  # gone between the two calls (culled): count afresh
-        return cache.add(counter, 1, PAGE_TIMEOUT)
+    page = hashlib.blake2b(f"{request.path}|{generation}".encode(), digest_size=12).hexdigest()
+    return PAGE_VARIANTS.take(page)
 
 
 @overload
