@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 from django.test import Client
-from django.urls import reverse
 from django.utils import timezone
 
 from referee.table import play
 from referee.table.recording import deal_entry, plays, receipts, turns
+from tests.action_urls import deal_url
 from tests.table.helpers import record_play, simulated
 from tournaments.models import Deal, Play, Trick, WriteReceipt
 from tournaments.scoring import errors
@@ -34,7 +34,7 @@ def signed_in(user) -> Client:
 
 
 def post(client: Client, deal: Deal, action: str, key: str, **fields):
-    url = reverse("deal_action", args=[deal.pk, action])
+    url = deal_url(deal.pk, action)
     return client.post(url, {**fields, receipts.KEY_FIELD: key}, **JSON)
 
 

@@ -52,6 +52,7 @@ class Trace:
     _last: str = ""
     _seen: set[str] = field(default_factory=set)
     _names: dict[str, str | None] = field(default_factory=dict)
+    functions: dict[str, set[str]] = field(default_factory=dict)
 
     def project_file(self, filename: str) -> str | None:
         """The file's path in the repository, or None for Django, the libraries, the standard library, this tool."""
@@ -76,7 +77,10 @@ class Trace:
             if frame is None:
                 return
         name = self.project_file(frame.f_code.co_filename)
-        if name is None or name == self._last:
+        if name is None:
+            return
+        self.functions.setdefault(name, set()).add(frame.f_code.co_name)
+        if name == self._last:
             return
         if name in self._seen:
             self.returns += 1
@@ -107,6 +111,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--seed", default="trace")
         parser.add_argument("--quiet", action="store_true", help="print the counts alone")
+        parser.add_argument("--functions", action="store_true", help="name the functions run in each file")
 
     def handle(self, *args, **options):
         setup_test_environment()  # lets the test client run against ALLOWED_HOSTS=testserver
@@ -122,7 +127,7 @@ class Command(BaseCommand):
         deal = start_deal(match, judge, trump=record["trump"], declarer=banker)
         client = Client()
         client.force_login(judge)
-        url = reverse("deal_play", args=[deal.pk])
+        url = reverse("deal-play", args=[deal.pk])
         plays = [play for trick in record["tricks"][:2] for play in trick["plays"]]
         version = deal.version
         traced: dict[str, Trace] = {}
@@ -149,4 +154,5 @@ class Command(BaseCommand):
             )
             if not options["quiet"]:
                 for name in trace.files:
-                    self.stdout.write(f"  {name}")
+                    called = ", ".join(sorted(trace.functions[name])) if options["functions"] else ""
+                    self.stdout.write(f"  {name}" + (f": {called}" if called else ""))
