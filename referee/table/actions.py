@@ -24,11 +24,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from referee.table.forms import PenaltyForm
-from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
+from referee.table.posted import (
+    posted_cards,
+    posted_id,
+    posted_seat,
+    posted_text,
+    posted_trick,
+    posted_version,
+)
 from referee.table.recording import boards, deal_entry, quick, receipts, settling, winner_check
 from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
 from referee.table.recording.given_back import give_back
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
+from referee.table.recording.play import record as recorded
 from referee.table.recording.receipts import Outcome, Receipt, attempt
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from referee.table.screens.labels import done_sentence
@@ -143,13 +151,9 @@ def after_pins(answer: DealAnswer, target: str) -> Onward:
     return to_match(answer, target) if answer.ok else Onward(None, tell=False)
 
 
-def posted_version(fields: Mapping[str, str]) -> int:
-    """The deal version the page shows; every page sends it, so a stale page can never overwrite."""
-    raw = fields.get("version")
-    try:
-        return int(raw or "")
-    except (TypeError, ValueError):
-        raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None
+def play(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """A play (``recording.play.record``: check, claim, store, the turn cache), under its own receipt."""
+    return DealAnswer(deal, user, recorded(deal, user, fields, key))
 
 
 def written(

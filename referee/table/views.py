@@ -1,8 +1,9 @@
 """The judges' pages: the match, a new deal, trick entry (JSON actions, no reload), review and submit, quick entry.
 
-Views stay thin: they read the request, make one call (a screen of ``referee.table.screens``, a play of ``referee.table.play``, or a posted write of
-``referee.table.actions``, which answers a retried write once) and render. Every refusal of the service comes back to
-the judge as a message in the active language; what the judge typed stays on the page.
+Views stay thin: they read the request, make one call (a screen of ``referee.table.screens``, or a posted write of
+``referee.table.actions``, a play among them, which answers a retried write once) and render. One view per action
+(``deal_write``, ``match_write``): the answer names the page to go on to. Every refusal of the service comes back
+to the judge as a message in the active language; what the judge typed stays on the page.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee.table import actions, offline, play
+from referee.table import actions, offline
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.table.screens import pages
 from referee.table.screens.deal_state import current_deal_state
@@ -179,7 +180,7 @@ def deal_state_json(request: HttpRequest, deal_id: int) -> HttpResponse:
 
 
 def deal_write(service: Callable[..., actions.DealAnswer]) -> Callable[..., HttpResponse]:
-    """The view of one action on a deal (``actions.undo``, …; the play, ``play.play``): one call of its service,
+    """The view of one action on a deal (``actions.play``, ``actions.undo``, …): one call of its service,
     answered by ``answered``."""
 
     @login_required
@@ -268,7 +269,7 @@ def quick_entry(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 # One view per action, each calling its service (paths: ``urls.py``).
-record_play = deal_write(play.play)
+record_play = deal_write(actions.play)
 undo = deal_write(actions.undo)
 undo_trick = deal_write(actions.undo_trick)
 kitty = deal_write(actions.kitty)

@@ -8,7 +8,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from referee.table.recording import plays, records
+from referee.table.recording import play as plays
+from referee.table.recording import records
 from rules.simulate import simulate_deal
 from tests.action_urls import deal_url
 from tournaments.models import Deal, Match

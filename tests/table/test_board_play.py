@@ -130,7 +130,7 @@ def test_no_play_is_taken_before_the_buried_cards_and_a_card_not_held_cannot_be_
 
 
 def plays_check(deal, scene, cards):
-    from referee.table.recording import plays
+    from referee.table.recording import play as plays
 
     deal.refresh_from_db()
     return plays.check(deal, scene.judge, cards=cards, version=deal.version)

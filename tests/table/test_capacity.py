@@ -8,15 +8,16 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from referee.table import play
-from referee.table.recording import deal_entry, plays, receipts, turns
+from referee.table import actions
+from referee.table.recording import deal_entry, receipts, turns
+from referee.table.recording import play as plays
 from tests.action_urls import deal_url
 from tests.table.helpers import record_play, simulated
 from tournaments.models import Deal, Play, Trick, WriteReceipt
 from tournaments.scoring import errors
 from tournaments.scoring import snapshot as snapshot_module
-from tournaments.scoring.history_rows import insert_with_history, record_change
-from tournaments.scoring.versions import claim_version
+from tournaments.scoring.sql import claim as claim_version
+from tournaments.scoring.sql import insert_with_history, record_change
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -89,11 +90,11 @@ def test_a_retry_whose_first_try_saved_meanwhile_gets_the_first_answer(deal, jud
     def check_while_the_first_try_commits(*args, **kwargs):
         checked = real_check(*args, **kwargs)  # the retry's check passed before the first was saved
         monkeypatch.setattr(plays, "check", real_check)
-        first.append(play.play(Deal.objects.get(pk=deal.pk), judge, fields, key))
+        first.append(actions.play(Deal.objects.get(pk=deal.pk), judge, fields, key))
         return checked
 
     monkeypatch.setattr(plays, "check", check_while_the_first_try_commits)
-    retry = play.play(Deal.objects.get(pk=deal.pk), judge, fields, key)
+    retry = actions.play(Deal.objects.get(pk=deal.pk), judge, fields, key)
     assert first[0].ok and retry.ok and retry.outcome.body == first[0].outcome.body
     assert Play.objects.count() == 1 and WriteReceipt.objects.filter(key=key).count() == 1
 

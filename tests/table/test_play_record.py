@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.table.recording import turns
-from referee.table.recording.plays import Throw
+from referee.table.recording.play import Throw
 from rules.judge import judge as engine_judge
 from rules.record import parse_record
 from tests.table.helpers import play_through_service, record_play, simulated

@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from referee.table.consequences import seat_label
-from referee.table.recording import deal_entry, plays, records, settling
+from referee.table.recording import deal_entry, records, settling
+from referee.table.recording import play as plays
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from referee.table.screens.review import review_screen
 from rules.judge import judge as engine_judge

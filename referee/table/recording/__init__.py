@@ -4,7 +4,8 @@ The judges' pages, the management commands (``record_deal``, ``simulate``) and t
 entered by a tap, a typed line or an imported record is checked by the same rules engine and saved the same way.
 One module per job:
 
-- ``plays``: a play, checked by the engine on the deal as the last play left it, then saved;
+- ``play``: a play, in the order it runs: checked by the engine on the deal as the last play left it, its
+  version claimed, its rows stored, the deal kept for the next play (``turns``, the turn cache);
 - ``deal_entry``: a deal's other writes at the table (start, undo, kitty, submit, confirm; its penalties and
   reopening are the desk's too, ``tournaments.scoring.corrections``);
 - ``settling``: a deal's violations settled before submit; ``pin_confirm``: confirmation with both pairs' PINs;

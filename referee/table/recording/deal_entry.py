@@ -1,4 +1,4 @@
-"""A deal's writes at the table: start it, undo, the kitty, penalties, submit, confirm, reopen (a play: ``plays``).
+"""A deal's writes at the table: start it, undo, the kitty, penalties, submit, confirm, reopen (a play: ``play``).
 
 Every write names the deal's version the writer saw (``versions.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
 TD reopens it; both then recompute the match (``tournaments.scoring.fold.recompute_match``).
@@ -142,7 +142,7 @@ def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
     return deal
 
 
-# ---------------------------------------------------------------- undo (the plays: ``plays``)
+# ---------------------------------------------------------------- undo (the plays: ``play``)
 
 
 @transaction.atomic

@@ -1,20 +1,33 @@
-"""A play at the table: checked by the engine on the deal as the last play left it (``turns``), then saved.
+"""The play: a judge's posted play from the form's fields to its outcome, in the order it runs — check, claim,
+store, then the turn cache.
 
-``check`` runs outside the write's transaction (reads and the engine only), so the write lock is held for
-``save``'s writes alone; ``save`` claims the deal's version first, so a deal changed since the check is refused as
-stale before anything is written. The engine is handed a typed record (``rules.record.Record``): the one the last
-play kept, extended by this play — never a document parsed again.
+- ``record``: the whole play, under its write's receipt (``receipts.Receipt``): a key already answered gets that
+  answer back before anything else runs, and the outcome is kept with the key in the write's transaction.
+- ``check``: the engine's check, outside the write's transaction (reads and the engine only), on the deal as the
+  last play left it (``turns``): the engine is handed a typed record (``rules.record.Record``), the one the last
+  play kept extended by this play, never a document parsed again.
+- ``claim``: the deal's version, first of the writes, so a deal changed since the check is refused as stale
+  before anything is written and the write lock is held for the writes alone.
+- ``store``: the trick (for a lead) and the play, each with its history row (``sql``, every raw statement), and
+  the deal with the play kept for the next play once the transaction commits (``turns.keep``).
+
+The answer's screen is drawn from the play's own read of the deal (``Outcome.result``), so a play reads it once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from referee.table.posted import posted_cards, posted_seat, posted_version
 from referee.table.recording import settling
 from referee.table.recording.card_text import parse_card_text, seat_name
+from referee.table.recording.receipts import Outcome, Receipt
 from referee.table.recording.turns import Turn, before_play, keep
 from referee.table.recording.verdict_text import verdict_message
 from rules.card_counts import used_up
@@ -23,15 +36,65 @@ from rules.record import Record, ThrowRecord
 from rules.ruleset import Ruleset
 from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
+from tournaments.scoring import sql
 from tournaments.scoring.board_hands import require_buried
 from tournaments.scoring.entries import require_open, require_record
 from tournaments.scoring.errors import IllegalPlay, RecordingError
 from tournaments.scoring.fold import start_levels
-from tournaments.scoring.history_rows import insert_with_history
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.settlement import key_of
 from tournaments.scoring.snapshot import Snapshot, judge_record, with_play
-from tournaments.scoring.versions import claim, read_deal
+from tournaments.scoring.versions import read_deal, stale
+
+
+def record(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> Outcome:
+    """Check and save the posted play once per ``key``; a refusal (the engine's, a stale version, a bad field)
+    is the outcome, kept with the key like a success. A play this time carries the deal as saved (``result``)."""
+    receipt = Receipt.open(user, key, f"deal {deal.pk} play")
+    if receipt.answer is not None:
+        return receipt.answer
+    checked: CheckedPlay | None = None
+    try:
+        checked = check(deal, user, **posted_play(fields))
+    except RecordingError as exc:
+        outcome = Outcome.refused(exc)
+    try:
+        with transaction.atomic():
+            if checked is not None:
+                try:
+                    outcome = Outcome(result=save(checked))
+                except RecordingError as exc:  # the deal changed since the check: nothing was written
+                    outcome = Outcome.refused(exc)
+            receipt.keep(outcome)
+    except IntegrityError:  # a twin of this request (same key) committed first: its answer stands
+        if (twin := receipt.twin()) is None:
+            raise
+        return twin
+    return receipt.kept(outcome)
+
+
+def posted_play(fields: Mapping[str, str]) -> dict[str, Any]:
+    """The play's posted fields as ``check`` takes them: the cards, the seat, the deal's version the page shows, a
+    lead's challenged throw and whether the judge confirmed a fault happened (``force``)."""
+    return {
+        "cards": posted_cards(fields, "cards", _("cards")),
+        "seat": posted_seat(fields, "seat"),
+        "version": posted_version(fields),
+        "throw": posted_throw(fields),
+        "force": fields.get("force") == "1",
+    }
+
+
+def posted_throw(fields: Mapping[str, str]) -> Throw | None:
+    """A challenged throw as posted with a lead (the challenger named), or None."""
+    attempted = posted_cards(fields, "throw_attempted", _("throw attempted"))
+    if not attempted.strip():
+        return None
+    challenger = posted_seat(fields, "throw_challenger")
+    if challenger is None:
+        raise RecordingError(_("Choose who challenged the throw."))
+    return Throw(attempted, challenger, posted_cards(fields, "throw_shown", _("cards shown")))
+
 
 # A board's faults proven at the play that commits them (its hands are known): the play is saved and the table
 # told at once (RULES §14.3, §14.6), as a fault an earlier void proves is.
@@ -178,13 +241,33 @@ def require_another_player(challenger: str, thrower: str) -> None:
 
 
 def save(play: CheckedPlay) -> Snapshot:
-    """Save a play ``check`` accepted, inside the caller's transaction: the deal's version is claimed first
-    (``versions.claim``: refused as stale, nothing written, when someone changed the deal since it was read),
-    then the trick (for a lead) and the play, each with its history row (who and when). The deal with the play
-    is kept for the next play (``turns.keep``) once the transaction commits."""
+    """Save a play ``check`` accepted, inside the caller's transaction: the deal's version claimed first
+    (``claim``), then the trick and the play stored (``store``)."""
+    claim(play.snap.deal, play.user, play.version)
+    return store(play)
+
+
+def claim(deal: Deal, user, version: int) -> None:
+    """Count the play as a change to the deal read without a lock, provided it is still at ``version``.
+
+    One conditional UPDATE checks the version, bumps it and takes the row (on SQLite the write lock), so the
+    checks before it run outside the lock; a change saved since the read is refused as stale, with who made it,
+    before anything is written. The deal's history row says who and when, as ``versions.touch``'s does.
+    """
+    now = timezone.now()
+    changed_by = user if getattr(user, "is_authenticated", False) else None
+    if not sql.claim(deal.pk, version, changed_by, now):
+        raise stale(Deal.objects.select_related("changed_by").get(pk=deal.pk))
+    deal.version, deal.changed_by, deal.changed_at = version + 1, changed_by, now
+    deal._history_user = changed_by
+    sql.record_change(deal, changed_by, now)
+
+
+def store(play: CheckedPlay) -> Snapshot:
+    """The play's rows, the deal's version claimed: the trick (for a lead) and the play, each with its history row
+    (who and when); the deal with the play kept for the next play (``turns.keep``) once the transaction commits."""
     snap, user = play.snap, play.user
     deal = snap.deal
-    claim(deal, user, play.version)
     if play.ruled_played:
         settling.mark_played(deal, user, play.ruled_played)
     last, last_plays = snap.last
@@ -194,12 +277,12 @@ def save(play: CheckedPlay) -> Snapshot:
             trick.throw_attempted = play.throw["attempted"]
             trick.throw_challenger = play.throw["challenger"]
             trick.throw_shown = play.throw["shown"]
-        insert_with_history(trick, user)
+        sql.insert_with_history(trick, user)
         order = 0
     else:
         trick, order = last, len(last_plays)
     row = Play(trick=trick, order=order, seat=play.seat, cards=play.cards, recorded_by=user)
-    insert_with_history(row, user)
+    sql.insert_with_history(row, user)
     snap.add(trick, row, play.rec, play.verdict)
     snap.proven = tuple(key_of(v) for v in play.fresh)
     keep(snap)
