@@ -17,7 +17,7 @@ from django.utils import translation
 
 from referee.table.forms import QuickEntryForm
 from referee.table.recording import deal_entry, records
-from referee.table.recording.card_text import parse_card_text
+from referee.table.recording.words import parse_card_text
 from referee.table.screens.deal_state import current_deal_state
 from rules.cards import parse_cards
 from rules.judge import judge as engine_judge

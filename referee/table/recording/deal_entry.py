@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.table.recording import settling
-from referee.table.recording.card_text import parse_card_text
+from referee.table.recording.words import parse_card_text
 from rules.match import MatchState, can_start_deal
 from rules.ruleset import Ruleset, TimeRule
 from rules.seats import SEATS, side_of

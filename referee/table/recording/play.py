@@ -4,18 +4,21 @@ store, then the turn cache.
 - ``record``: the whole play, under its write's receipt (``receipts.Receipt``): a key already answered gets that
   answer back before anything else runs, and the outcome is kept with the key in the write's transaction.
 - ``check``: the engine's check, outside the write's transaction (reads and the engine only), on the deal as the
-  last play left it (``turns``): the engine is handed a typed record (``rules.record.Record``), the one the last
-  play kept extended by this play, never a document parsed again.
+  last play left it (``before_play``): the engine is handed a typed record (``rules.record.Record``), the one the
+  last play kept extended by this play, never a document parsed again.
 - ``claim``: the deal's version, first of the writes, so a deal changed since the check is refused as stale
   before anything is written and the write lock is held for the writes alone.
 - ``store``: the trick (for a lead) and the play, each with its history row (``sql``, every raw statement), and
-  the deal with the play kept for the next play once the transaction commits (``turns.keep``).
+  the deal with the play kept for the next play once the transaction commits.
+- the turn cache (``KEPT``: ``before_play`` reads it, ``keep`` fills it): each deal as the last play on this
+  process left it.
 
 The answer's screen is drawn from the play's own read of the deal (``Outcome.result``), so a play reads it once.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,10 +29,8 @@ from django.utils.translation import gettext as _
 
 from referee.table.posted import posted_cards, posted_seat, posted_version
 from referee.table.recording import settling
-from referee.table.recording.card_text import parse_card_text, seat_name
 from referee.table.recording.receipts import Outcome, Receipt
-from referee.table.recording.turns import Turn, before_play, keep
-from referee.table.recording.verdict_text import verdict_message
+from referee.table.recording.words import parse_card_text, seat_name, verdict_message
 from rules.card_counts import used_up
 from rules.cards import CARD_TEXT, parse_cards
 from rules.record import Record, ThrowRecord
@@ -43,7 +44,7 @@ from tournaments.scoring.errors import IllegalPlay, RecordingError
 from tournaments.scoring.fold import start_levels
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.settlement import key_of
-from tournaments.scoring.snapshot import Snapshot, judge_record, with_play
+from tournaments.scoring.snapshot import Snapshot, judge_record, snapshot, with_play
 from tournaments.scoring.versions import read_deal, stale
 
 
@@ -265,7 +266,7 @@ def claim(deal: Deal, user, version: int) -> None:
 
 def store(play: CheckedPlay) -> Snapshot:
     """The play's rows, the deal's version claimed: the trick (for a lead) and the play, each with its history row
-    (who and when); the deal with the play kept for the next play (``turns.keep``) once the transaction commits."""
+    (who and when); the deal with the play kept for the next play (``keep``) once the transaction commits."""
     snap, user = play.snap, play.user
     deal = snap.deal
     if play.ruled_played:
@@ -287,3 +288,89 @@ def store(play: CheckedPlay) -> Snapshot:
     snap.proven = tuple(key_of(v) for v in play.fresh)
     keep(snap)
     return snap
+
+
+# ---------------------------------------------------------------- the turn cache
+# The process-wide cache of each deal as its last play left it: the snapshot, the engine's typed record and its
+# verdict, so the next play's check reads no trick and judges the deal once, on the record extended by one play.
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a play's check needs of the deal before it: whose turn it is, and the violations already known (a
+    play is refused for, or proves, only new ones)."""
+
+    due: str | None
+    known: frozenset[tuple[int | None, str | None, str]]
+
+    @classmethod
+    def of(cls, snap: Snapshot, verdict: Verdict) -> Turn:
+        return cls(snap.due(verdict), frozenset((v.trick, v.seat, v.code) for v in verdict.violations))
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A deal as a committed play left it: its tricks and plays, penalties, the engine's record and verdict."""
+
+    tricks: tuple[Trick, ...]
+    plays: tuple[tuple, ...]
+    penalties: tuple[dict, ...]
+    penalty_keys: tuple[str, ...]
+    rec: Record
+    verdict: Verdict
+    turn: Turn
+
+
+# The deal after each play this process saved, under its id, version, time of change, ruleset and start levels —
+# kept only once committed, and a version is committed once (every write to a deal claims a new one) — so the
+# next play (on this process: a tablet keeps its connection) reads no trick and judges the deal once.
+KEPT: dict[tuple, Kept] = {}
+KEPT_DEALS = 2048
+_kept_lock = threading.Lock()
+
+
+def kept_key(deal: Deal, rs, levels: Mapping[str, str]) -> tuple:
+    return (deal.pk, deal.version, deal.changed_at, rs, tuple(sorted(levels.items())))
+
+
+def before_play(deal: Deal, rs, levels: Mapping[str, str]) -> tuple[Snapshot, Turn]:
+    """The deal before a play, and its turn: as the last play on this process left it, else read and judged."""
+    kept = KEPT.get(kept_key(deal, rs, levels))
+    if kept is None:
+        snap = snapshot(deal, levels)
+        return snap, Turn.of(snap, snap.judged())
+    snap = Snapshot(
+        deal,
+        rs,
+        list(kept.tricks),
+        [list(plays) for plays in kept.plays],
+        levels,
+        list(kept.penalties),
+        kept.verdict,
+        list(kept.penalty_keys),
+        typed=kept.rec,
+    )
+    return snap, kept.turn
+
+
+def keep(snap: Snapshot) -> None:
+    """Keep the deal after the play just saved on ``snap``, once its transaction commits."""
+    key = kept_key(snap.deal, snap.rs, snap.levels)
+    verdict = snap.judged()
+    kept = Kept(
+        tuple(snap.tricks),
+        tuple(tuple(plays) for plays in snap.plays),
+        tuple(snap.penalties),
+        tuple(snap.penalty_keys),
+        snap.rec,
+        verdict,
+        Turn.of(snap, verdict),
+    )
+
+    def put() -> None:
+        with _kept_lock:
+            if len(KEPT) >= KEPT_DEALS:
+                del KEPT[next(iter(KEPT))]  # the oldest
+            KEPT[key] = kept
+
+    transaction.on_commit(put)

@@ -22,9 +22,8 @@ from referee.table.consequences import (
     seat_label,
 )
 from referee.table.recording import settling
-from referee.table.recording.card_text import seat_name
 from referee.table.recording.consistent import consistent_read
-from referee.table.recording.verdict_text import violation_message
+from referee.table.recording.words import seat_name, violation_message
 from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
 from rules.messages import show
 from rules.order import TRUMP, trump_from_text
