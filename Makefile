@@ -88,6 +88,7 @@ bench: setup
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_desk
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_rescore
 	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_signin
+	DEBUG=1 DATABASE_URL=sqlite:///$(BENCH_DB) $(MANAGE) bench_trace --quiet
 	rm -f $(BENCH_DB)*
 
 # Load test (not a test): judges posting plays over HTTP to a real server the command starts (DEBUG off), then a

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
-from referee.table.recording import deal_entry, plays
+from referee.table.recording import deal_entry
+from referee.table.recording import play as plays
 from rules.simulate import simulate_deal
 from tests.table.helpers import play_through_service, record_play
 from tournaments.competition.access import JUDGE_GROUP, add_to_group

@@ -14,9 +14,9 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.table import actions
 from referee.table.recording import deal_entry, records
 from rules.simulate import simulate_deal
+from tests.action_urls import DEAL_ACTIONS, MATCH_ACTIONS, deal_url, match_url
 from tests.hostile import Sweep, bodies, forms_of, fuzz_examples
 from tournaments.models import Deal, Penalty, Trick
 from tournaments.scoring.errors import RecordingError
@@ -96,7 +96,7 @@ def test_a_hostile_field_of_a_deal_action_is_a_clear_400(deal, judge, action, fi
     Penalty.objects.create(deal=deal, seat="W", code="misplay", note="kept", recorded_by=judge)
     before = saved(deal)
     body = {"version": deal.version, **fields}
-    response = client_for(judge, language).post(reverse("deal_action", args=[deal.pk, action]), body, **JSON)
+    response = client_for(judge, language).post(deal_url(deal.pk, action), body, **JSON)
     assert response.status_code == 400, response.content[:300]
     data = response.json()
     assert data["ok"] is False and data["error"] == "refused"
@@ -113,7 +113,7 @@ def test_a_hostile_field_of_a_deal_action_is_a_clear_400(deal, judge, action, fi
 def test_a_page_posting_a_hostile_field_gets_the_message_on_the_page(deal, judge, fields):
     action = "play" if "cards" in fields else "remove_penalty"
     c = client_for(judge, "en")
-    response = c.post(reverse("deal_action", args=[deal.pk, action]), {"version": deal.version, **fields})
+    response = c.post(deal_url(deal.pk, action), {"version": deal.version, **fields})
     assert response.status_code == 302
     page = c.get(response["Location"]).content.decode()
     assert 'class="error"' in page
@@ -125,7 +125,7 @@ def test_the_td_reopening_with_a_nul_in_the_reason_is_refused(match, director):
     deal = records.record_deal(match, record, director)
     before = saved(deal)
     response = client_for(director, "en").post(
-        reverse("deal_action", args=[deal.pk, "reopen"]),
+        reverse("deal-reopen", args=[deal.pk]),
         {"version": deal.version, "reason": "oops\x00"},
         **JSON,
     )
@@ -146,19 +146,19 @@ def test_a_recorded_deal_with_a_nul_in_a_penalty_note_is_refused(match, director
 
 def test_a_fair_play_and_penalty_still_pass_the_boundary(deal, judge):
     c = client_for(judge, "en")
-    url = reverse("deal_action", args=[deal.pk, "penalty"])
+    url = reverse("deal-penalty", args=[deal.pk])
     response = c.post(url, {"version": deal.version, "seat": "N", "code": "misplay", "trick": "25"}, **JSON)
     assert response.status_code == 200, response.content[:300]
     deal.refresh_from_db()
     response = c.post(
-        reverse("deal_action", args=[deal.pk, "play"]),
+        reverse("deal-play", args=[deal.pk]),
         {"version": deal.version, "cards": "S3", "seat": "N"},
         **JSON,
     )
     assert response.status_code == 200 and deal.tricks.count() == 1
     penalty = deal.penalties.get()
     response = c.post(
-        reverse("deal_action", args=[deal.pk, "remove_penalty"]),
+        reverse("deal-remove-penalty", args=[deal.pk]),
         {"version": deal.version + 1, "penalty": str(penalty.pk)},
         **JSON,
     )
@@ -168,7 +168,7 @@ def test_a_fair_play_and_penalty_still_pass_the_boundary(deal, judge):
 @pytest.mark.parametrize("side", ["", "XX", "NS\x00", "N" * 5000])
 def test_a_hostile_side_of_a_forfeit_is_a_message(match, director, side):
     c = client_for(director, "en")
-    response = c.post(reverse("match_action", args=[match.pk, "forfeit"]), {"side": side})
+    response = c.post(reverse("match-forfeit", args=[match.pk]), {"side": side})
     assert response.status_code == 302
     assert "Choose the side" in c.get(response["Location"]).content.decode()
     match.refresh_from_db()
@@ -257,7 +257,7 @@ def test_hostile_urls_get_the_sites_styled_pages(production, deal, judge, method
 def test_an_unreadable_body_is_the_sites_400(production, deal, judge):
     response = client_for(judge, "en").generic(
         "POST",
-        reverse("deal_action", args=[deal.pk, "play"]),
+        reverse("deal-play", args=[deal.pk]),
         b"--x\r\nbroken",
         content_type="multipart/form-data; boundary=",
     )
@@ -341,10 +341,10 @@ def no_crash(response) -> None:
     assert response.status_code < 500, response.content[:500]
 
 
-@pytest.mark.parametrize("action", sorted(actions.DEAL_ACTIONS))
+@pytest.mark.parametrize("action", sorted(DEAL_ACTIONS))
 def test_fuzz_deal_actions(deal, judge, action):
     c = client_for(judge)
-    url = reverse("deal_action", args=[deal.pk, action])
+    url = deal_url(deal.pk, action)
 
     @FUZZ
     @given(body=BODIES, as_json=st.booleans(), fresh=st.booleans())
@@ -356,10 +356,10 @@ def test_fuzz_deal_actions(deal, judge, action):
     post()
 
 
-@pytest.mark.parametrize("action", sorted(actions.MATCH_ACTIONS))
+@pytest.mark.parametrize("action", sorted(MATCH_ACTIONS))
 def test_fuzz_match_actions(match, director, action):
     c = client_for(director)
-    url = reverse("match_action", args=[match.pk, action])
+    url = match_url(match.pk, action)
 
     @FUZZ
     @given(body=BODIES)
@@ -397,7 +397,7 @@ def test_fuzz_new_deal_and_quick_entry(match, judge, name):
 def test_fuzz_json_bodies(deal, judge):
     """A program posting JSON instead of form fields: the fields are missing, the answer is a 400."""
     c = client_for(judge)
-    url = reverse("deal_action", args=[deal.pk, "play"])
+    url = reverse("deal-play", args=[deal.pk])
     values = st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),

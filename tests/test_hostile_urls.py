@@ -26,7 +26,6 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.table import actions
 from tests.hostile import (
     HEADERS,
     JSON,
@@ -118,11 +117,6 @@ def version_ids(world: World, route: Route) -> tuple[list[str], list[str]]:
     return [str(history.history_id) if history else "1"], ["abc", "%00", str(2**63), MISSING]
 
 
-def actions_for(world: World, route: Route) -> tuple[list[str], list[str]]:
-    names = actions.DEAL_ACTIONS if "deal_id" in route.params else actions.MATCH_ACTIONS
-    return sorted(names), ["nope", "DROP-TABLE", "x" * 300]
-
-
 # Each parameter name: its real values (the world's) and its hostile ones (absent, another tournament's, too
 # large for the database), as URL-safe text.
 BUILDERS = {
@@ -180,7 +174,6 @@ BUILDERS = {
         [str(w.extra["other_fixture"].pk), MISSING, *OVERFLOW],
     ),
     "kiosk_id": lambda w, r: (["1"], [MISSING, *OVERFLOW]),
-    "action": actions_for,
     "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
     # A table's link: no live one (it would sign the visitor's client in as the table's device).
     "token": lambda w, r: (
@@ -332,9 +325,19 @@ def test_the_sweep_reaches_the_sites_pages():
         "t/<slug:slug>/desk/settings/",
         "i18n/setlang/",
         "login/",
-        "deal/<int:deal_id>/<slug:action>/",
+        "deal/<int:deal_id>/undo_trick/",
+        "match/<int:match_id>/forfeit/",
     ):
         assert route in routes
+
+
+def test_an_action_no_deal_or_match_takes_is_not_found(world, visitors):
+    """Each action has its own address: any other name after a deal's or a match's is a 404 to every visitor."""
+    deal, match = next(iter(world.deals.values())), world.matches[0]
+    for name in ("nope", "DROP-TABLE", "x" * 300, "deal_action", "Undo"):
+        for path in (f"/deal/{deal.pk}/{name}/", f"/match/{match.pk}/{name}/"):
+            for role in ROLES:
+                assert visitors[role].post(path, {"version": deal.version}).status_code == 404, (role, path)
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.route for r in ROUTES])

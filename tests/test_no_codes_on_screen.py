@@ -201,7 +201,7 @@ def test_an_unreadable_card_is_one_sentence_naming_it(scene, lang, words):
     deal = scene.open_deal
     deal.refresh_from_db()
     response = c.post(
-        reverse("deal_action", args=[deal.pk, "play"]),
+        reverse("deal-play", args=[deal.pk]),
         {"cards": "SA XZ", "version": deal.version},
         HTTP_ACCEPT="application/json",
     )

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from lxml import html as lxml_html
 
-from referee.table.recording.verdict_text import violation_message
+from referee.table.recording.words import violation_message
 from referee.traditional import (
     SIMPLIFIED,
     TRADITIONAL,

@@ -1,9 +1,10 @@
-"""The judges' actions as the pages post them (a play apart: ``referee.table.play``): one call per action, which
-answers with the new screen state.
+"""The judges' actions as the pages post them: one function per action (one view and one named URL each), which
+answers with the outcome, the new screen state and the page to go on to.
 
 The views pass the posted fields through unchanged; here they become the recording service's arguments, and
-the answer carries the outcome (ok, or the refusal with its HTTP status) and the deal's screen after the write.
-Each action takes the deal (or match), the user and the posted fields, and returns what it wrote.
+the answer carries the outcome (ok, or the refusal with its HTTP status), the deal's screen after the write and
+where a form's post goes next (``DealAnswer.onward``: each action's own rule). Each action takes the deal (or
+match), the user, the posted fields and the write's key.
 
 Every write runs under the receipt of the key the page sent with it (``receipts.once``, or ``receipts.Receipt``
 held around a PIN's check and write), so a retry of a write (the reply was lost, the judge tapped twice) gets the
@@ -19,19 +20,31 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from referee.table.forms import PenaltyForm
-from referee.table.posted import posted_cards, posted_id, posted_seat, posted_text, posted_trick
-from referee.table.recording import boards, deal_entry, given_back, quick, receipts, settling, winner_check
+from referee.table.posted import (
+    posted_cards,
+    posted_id,
+    posted_seat,
+    posted_text,
+    posted_trick,
+    posted_version,
+)
+from referee.table.recording import boards, deal_entry, quick, receipts, settling, winner_check
 from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
+from referee.table.recording.given_back import give_back
 from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
+from referee.table.recording.play import record as recorded
 from referee.table.recording.receipts import Outcome, Receipt, attempt
 from referee.table.screens.deal_state import current_deal_state, deal_state
+from referee.table.screens.labels import done_sentence
+from tournaments.competition import access
 from tournaments.models import Deal, Match, Penalty, Ruling
-from tournaments.scoring.corrections import add_penalty, remove_penalty, reopen_deal
+from tournaments.scoring import corrections, fold
+from tournaments.scoring.corrections import add_penalty, reopen_deal
 from tournaments.scoring.errors import RecordingError
-from tournaments.scoring.fold import call_time, forfeit_match
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.snapshot import Snapshot
 
@@ -41,13 +54,25 @@ def request_key(request: HttpRequest) -> str:
     return request.POST.get(receipts.KEY_FIELD) or request.headers.get(receipts.KEY_HEADER, "")
 
 
+@dataclass(frozen=True)
+class Onward:
+    """Where a form's post goes on to: the page (None: the form again, the refusal on it) and whether the page
+    says the outcome (a message)."""
+
+    url: str | None
+    tell: bool = True
+
+
 @dataclass
 class DealAnswer:
-    """What one action on a deal did: its outcome, and the deal's screen state read afresh (when asked)."""
+    """What one action on a deal did: its outcome, the deal's screen state read afresh (when asked), and the page a
+    form's post goes on to (``onward``: the action's own rule, given the page's posted ``next``)."""
 
     deal: Deal
     user: Any
     outcome: Outcome = field(default_factory=Outcome)
+    action: str = "play"  # its words once done (``done_sentence``) and its receipts' name
+    rule: Rule | None = None
 
     @property
     def saved(self) -> Snapshot | None:
@@ -62,6 +87,11 @@ class DealAnswer:
     def status(self) -> int:
         return self.outcome.status
 
+    @property
+    def message(self) -> str:
+        """What the page says of it: the action's words once done, else the refusal."""
+        return done_sentence(self.action) if self.ok else self.outcome.message
+
     @cached_property
     def state(self) -> dict:
         if self.outcome.ok and self.saved is not None:
@@ -72,128 +102,215 @@ class DealAnswer:
         """The JSON the trick-entry page gets: ok, or the refusal with its details; the new state either way."""
         return {**self.outcome.body, "state": self.state}
 
-
-def posted_version(fields: Mapping[str, str]) -> int:
-    """The deal version the page shows; every page sends it, so a stale page can never overwrite."""
-    raw = fields.get("version")
-    try:
-        return int(raw or "")
-    except (TypeError, ValueError):
-        raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None
+    def onward(self, target: str) -> Onward:
+        """The page a form's post goes on to, by the action's rule (else the page it came from, ``back``)."""
+        return (self.rule or back)(self, target)
 
 
-def undo(deal: Deal, user, fields: Mapping[str, str]) -> None:
-    deal_entry.undo(deal, user, version=posted_version(fields))
+Rule = Callable[[DealAnswer, str], Onward]
 
 
-def undo_trick(deal: Deal, user, fields: Mapping[str, str]) -> None:
-    deal_entry.undo(deal, user, version=posted_version(fields), whole_trick=True)
+def back(answer: DealAnswer, target: str) -> Onward:
+    """The page the form was on: the match, the review or the deal's page, as the form's ``next`` says."""
+    if target == "match":
+        return Onward(reverse("match", args=[answer.deal.match_id]))
+    return Onward(reverse("review" if target == "review" else "deal", args=[answer.deal.pk]))
 
 
-def kitty(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
-    return set_kitty(deal, user, posted_cards(fields, "kitty", _("kitty")), version=posted_version(fields))
+def to_match(answer: DealAnswer, target: str) -> Onward:
+    return Onward(reverse("match", args=[answer.deal.match_id]))
 
 
-def penalty(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
-    form = PenaltyForm(fields)
-    if not form.is_valid():
-        raise RecordingError("; ".join(str(e) for errors in form.errors.values() for e in errors))
-    called = form.penalty()
-    tricks = ruleset_for(deal.match).hand_size
-    if called.get("trick") is not None and called["trick"] >= tricks:
-        raise RecordingError(_("A deal has %(n)s tricks: name one of them.") % {"n": tricks})
-    return add_penalty(deal, user, version=posted_version(fields), **called)
+def after_submit(answer: DealAnswer, target: str) -> Onward:
+    """Submitted at the table: the PINs next, on the review; submitted elsewhere: the match."""
+    if not answer.ok:
+        return back(answer, target)
+    answer.deal.refresh_from_db()
+    if access.can_confirm_by_pin(answer.user, answer.deal):
+        return Onward(reverse("review", args=[answer.deal.pk]) + "#pin", tell=False)
+    return to_match(answer, target)
 
 
-def unpenalty(deal: Deal, user, fields: Mapping[str, str]) -> None:
-    remove_penalty(deal, user, penalty_id=posted_id(fields, "penalty"), version=posted_version(fields))
+def after_confirm(answer: DealAnswer, target: str) -> Onward:
+    """The director confirming from the queue works through it; anyone else goes back to the match."""
+    tournament = answer.deal.match.round.tournament
+    if target == "queue" and access.scores(answer.user, tournament):
+        return Onward(reverse("desk-queue", kwargs={"slug": tournament.slug}))
+    return to_match(answer, target)
 
 
-def played(deal: Deal, user, fields: Mapping[str, str]) -> Ruling:
-    return settling.confirm_played(deal, user, settling.posted_key(fields))
+def after_reopen(answer: DealAnswer, target: str) -> Onward:
+    """Reopened from the review: the change comes next, there; from elsewhere: the match."""
+    if answer.ok and target != "review":
+        return to_match(answer, target)
+    return back(answer, target)
 
 
-def apply(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
-    return settling.apply_penalty(deal, user, settling.posted_key(fields))
+def after_pins(answer: DealAnswer, target: str) -> Onward:
+    """Confirmed with the PINs: the match; refused: the PIN form again, the sentence on it."""
+    return to_match(answer, target) if answer.ok else Onward(None, tell=False)
 
 
-def dismiss(deal: Deal, user, fields: Mapping[str, str]) -> Ruling:
-    note = posted_text(fields, "note", _("note"), settling.NOTE_LENGTH)
-    return settling.dismiss(deal, user, settling.posted_key(fields), note)
+def play(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """A play (``recording.play.record``: check, claim, store, the turn cache), under its own receipt."""
+    return DealAnswer(deal, user, recorded(deal, user, fields, key))
 
 
-def undismiss(deal: Deal, user, fields: Mapping[str, str]) -> None:
-    settling.withdraw_dismissal(deal, user, settling.posted_key(fields))
+def written(
+    deal: Deal, user, key: str, action: str, write: Callable[[], object], rule: Rule | None = None
+) -> DealAnswer:
+    """Run ``write`` once per ``key`` (the receipt of ``deal <id> <action>``); a refusal is the outcome."""
+    return DealAnswer(deal, user, receipts.once(user, key, f"deal {deal.pk} {action}", write), action, rule)
 
 
-def out_of_turn(deal: Deal, user, fields: Mapping[str, str]) -> Penalty:
-    return settling.record_out_of_turn(
+def undo(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """Take back the last play."""
+    return written(
+        deal, user, key, "undo", lambda: deal_entry.undo(deal, user, version=posted_version(fields))
+    )
+
+
+def undo_trick(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """Take back the last trick's plays."""
+
+    def write() -> None:
+        deal_entry.undo(deal, user, version=posted_version(fields), whole_trick=True)
+
+    return written(deal, user, key, "undo_trick", write)
+
+
+def kitty(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    def write() -> Deal:
+        return set_kitty(
+            deal, user, posted_cards(fields, "kitty", _("kitty")), version=posted_version(fields)
+        )
+
+    return written(deal, user, key, "kitty", write)
+
+
+def penalty(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    def write() -> Penalty:
+        form = PenaltyForm(fields)
+        if not form.is_valid():
+            raise RecordingError("; ".join(str(e) for errors in form.errors.values() for e in errors))
+        called = form.penalty()
+        tricks = ruleset_for(deal.match).hand_size
+        if called.get("trick") is not None and called["trick"] >= tricks:
+            raise RecordingError(_("A deal has %(n)s tricks: name one of them.") % {"n": tricks})
+        return add_penalty(deal, user, version=posted_version(fields), **called)
+
+    return written(deal, user, key, "penalty", write)
+
+
+def remove_penalty(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    def write() -> None:
+        corrections.remove_penalty(
+            deal, user, penalty_id=posted_id(fields, "penalty"), version=posted_version(fields)
+        )
+
+    return written(deal, user, key, "remove_penalty", write)
+
+
+def played(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """A fault the judge says happened as recorded: kept as played."""
+    return written(
+        deal, user, key, "played", lambda: settling.confirm_played(deal, user, settling.posted_key(fields))
+    )
+
+
+def apply(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """A fault's penalty applied."""
+    return written(
+        deal, user, key, "apply", lambda: settling.apply_penalty(deal, user, settling.posted_key(fields))
+    )
+
+
+def dismiss(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    def write() -> Ruling:
+        note = posted_text(fields, "note", _("note"), settling.NOTE_LENGTH)
+        return settling.dismiss(deal, user, settling.posted_key(fields), note)
+
+    return written(deal, user, key, "dismiss", write)
+
+
+def undismiss(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    return written(
         deal,
         user,
-        seat=posted_seat(fields, "seat"),
-        cards=posted_cards(fields, "cards", _("cards")),
-        version=posted_version(fields),
+        key,
+        "undismiss",
+        lambda: settling.withdraw_dismissal(deal, user, settling.posted_key(fields)),
     )
 
 
-def winner(deal: Deal, user, fields: Mapping[str, str]) -> Outcome:
+def out_of_turn(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    def write() -> Penalty:
+        return settling.record_out_of_turn(
+            deal,
+            user,
+            seat=posted_seat(fields, "seat"),
+            cards=posted_cards(fields, "cards", _("cards")),
+            version=posted_version(fields),
+        )
+
+    return written(deal, user, key, "out_of_turn", write)
+
+
+def winner(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
     """The winner the judge tapped offline, checked against the engine's (``winner_check``): writes nothing."""
-    seat = posted_seat(fields, "seat")
-    if seat is None:
-        raise RecordingError(_("Choose the seat that won the trick."))
-    return winner_check.check_winner(deal, user, trick=posted_trick(fields), seat=seat)
+
+    def check() -> Outcome:
+        seat = posted_seat(fields, "seat")
+        if seat is None:
+            raise RecordingError(_("Choose the seat that won the trick."))
+        return winner_check.check_winner(deal, user, trick=posted_trick(fields), seat=seat)
+
+    return written(deal, user, key, "winner", check)
 
 
-def give_back(deal: Deal, user, fields: Mapping[str, str]) -> None:
+def given_back(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
     """A phone gave the deal back to a restored desk (docs/journal-protocol.md)."""
-    given_back.give_back(deal, user, fields, posted_version(fields))
-
-
-def submit(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
-    return submit_deal(deal, user, version=posted_version(fields))
-
-
-def confirm(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
-    return confirm_deal(deal, user, version=posted_version(fields))
-
-
-def reopen(deal: Deal, user, fields: Mapping[str, str]) -> Deal:
-    return reopen_deal(
-        deal, user, version=posted_version(fields), reason=posted_text(fields, "reason", _("reason"))
+    return written(
+        deal, user, key, "given_back", lambda: give_back(deal, user, fields, posted_version(fields))
     )
 
 
-# Writes run whole inside the write's transaction. A play is not among them: its check runs before the
-# transaction (reads and the engine only), so the write lock is held for its writes alone (``play.play``).
-DEAL_WRITES: dict[str, Callable[[Deal, Any, Mapping[str, str]], object]] = {
-    "undo": undo,
-    "undo_trick": undo_trick,
-    "kitty": kitty,
-    "penalty": penalty,
-    "remove_penalty": unpenalty,
-    "played": played,
-    "apply": apply,
-    "dismiss": dismiss,
-    "undismiss": undismiss,
-    "out_of_turn": out_of_turn,
-    "winner": winner,
-    "submit": submit,
-    "given_back": give_back,
-    "confirm": confirm,
-    "reopen": reopen,
-}
-# The actions a deal's address takes: a play is posted to its own view (``views.deal_play``, ``play.play``).
-DEAL_ACTIONS = frozenset({"play", "pin_confirm", *DEAL_WRITES})
-
-
-def act_on_deal(deal: Deal, user, action: str, fields: Mapping[str, str], key: str = "") -> DealAnswer:
-    """Run one of ``DEAL_ACTIONS`` but a play with the posted fields, once per ``key``; a refusal is the outcome."""
-    target = f"deal {deal.pk} {action}"
-    if action == "pin_confirm":
-        return DealAnswer(deal, user, pin_confirmed(deal, user, fields, Receipt.open(user, key, target)))
-    return DealAnswer(
-        deal, user, receipts.once(user, key, target, lambda: DEAL_WRITES[action](deal, user, fields))
+def submit(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """The deal submitted for confirmation: at the table, the PINs come next (``after_submit``)."""
+    return written(
+        deal,
+        user,
+        key,
+        "submit",
+        lambda: submit_deal(deal, user, version=posted_version(fields)),
+        after_submit,
     )
+
+
+def confirm(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """The deal confirmed by another person (a judge, the director)."""
+    return written(
+        deal,
+        user,
+        key,
+        "confirm",
+        lambda: confirm_deal(deal, user, version=posted_version(fields)),
+        after_confirm,
+    )
+
+
+def reopen(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    def write() -> Deal:
+        reason = posted_text(fields, "reason", _("reason"))
+        return reopen_deal(deal, user, version=posted_version(fields), reason=reason)
+
+    return written(deal, user, key, "reopen", write, after_reopen)
+
+
+def pin_confirm(deal: Deal, user, fields: Mapping[str, str], key: str = "") -> DealAnswer:
+    """Both pairs' PINs confirm the deal (``pin_confirmed``); refused, the PIN form comes again."""
+    receipt = Receipt.open(user, key, f"deal {deal.pk} pin_confirm")
+    return DealAnswer(deal, user, pin_confirmed(deal, user, fields, receipt), "pin_confirm", after_pins)
 
 
 def pin_confirmed(deal: Deal, user, fields: Mapping[str, str], receipt: Receipt) -> Outcome:
@@ -217,16 +334,44 @@ def pin_confirmed(deal: Deal, user, fields: Mapping[str, str], receipt: Receipt)
     return receipt.kept(outcome)
 
 
-MATCH_ACTIONS: dict[str, Callable[[Match, Any, Mapping[str, str]], object]] = {
-    "call-time": lambda match, user, fields: call_time(match, user),
-    "forfeit": lambda match, user, fields: forfeit_match(match, user, side=fields.get("side", "")),
-}
+@dataclass
+class MatchAnswer:
+    """What one action on a match did, and the page a form's post goes on to: the page that sent it (a path of
+    this site: the desk's withdraw page sends one), else the match."""
+
+    match: Match
+    outcome: Outcome
+    action: str
+
+    @property
+    def message(self) -> str:
+        """What the page says of it: a forfeit names the pair that wins by it; a refusal, its reason."""
+        if not self.outcome.ok:
+            return self.outcome.message
+        if self.action == "forfeit":
+            self.match.refresh_from_db(fields=["winner"])
+            if self.match.winner is not None:
+                return _("Forfeit recorded: %(pair)s wins the match.") % {"pair": self.match.winner.name}
+        return done_sentence(self.action)
+
+    def onward(self, sent_from: str) -> str:
+        """The page to go on to: ``sent_from`` (a path of this site, or ""), else the match."""
+        return sent_from or reverse("match", args=[self.match.pk])
 
 
-def act_on_match(match: Match, user, action: str, fields: Mapping[str, str], key: str = "") -> Outcome:
-    """Call time after the limit (the judge or the TD), or record a forfeit (the TD), once per ``key``."""
-    target = f"match {match.pk} {action}"
-    return receipts.once(user, key, target, lambda: MATCH_ACTIONS[action](match, user, fields))
+def call_time(match: Match, user, fields: Mapping[str, str], key: str = "") -> MatchAnswer:
+    """Call time after the limit (the judge or the TD), once per ``key``."""
+    outcome = receipts.once(user, key, f"match {match.pk} call-time", lambda: fold.call_time(match, user))
+    return MatchAnswer(match, outcome, "call-time")
+
+
+def forfeit(match: Match, user, fields: Mapping[str, str], key: str = "") -> MatchAnswer:
+    """Record a forfeit (the TD), once per ``key``."""
+
+    def write() -> object:
+        return fold.forfeit_match(match, user, side=fields.get("side", ""))
+
+    return MatchAnswer(match, receipts.once(user, key, f"match {match.pk} forfeit", write), "forfeit")
 
 
 def started(deal: Deal) -> Outcome:

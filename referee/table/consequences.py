@@ -14,8 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee.table.recording.card_text import seat_name
-from referee.table.recording.verdict_text import joined
+from referee.table.recording.words import joined, seat_name
 from rules.levels import LevelGain
 from rules.ruleset import Ruleset
 from rules.scoring import Consequence, failed_throw_points, penalty_consequence, score_deal

@@ -58,3 +58,12 @@ def posted_trick(fields: Mapping[str, str], name: str = "trick") -> int:
     if not (value.isascii() and value.isdigit() and len(value) <= 3):
         raise RecordingError(_("The page sent no valid trick: reload it and try again."))
     return int(value)
+
+
+def posted_version(fields: Mapping[str, str]) -> int:
+    """The deal version the page shows; every page sends it, so a stale page can never overwrite."""
+    raw = fields.get("version")
+    try:
+        return int(raw or "")
+    except (TypeError, ValueError):
+        raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None

@@ -1,11 +1,14 @@
 """The judges' pages: the match, a new deal, trick entry (JSON actions, no reload), review and submit, quick entry.
 
-Views stay thin: they read the request, make one call (a screen of ``referee.table.screens``, a play of ``referee.table.play``, or a posted write of
-``referee.table.actions``, which answers a retried write once) and render. Every refusal of the service comes back to
-the judge as a message in the active language; what the judge typed stays on the page.
+Views stay thin: they read the request, make one call (a screen of ``referee.table.screens``, or a posted write of
+``referee.table.actions``, a play among them, which answers a retried write once) and render. One view per action
+(``deal_write``, ``match_write``): the answer names the page to go on to. Every refusal of the service comes back
+to the judge as a message in the active language; what the judge typed stays on the page.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import orjson
 from django.contrib import messages
@@ -21,11 +24,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from referee.table import actions, offline, play
+from referee.table import actions, offline
 from referee.table.forms import NewDealForm, PenaltyForm, QuickEntryForm
 from referee.table.screens import pages
 from referee.table.screens.deal_state import current_deal_state
-from referee.table.screens.labels import done_sentence
 from referee.table.screens.review import review_screen
 from tournaments.competition import access
 from tournaments.models import Deal, Match
@@ -99,15 +101,6 @@ def same_site_next(request: HttpRequest) -> str:
     return target if safe and target.startswith("/") else ""
 
 
-def saved_message(match: Match, action: str) -> str:
-    """What the page says after a match action: a forfeit names the pair that wins by it."""
-    if action == "forfeit":
-        match.refresh_from_db(fields=["winner"])
-        if match.winner is not None:
-            return _("Forfeit recorded: %(pair)s wins the match.") % {"pair": match.winner.name}
-    return done_sentence(action)
-
-
 def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -131,21 +124,22 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "referee/match.html", pages.match_screen(match, request.user))
 
 
-@login_required
-@require_POST
-def match_action(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
-    """Call time after the limit (the judge or the TD), or record a forfeit (the TD)."""
-    match = load_match(request, match_id)
-    if action not in actions.MATCH_ACTIONS:
-        raise Http404
-    outcome = actions.act_on_match(match, request.user, action, request.POST, actions.request_key(request))
-    if outcome.status == PermissionRefused.status:
-        return forbidden(request, outcome.message)
-    if outcome.ok:
-        messages.success(request, saved_message(match, action))
-    else:
-        messages.error(request, outcome.message)
-    return redirect(same_site_next(request) or reverse("match", args=[match.pk]))
+def match_write(service: Callable[..., actions.MatchAnswer]) -> Callable[..., HttpResponse]:
+    """The view of one action on a match (``actions.call_time``, ``actions.forfeit``): the message, then the page
+    that sent the form (a path of this site) or the match."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, match_id: int) -> HttpResponse:
+        match = load_match(request, match_id)
+        answer = service(match, request.user, request.POST, actions.request_key(request))
+        if answer.outcome.status == PermissionRefused.status:
+            return forbidden(request, answer.outcome.message)
+        (messages.success if answer.outcome.ok else messages.error)(request, answer.message)
+        return redirect(answer.onward(same_site_next(request)))
+
+    view.__doc__ = service.__doc__
+    return view
 
 
 @login_required
@@ -185,59 +179,31 @@ def deal_state_json(request: HttpRequest, deal_id: int) -> HttpResponse:
     return json_response(current_deal_state(deal, request.user))
 
 
-@login_required
-@require_POST
-def deal_action(request: HttpRequest, deal_id: int, action: str) -> HttpResponse:
-    """One write to a deal. The page's script gets JSON (the new state, or the refusal with the state)."""
-    deal = load_deal(request, deal_id)
-    if action not in actions.DEAL_ACTIONS:
-        raise Http404
-    answer = actions.act_on_deal(deal, request.user, action, request.POST, actions.request_key(request))
-    return answered(request, deal, action, answer)
+def deal_write(service: Callable[..., actions.DealAnswer]) -> Callable[..., HttpResponse]:
+    """The view of one action on a deal (``actions.play``, ``actions.undo``, …): one call of its service,
+    answered by ``answered``."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, deal_id: int) -> HttpResponse:
+        deal = load_deal(request, deal_id)
+        return answered(request, service(deal, request.user, request.POST, actions.request_key(request)))
+
+    view.__doc__ = service.__doc__
+    return view
 
 
-@login_required
-@require_POST
-def deal_play(request: HttpRequest, deal_id: int) -> HttpResponse:
-    """A play (``/deal/<id>/play/``): one call of the play service (``play.play``), answered as every action is."""
-    deal = load_deal(request, deal_id)
-    return answered(
-        request, deal, "play", play.play(deal, request.user, request.POST, actions.request_key(request))
-    )
-
-
-def answered(request: HttpRequest, deal: Deal, action: str, answer: actions.DealAnswer) -> HttpResponse:
+def answered(request: HttpRequest, answer: actions.DealAnswer) -> HttpResponse:
     """An action's answer: JSON for the page's script (the new state, or the refusal with the state), else the
-    message and the page to go on to."""
+    message and the page the answer goes on to (``DealAnswer.onward``)."""
     if wants_json(request):
         return json_response(answer.payload(), status=answer.status)
-    if action == "pin_confirm" and not answer.ok:  # the players stay on the form, the sentence on it
-        return pin_form_again(request, deal, answer.outcome.message, answer.status)
-    if action == "submit" and answer.ok and submitted_here(request.user, deal):
-        return redirect(reverse("review", args=[deal.pk]) + "#pin")  # submitted at the table: the PINs next
-    if answer.ok:
-        messages.success(request, done_sentence(action))
-    else:
-        messages.error(request, answer.outcome.message)
-    target = request.POST.get("next") or ""
-    if action == "confirm" and target == "queue" and access.scores(request.user, deal.match.round.tournament):
-        return redirect("desk-queue", slug=deal.match.round.tournament.slug)  # the director works through it
-    reopened_to_change = (
-        action == "reopen" and target == "review"
-    )  # the review's reopen: the change comes next
-    if (
-        target == "match"
-        or action in ("confirm", "pin_confirm")
-        or (action in ("submit", "reopen") and answer.ok and not reopened_to_change)
-    ):
-        return redirect("match", deal.match_id)
-    return redirect("review" if target == "review" else "deal", deal.pk)
-
-
-def submitted_here(user, deal: Deal) -> bool:
-    """Whether the deal, just submitted, waits for the PINs on this screen (the table's own)."""
-    deal.refresh_from_db()
-    return access.can_confirm_by_pin(user, deal)
+    onward = answer.onward(request.POST.get("next") or "")
+    if onward.url is None:  # the players stay on the form, the sentence on it
+        return pin_form_again(request, answer.deal, answer.outcome.message, answer.status)
+    if onward.tell:
+        (messages.success if answer.ok else messages.error)(request, answer.message)
+    return redirect(onward.url)
 
 
 def pin_form_again(request: HttpRequest, deal: Deal, message: str, status: int) -> HttpResponse:
@@ -300,3 +266,25 @@ def quick_entry(request: HttpRequest, match_id: int) -> HttpResponse:
             return redirect("match", match.pk)
         form.add_error(None, outcome.message)
     return render(request, "referee/quick.html", {**screen, "form": form})
+
+
+# One view per action, each calling its service (paths: ``urls.py``).
+record_play = deal_write(actions.play)
+undo = deal_write(actions.undo)
+undo_trick = deal_write(actions.undo_trick)
+kitty = deal_write(actions.kitty)
+penalty = deal_write(actions.penalty)
+remove_penalty = deal_write(actions.remove_penalty)
+played = deal_write(actions.played)
+apply = deal_write(actions.apply)
+dismiss = deal_write(actions.dismiss)
+undismiss = deal_write(actions.undismiss)
+out_of_turn = deal_write(actions.out_of_turn)
+winner = deal_write(actions.winner)
+given_back = deal_write(actions.given_back)
+submit = deal_write(actions.submit)
+confirm = deal_write(actions.confirm)
+reopen = deal_write(actions.reopen)
+pin_confirm = deal_write(actions.pin_confirm)
+call_time = match_write(actions.call_time)
+forfeit = match_write(actions.forfeit)

@@ -104,7 +104,7 @@ def played_elsewhere(deal: Deal, user, tricks: list[dict]) -> int:
     """The tricks' plays sent through the play service, each under a key of its own, as another device of the table
     sends them (the service and the receipt of the page's own posts): a whole-deal browser test taps the tricks
     that show something and leaves the rest, which would only repeat those taps, to this. The deal's version."""
-    from referee.table.play import play
+    from referee.table.actions import play
     from tests.table.helpers import posted_plays
 
     for n, fields in enumerate(posted_plays({"tricks": tricks})):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from referee.table.recording.card_text import unreadable_token
+from referee.table.recording.words import unreadable_token
 from rules.cards import CARD_SYMBOL, CardError, parse_cards
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.scenes import PASSWORD, build_scene

@@ -104,7 +104,7 @@ def test_the_director_gives_the_captain_an_account_whose_password_is_shown_once_
     deal.refresh_from_db()
     deal_entry.submit_deal(deal, match.judge, version=deal.version)  # the judge submits, the captain confirms
     deal.refresh_from_db()
-    url = reverse("deal_action", args=[deal.pk, "confirm"])
+    url = reverse("deal-confirm", args=[deal.pk])
     response = captain.post(url, {"version": deal.version}, **JSON)
     deal.refresh_from_db()
     assert response.status_code == 200 and deal.state == Deal.State.CONFIRMED

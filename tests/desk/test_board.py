@@ -295,9 +295,7 @@ def test_confirming_from_the_queue_comes_back_to_the_queue(client, director, day
     client.force_login(director)
     review = client.get(reverse("review", args=[d.pk]) + "?from=queue").content.decode()
     assert 'name="next" value="queue"' in review
-    response = client.post(
-        reverse("deal_action", args=[d.pk, "confirm"]), {"version": d.version, "next": "queue"}
-    )
+    response = client.post(reverse("deal-confirm", args=[d.pk]), {"version": d.version, "next": "queue"})
     assert response.status_code == 302 and response["Location"] == reverse(
         "desk-queue", args=[rnd.tournament.slug]
     )

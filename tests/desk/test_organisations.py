@@ -149,8 +149,8 @@ def test_no_member_of_one_organisation_records_reopens_or_adjusts_anothers_match
     writes = [
         reverse("new_deal", args=[match.pk]),
         reverse("quick_entry", args=[match.pk]),
-        reverse("deal_action", args=[deal.pk, "reopen"]),
-        reverse("match_action", args=[match.pk, "forfeit"]),
+        reverse("deal-reopen", args=[deal.pk]),
+        reverse("match-forfeit", args=[match.pk]),
     ]
     for url in writes:  # refused: 403, or the table's page again with the refusal (an action's answer)
         assert client.post(url, {"side": "NS", "note": "x"}).status_code in (302, 403, 404, 405), url

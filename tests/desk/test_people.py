@@ -262,7 +262,7 @@ def test_withdrawing_asks_first_then_offers_the_forfeit_of_each_open_match(clien
     done = client.post(url, follow=True).content.decode()
     pair.refresh_from_db()
     assert pair.withdrawn
-    forfeit = reverse("match_action", args=[match.pk, "forfeit"])
+    forfeit = reverse("match-forfeit", args=[match.pk])
     assert forfeit in done and 'name="side" value="NS"' in done
     assert "Record the forfeit of" in done
 
@@ -273,7 +273,7 @@ def test_the_forfeit_offered_after_a_withdrawal_finishes_the_match(client, direc
     client.force_login(director)
     client.post(reverse("desk-pair-withdraw", args=[t.slug, pair.pk]))
     client.post(
-        reverse("match_action", args=[match.pk, "forfeit"]),
+        reverse("match-forfeit", args=[match.pk]),
         {"side": "EW", "idempotency_key": "withdraw-forfeit-1"},
     )
     match.refresh_from_db()
@@ -306,7 +306,7 @@ def test_after_the_forfeit_the_director_lands_back_on_the_withdraw_page_and_nowh
     page = client.post(back, follow=True).content.decode()
     assert f'name="next" value="{back}"' in page
     response = client.post(
-        reverse("match_action", args=[match.pk, "forfeit"]),
+        reverse("match-forfeit", args=[match.pk]),
         {"side": "NS", "idempotency_key": f"forfeit-{kept}", "next": back if kept else target},
     )
     assert response.status_code == 302

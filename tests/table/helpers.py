@@ -8,8 +8,10 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from referee.table.recording import plays, records
+from referee.table.recording import play as plays
+from referee.table.recording import records
 from rules.simulate import simulate_deal
+from tests.action_urls import deal_url
 from tournaments.models import Deal, Match
 from tournaments.scoring.snapshot import Snapshot
 
@@ -141,7 +143,7 @@ def key() -> str:
 
 
 def act(client, deal, action, **fields):
-    return client.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
+    return client.post(deal_url(deal.pk, action), fields, **JSON)
 
 
 def allow_quick(match) -> Match:

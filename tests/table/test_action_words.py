@@ -4,11 +4,11 @@ form post, and the trick-entry script's words for the same actions, in the activ
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 from django.utils import translation
 
 from referee.table.recording import deal_entry
 from referee.table.screens.labels import done_words, entry_labels
+from tests.action_urls import deal_url
 from tests.table.helpers import as_user, confirmed_deal
 from tournaments.scoring import corrections
 
@@ -17,7 +17,7 @@ def posted(client, deal, action: str, **fields):
     """A form post of a deal action (not the script's JSON), followed to the page it lands on."""
     deal.refresh_from_db()
     fields["version"] = deal.version
-    return client.post(reverse("deal_action", args=[deal.pk, action]), fields, follow=True)
+    return client.post(deal_url(deal.pk, action), fields, follow=True)
 
 
 def messages_of(response) -> list[str]:

@@ -130,7 +130,7 @@ def test_no_play_is_taken_before_the_buried_cards_and_a_card_not_held_cannot_be_
 
 
 def plays_check(deal, scene, cards):
-    from referee.table.recording import plays
+    from referee.table.recording import play as plays
 
     deal.refresh_from_db()
     return plays.check(deal, scene.judge, cards=cards, version=deal.version)
@@ -153,7 +153,7 @@ def test_a_card_the_seat_does_not_hold_is_refused_as_entered_naming_card_and_sea
     client = as_user(scene.judge)
     client.cookies["django_language"] = language
     answer = client.post(
-        reverse("deal_play", args=[deal.pk]),
+        reverse("deal-play", args=[deal.pk]),
         {"cards": CARD_TEXT[foreign], "seat": deal.banker, "version": deal.version, "idempotency_key": key()},
         **JSON,
     ).json()

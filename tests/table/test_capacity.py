@@ -6,17 +6,18 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 from django.test import Client
-from django.urls import reverse
 from django.utils import timezone
 
-from referee.table import play
-from referee.table.recording import deal_entry, plays, receipts, turns
+from referee.table import actions
+from referee.table.recording import deal_entry, receipts
+from referee.table.recording import play as recording_play
+from tests.action_urls import deal_url
 from tests.table.helpers import record_play, simulated
 from tournaments.models import Deal, Play, Trick, WriteReceipt
 from tournaments.scoring import errors
 from tournaments.scoring import snapshot as snapshot_module
-from tournaments.scoring.history_rows import insert_with_history, record_change
-from tournaments.scoring.versions import claim_version
+from tournaments.scoring.sql import claim as claim_version
+from tournaments.scoring.sql import insert_with_history, record_change
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -34,7 +35,7 @@ def signed_in(user) -> Client:
 
 
 def post(client: Client, deal: Deal, action: str, key: str, **fields):
-    url = reverse("deal_action", args=[deal.pk, action])
+    url = deal_url(deal.pk, action)
     return client.post(url, {**fields, receipts.KEY_FIELD: key}, **JSON)
 
 
@@ -71,10 +72,10 @@ def test_a_keyed_play_costs_a_bounded_number_of_queries(deal, judge, django_asse
 
 
 def test_a_play_checked_on_a_version_changed_before_it_is_saved_is_refused_as_stale(deal, judge):
-    planned = plays.check(deal, judge, cards="SA", version=0)
+    planned = recording_play.check(deal, judge, cards="SA", version=0)
     record_play(Deal.objects.get(pk=deal.pk), judge, cards="SK", version=0)  # another phone, first
     with pytest.raises(errors.StaleEdit):
-        plays.save(planned)
+        recording_play.save(planned)
     assert list(Play.objects.values_list("cards", flat=True)) == ["SK"]
     assert Deal.objects.get(pk=deal.pk).version == 1
 
@@ -84,16 +85,16 @@ def test_a_retry_whose_first_try_saved_meanwhile_gets_the_first_answer(deal, jud
     first commits, and the retry is answered with the first's outcome, never a conflict nor a second play."""
     first: list = []
     key, fields = "retried-key", {"cards": "SA", "version": "0"}
-    real_check = plays.check
+    real_check = recording_play.check
 
     def check_while_the_first_try_commits(*args, **kwargs):
         checked = real_check(*args, **kwargs)  # the retry's check passed before the first was saved
-        monkeypatch.setattr(plays, "check", real_check)
-        first.append(play.play(Deal.objects.get(pk=deal.pk), judge, fields, key))
+        monkeypatch.setattr(recording_play, "check", real_check)
+        first.append(actions.play(Deal.objects.get(pk=deal.pk), judge, fields, key))
         return checked
 
-    monkeypatch.setattr(plays, "check", check_while_the_first_try_commits)
-    retry = play.play(Deal.objects.get(pk=deal.pk), judge, fields, key)
+    monkeypatch.setattr(recording_play, "check", check_while_the_first_try_commits)
+    retry = actions.play(Deal.objects.get(pk=deal.pk), judge, fields, key)
     assert first[0].ok and retry.ok and retry.outcome.body == first[0].outcome.body
     assert Play.objects.count() == 1 and WriteReceipt.objects.filter(key=key).count() == 1
 
@@ -158,7 +159,7 @@ def judge_calls(monkeypatch):
         return real(record, **kwargs)
 
     monkeypatch.setattr(snapshot_module, "judge", counted)
-    turns.KEPT.clear()
+    recording_play.KEPT.clear()
     return calls
 
 
@@ -182,7 +183,7 @@ def test_a_play_that_is_rolled_back_leaves_no_turn_behind(
         with transaction.atomic():
             record_play(deal, judge, cards=cards, seat=seat, version=0)
             1 / 0  # noqa: B018 - the write fails after the play was saved in its transaction
-    assert turns.KEPT == {} and not Play.objects.exists()
+    assert recording_play.KEPT == {} and not Play.objects.exists()
 
 
 def test_a_kept_turn_is_not_used_once_the_deal_changed_another_way(

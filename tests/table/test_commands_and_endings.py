@@ -80,7 +80,7 @@ def test_simulate_command_plays_the_round_to_the_end(round1, make_pair, director
 def test_penalty_from_the_review_page_counts_tricks_from_one(deal, judge):
     c = as_user(judge)
     c.post(
-        reverse("deal_action", args=[deal.pk, "penalty"]),
+        reverse("deal-penalty", args=[deal.pk]),
         {
             "seat": "W",
             "code": "signal",
@@ -102,7 +102,7 @@ def test_a_challenged_throw_shows_the_forced_unit_and_its_penalty(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     c = as_user(judge)
     response = c.post(
-        reverse("deal_action", args=[deal.pk, "play"]),
+        reverse("deal-play", args=[deal.pk]),
         {
             "cards": "S4 S4",
             "version": 0,
@@ -121,7 +121,7 @@ def test_a_challenged_throw_shows_the_forced_unit_and_its_penalty(match, judge):
 def test_a_wrong_forced_unit_is_refused(match, judge):
     deal = deal_entry.start_deal(match, judge, trump="H", declarer="N")
     response = as_user(judge).post(
-        reverse("deal_action", args=[deal.pk, "play"]),
+        reverse("deal-play", args=[deal.pk]),
         {
             "cards": "S9",
             "version": 0,
@@ -141,9 +141,7 @@ def test_the_state_after_each_play_is_the_state_read_afresh(deal, judge):
     record = simulated(deal, seed=2)
     version = deal.version
     for fields in posted_plays(record):
-        response = c.post(
-            reverse("deal_action", args=[deal.pk, "play"]), {**fields, "version": version}, **JSON
-        )
+        response = c.post(reverse("deal-play", args=[deal.pk]), {**fields, "version": version}, **JSON)
         assert response.status_code == 200, response.json()
         state = response.json()["state"]
         assert state == c.get(reverse("deal_state", args=[deal.pk])).json()
@@ -154,11 +152,9 @@ def test_the_state_after_each_play_is_the_state_read_afresh(deal, judge):
 def test_one_play_costs_a_bounded_number_of_queries(deal, judge, django_assert_max_num_queries):
     """Trick entry stays fast: one play (checks, save, history, the new screen) in a fixed number of queries."""
     c = as_user(judge)
-    c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON)
+    c.post(reverse("deal-play", args=[deal.pk]), {"cards": "SA", "version": 0}, **JSON)
     with django_assert_max_num_queries(12):
-        response = c.post(
-            reverse("deal_action", args=[deal.pk, "play"]), {"cards": "S2", "version": 1}, **JSON
-        )
+        response = c.post(reverse("deal-play", args=[deal.pk]), {"cards": "S2", "version": 1}, **JSON)
     assert response.status_code == 200
 
 
@@ -182,7 +178,7 @@ def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match
     match.save()
     with pytest.raises(errors.RecordingError):
         fold.call_time(match, judge, now=timezone.now() - dt.timedelta(minutes=20))
-    response = as_user(judge).post(reverse("match_action", args=[match.pk, "call-time"]))
+    response = as_user(judge).post(reverse("match-call-time", args=[match.pk]))
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.state == Match.State.FINISHED and match.ended_by == "time"
@@ -200,17 +196,17 @@ def test_time_called_after_the_limit_ends_the_match_and_survives_recompute(match
 
 
 def test_only_the_director_records_a_forfeit(match, judge, director):
-    response = as_user(judge).post(reverse("match_action", args=[match.pk, "forfeit"]), {"side": "EW"})
+    response = as_user(judge).post(reverse("match-forfeit", args=[match.pk]), {"side": "EW"})
     assert response.status_code == 403
     match.refresh_from_db()
     assert match.state != Match.State.FINISHED
-    as_user(director).post(reverse("match_action", args=[match.pk, "forfeit"]), {"side": "EW"})
+    as_user(director).post(reverse("match-forfeit", args=[match.pk]), {"side": "EW"})
     match.refresh_from_db()
     assert (match.state, match.ended_by, match.winner) == (Match.State.FINISHED, "forfeit", match.pair_ns)
 
 
 def test_a_write_without_a_version_is_refused(deal, judge):
-    response = as_user(judge).post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA"}, **JSON)
+    response = as_user(judge).post(reverse("deal-play", args=[deal.pk]), {"cards": "SA"}, **JSON)
     assert response.status_code == 400
     assert not deal.tricks.exists()
 

@@ -17,7 +17,7 @@ from django.utils import translation
 
 from referee.table.forms import QuickEntryForm
 from referee.table.recording import deal_entry, records
-from referee.table.recording.card_text import parse_card_text
+from referee.table.recording.words import parse_card_text
 from referee.table.screens.deal_state import current_deal_state
 from rules.cards import parse_cards
 from rules.judge import judge as engine_judge
@@ -65,9 +65,7 @@ def play_pages(c: Client, deal: Deal, record: dict) -> int:
     """Post every play of ``record`` as the trick-entry page does; the deal's version after the last."""
     version = deal.version
     for fields in posted_plays(record):
-        response = c.post(
-            reverse("deal_action", args=[deal.pk, "play"]), {**fields, "version": version}, **JSON
-        )
+        response = c.post(reverse("deal-play", args=[deal.pk]), {**fields, "version": version}, **JSON)
         assert response.status_code == 200, response.json()
         version = response.json()["state"]["deal"]["version"]
     return version
@@ -228,7 +226,7 @@ def test_a_whole_deal_through_the_pages_then_submit_and_confirm(table, judge, ma
     has_kitty = bool(ruleset_for(table).kitty_size)
     if has_kitty:
         response = c.post(
-            reverse("deal_action", args=[deal.pk, "kitty"]),
+            reverse("deal-kitty", args=[deal.pk]),
             {"kitty": record["kitty"], "version": version},
             **JSON,
         )
@@ -237,18 +235,14 @@ def test_a_whole_deal_through_the_pages_then_submit_and_confirm(table, judge, ma
     assert 'data-testid="total"' in review
     assert ("抠底加分" in review) == has_kitty  # no kitty, no kitty bonus
     deal.refresh_from_db()
-    assert (
-        c.post(reverse("deal_action", args=[deal.pk, "submit"]), {"version": deal.version}).status_code == 302
-    )
+    assert c.post(reverse("deal-submit", args=[deal.pk]), {"version": deal.version}).status_code == 302
     deal.refresh_from_db()
     start = ruleset_for(table).start_level
     expected = engine_judge({**record, "levels": {"NS": start, "EW": start}}).as_dict()
     assert deal.state == Deal.State.SUBMITTED and deal.verdict["ok"] is True
     assert deal.verdict["attackers_points"] == expected["attackers_points"]
     assert deal.verdict["result"] == expected["result"]
-    as_user(make_judge("second")).post(
-        reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}
-    )
+    as_user(make_judge("second")).post(reverse("deal-confirm", args=[deal.pk]), {"version": deal.version})
     table.refresh_from_db()
     after = expected["result"]["levels_after"]
     assert (table.level_ns, table.level_ew) == (after["NS"], after["EW"])
@@ -387,7 +381,7 @@ def test_a_play_or_throw_of_more_than_a_hand_is_refused_in_words(table, judge):
         {"cards": too_many},
         {"cards": "SA", "throw_attempted": too_many, "throw_challenger": "E"},
     ):
-        response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {**fields, "version": 0}, **JSON)
+        response = c.post(reverse("deal-play", args=[deal.pk]), {**fields, "version": 0}, **JSON)
         assert response.status_code == 400
         assert f"A hand holds {rs.hand_size} cards" in response.json()["message"]
     assert not deal.tricks.exists()

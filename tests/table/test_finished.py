@@ -291,7 +291,7 @@ def test_every_table_write_is_refused_while_the_tournament_is_finished_and_works
 def test_the_judges_json_play_is_refused_with_409_in_the_judges_language(day, judge):
     c = Client()
     c.force_login(judge)
-    url = reverse("deal_action", args=[day.open.pk, "play"])
+    url = reverse("deal-play", args=[day.open.pk])
     answer = c.post(url, {"cards": "SJ", "version": v(day.open)}, **JSON)
     assert answer.status_code == 409
     assert (
@@ -325,10 +325,10 @@ def test_the_match_and_review_pages_say_so_and_offer_no_entry_nor_reopening(day,
     assert "赛事已结束：成绩已定，不能再修改。" in page
     assert reverse("new_deal", args=[day.played.pk]) not in page
     review = c.get(reverse("review", args=[day.confirmed.pk])).content.decode()
-    assert reverse("deal_action", args=[day.confirmed.pk, "reopen"]) not in review
+    assert reverse("deal-reopen", args=[day.confirmed.pk]) not in review
     reopen_tournament(day.tournament, director)
     review = c.get(reverse("review", args=[day.confirmed.pk])).content.decode()
-    assert reverse("deal_action", args=[day.confirmed.pk, "reopen"]) in review
+    assert reverse("deal-reopen", args=[day.confirmed.pk]) in review
 
 
 def test_record_deal_refuses_a_finished_tournament_and_simulate_a_draft_round_with_exit_status_2(

@@ -131,7 +131,7 @@ def test_the_table_judge_reopens_a_submitted_deal_but_another_judge_may_not(subm
     with pytest.raises(PermissionRefused):
         corrections.reopen_deal(submitted, make_judge("other"), version=submitted.version, reason="why not")
     response = as_user(submitted.match.judge).post(
-        reverse("deal_action", args=[submitted.pk, "reopen"]),
+        reverse("deal-reopen", args=[submitted.pk]),
         {"version": submitted.version, "reason": ""},
         **JSON,
     )
@@ -185,7 +185,7 @@ def test_a_deal_never_reopened_shows_no_changes_and_no_mark(match, judge, make_j
     deal_entry.set_kitty(fresh(deal), judge, record["kitty"], version=deal.version)
     deal_entry.submit_deal(fresh(deal), judge, version=fresh(deal).version)
     assert deal_changes(fresh(deal)) is None
-    reopen = reverse("deal_action", args=[deal.pk, "reopen"])
+    reopen = reverse("deal-reopen", args=[deal.pk])
     page = as_user(make_judge("second")).get(reverse("review", args=[deal.pk])).content.decode()
     assert 'data-testid="changes"' not in page and reopen not in page  # the second person confirms, no more
     page = as_user(judge).get(reverse("review", args=[deal.pk])).content.decode()

@@ -25,7 +25,7 @@ def fresh_identity():
 
 
 def post_play(client, deal, fields: dict, version: int, k: str):
-    url = reverse("deal_play", args=[deal.pk])
+    url = reverse("deal-play", args=[deal.pk])
     return client.post(
         url, {**fields, "version": version, "idempotency_key": k}, HTTP_ACCEPT="application/json"
     )

@@ -11,7 +11,7 @@ from tests.table.helpers import record_play
 from tournaments.models import Deal, Trick, WriteReceipt
 from tournaments.scoring import corrections
 from tournaments.scoring import sql as hot_sql
-from tournaments.scoring.history_rows import history_of, history_row
+from tournaments.scoring.sql import history_of, history_row
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.table.recording import turns
-from referee.table.recording.plays import Throw
+from referee.table.recording import play as recording_play
+from referee.table.recording.play import Throw
 from rules.judge import judge as engine_judge
 from rules.record import parse_record
 from tests.table.helpers import play_through_service, record_play, simulated
@@ -58,7 +58,7 @@ def test_each_play_keeps_the_deal_as_stored_after_it_with_the_engines_verdict(
                 thrown = Throw(throw["attempted"], throw["challenger"], throw["shown"]) if throw else None
                 record_play(deal, judge, cards=cards, seat=seat, version=deal.version, throw=thrown)
             deal.refresh_from_db()
-            kept = turns.KEPT[turns.kept_key(deal, rs, start_levels(deal))]
+            kept = recording_play.KEPT[recording_play.kept_key(deal, rs, start_levels(deal))]
             fresh = typed_record(stored(deal))
             assert kept.rec == fresh
             assert kept.verdict.as_dict() == engine_judge(fresh, live=True).as_dict()
@@ -69,6 +69,6 @@ def test_a_play_on_a_kept_deal_reads_no_trick(deal, judge, django_capture_on_com
     with django_capture_on_commit_callbacks(execute=True):
         record_play(deal, judge, cards=c1, seat=s1, version=0)
     deal.refresh_from_db()
-    monkeypatch.setattr(turns, "snapshot", lambda *args: pytest.fail("the kept deal was read again"))
+    monkeypatch.setattr(recording_play, "snapshot", lambda *args: pytest.fail("the kept deal was read again"))
     saved = record_play(deal, judge, cards=c2, seat=s2, version=1)
     assert [[p.seat for p in plays] for plays in saved.plays] == [[s1, s2]]

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee.table.recording import deal_entry, quick, receipts
+from tests.action_urls import deal_url
 from tests.table.helpers import (
     JSON,
     act,
@@ -46,7 +47,7 @@ def test_the_key_may_come_in_a_header(deal, judge):
     c, k = as_user(judge), key()
     for _ in range(2):
         response = c.post(
-            reverse("deal_action", args=[deal.pk, "play"]),
+            reverse("deal-play", args=[deal.pk]),
             {"cards": "SA", "version": 0},
             HTTP_X_IDEMPOTENCY_KEY=k,
             **JSON,
@@ -175,8 +176,8 @@ def test_every_deal_action_posted_twice_with_one_key_changes_the_deal_once(match
     before = deal.version
     c, k = as_user(user), key()
     fields = {**fields, "version": before, "idempotency_key": k}
-    first = c.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
-    again = c.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
+    first = c.post(deal_url(deal.pk, action), fields, **JSON)
+    again = c.post(deal_url(deal.pk, action), fields, **JSON)
     assert first.status_code == 200, first.json()
     assert again.status_code == 200 and again.json()["ok"] is True
     deal.refresh_from_db()
@@ -188,7 +189,7 @@ def test_a_form_post_retried_redirects_as_the_first_did_with_no_conflict(deal, j
     """The review page's forms (no script): a double submit shows "saved" again, never the stale refusal."""
     c, k = as_user(judge), key()
     fields = {"seat": "E", "code": "signal", "version": 0, "next": "review", "idempotency_key": k}
-    url = reverse("deal_action", args=[deal.pk, "penalty"])
+    url = reverse("deal-penalty", args=[deal.pk])
     first, again = c.post(url, fields, follow=True), c.post(url, fields, follow=True)
     assert first.redirect_chain == again.redirect_chain
     for response in (first, again):
@@ -202,7 +203,7 @@ def test_a_form_post_retried_redirects_as_the_first_did_with_no_conflict(deal, j
 @db
 def test_a_forfeit_posted_twice_with_one_key_is_recorded_once(match, director):
     c, k = as_user(director), key()
-    url = reverse("match_action", args=[match.pk, "forfeit"])
+    url = reverse("match-forfeit", args=[match.pk])
     for _ in range(2):
         assert c.post(url, {"side": "EW", "idempotency_key": k}).status_code == 302
     match.refresh_from_db()
@@ -218,7 +219,7 @@ def test_calling_time_twice_with_one_key_says_saved_both_times(match, judge):
     match.started_at = timezone.now() - timedelta(minutes=5)
     match.save()
     c, k = as_user(judge), key()
-    url = reverse("match_action", args=[match.pk, "call-time"])
+    url = reverse("match-call-time", args=[match.pk])
     for _ in range(2):
         response = c.post(url, {"idempotency_key": k}, follow=True)
         assert [m.level_tag for m in response.context["messages"]] == ["success"]

@@ -12,10 +12,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from referee.table.consequences import seat_label
-from referee.table.recording import deal_entry, plays, records, settling
+from referee.table.recording import deal_entry, records, settling
+from referee.table.recording import play as plays
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from referee.table.screens.review import review_screen
 from rules.judge import judge as engine_judge
+from tests.action_urls import deal_url
 from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick
 from tournaments.scoring import corrections
@@ -41,9 +43,7 @@ def as_user(user, language: str = "en") -> Client:
 
 def post(client, deal, action, **fields):
     deal.refresh_from_db()
-    return client.post(
-        reverse("deal_action", args=[deal.pk, action]), {"version": deal.version, **fields}, **JSON
-    )
+    return client.post(deal_url(deal.pk, action), {"version": deal.version, **fields}, **JSON)
 
 
 def play_all(deal, user, plays):

@@ -34,7 +34,7 @@ def submitted(card, match, device):
 
 def pin_confirm(client, deal, ns: str, ew: str, **headers):
     fields = {"pin_NS": ns, "pin_EW": ew, "version": Deal.objects.get(pk=deal.pk).version, "_key": key()}
-    return client.post(reverse("deal_action", args=[deal.pk, "pin_confirm"]), fields, **(headers or JSON))
+    return client.post(reverse("deal-pin-confirm", args=[deal.pk]), fields, **(headers or JSON))
 
 
 def test_a_pin_is_six_digits_kept_only_as_a_slow_hash(card, match):
@@ -97,7 +97,7 @@ def test_the_device_that_submits_a_deal_lands_on_the_pin_form(match, device):
     deal = submitted_by(match, TableLink.objects.get(match=match).account)
     corrections.reopen_deal(deal, match.judge or deal.submitted_by, version=deal.version, reason="x")
     deal.refresh_from_db()
-    url = reverse("deal_action", args=[deal.pk, "submit"])
+    url = reverse("deal-submit", args=[deal.pk])
     answer = device.post(url, {"version": deal.version, "_key": key()})
     assert answer.status_code == 302 and answer["Location"] == reverse("review", args=[deal.pk]) + "#pin"
 
@@ -120,24 +120,20 @@ def test_a_captain_confirms_only_what_a_judge_submitted(
     captain = django_user_model.objects.create_user("captain-ns", password="x")
     match.pair_ns.captain = captain
     match.pair_ns.save()
-    answer = as_user(captain).post(
-        reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
-    )
+    answer = as_user(captain).post(reverse("deal-confirm", args=[deal.pk]), {"version": deal.version}, **JSON)
     assert (answer.status_code == 200) is may_confirm
     assert (Deal.objects.get(pk=deal.pk).state == Deal.State.CONFIRMED) is may_confirm
 
 
 def test_the_device_that_submitted_cannot_confirm_without_a_pin(device, submitted):
-    answer = device.post(
-        reverse("deal_action", args=[submitted.pk, "confirm"]), {"version": submitted.version}, **JSON
-    )
+    answer = device.post(reverse("deal-confirm", args=[submitted.pk]), {"version": submitted.version}, **JSON)
     assert answer.status_code == 403
     assert Deal.objects.get(pk=submitted.pk).state == Deal.State.SUBMITTED
 
 
 def test_the_director_still_confirms_a_deal_a_device_submitted(director, submitted):
     answer = as_user(director).post(
-        reverse("deal_action", args=[submitted.pk, "confirm"]), {"version": submitted.version}, **JSON
+        reverse("deal-confirm", args=[submitted.pk]), {"version": submitted.version}, **JSON
     )
     assert answer.status_code == 200
     deal = Deal.objects.get(pk=submitted.pk)

@@ -89,7 +89,7 @@ def test_the_match_page_says_the_match_plays_on_at_a_after_time(match, judge, di
     before = client.get(reverse("match", args=[match.pk])).content.decode()
     button = "时间到：双方定为打A" if language == "zh-hans" else "Time is up: both sides to A"
     assert button in before and words not in before
-    client.post(reverse("match_action", args=[match.pk, "call-time"]))
+    client.post(reverse("match-call-time", args=[match.pk]))
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert words in page and 'data-testid="overtime"' in page
     new_deal = client.get(reverse("new_deal", args=[match.pk])).content.decode()

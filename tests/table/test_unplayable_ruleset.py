@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from referee.table.recording import deal_entry
+from tests.action_urls import deal_url
 from tournaments.models import Tournament
 
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -70,7 +71,7 @@ def test_the_judges_json_endpoints_meeting_an_unplayable_ruleset_answer_409_with
     if action is None:
         response = client.get(reverse("deal_state", args=[deal.pk]), **JSON)
     else:
-        response = client.post(reverse("deal_action", args=[deal.pk, action]), fields, **JSON)
+        response = client.post(deal_url(deal.pk, action), fields, **JSON)
     assert response.status_code == 409
     body = response.json()
     assert body["ok"] is False and body["error"] == "ruleset"

@@ -53,7 +53,7 @@ WRITE = {
 @pytest.mark.parametrize("who", list(WRITE))
 def test_who_may_record_a_play(people, deal, who):
     response = as_user(people[who]).post(
-        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": deal.version}, **JSON
+        reverse("deal-play", args=[deal.pk]), {"cards": "SA", "version": deal.version}, **JSON
     )
     if who == "anonymous":
         assert response.status_code == 302 and "/login/" in response["Location"]
@@ -116,7 +116,7 @@ def test_who_may_confirm(people, match, judge, who, allowed):
     deal_entry.submit_deal(deal, judge, version=deal.version)  # the assigned judge submits
     deal.refresh_from_db()
     response = as_user(people[who]).post(
-        reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
+        reverse("deal-confirm", args=[deal.pk]), {"version": deal.version}, **JSON
     )
     deal.refresh_from_db()
     assert response.status_code == (200 if allowed else 403)
@@ -133,7 +133,7 @@ def test_a_captain_of_the_other_side_may_confirm(match, judge):
     deal_entry.submit_deal(deal, judge, version=deal.version)
     deal.refresh_from_db()
     response = as_user(captain).post(
-        reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version}, **JSON
+        reverse("deal-confirm", args=[deal.pk]), {"version": deal.version}, **JSON
     )
     assert response.status_code == 200
 
@@ -148,7 +148,7 @@ def judge_director():
 def test_csrf_is_required(deal, judge):
     c = Client(enforce_csrf_checks=True)
     c.force_login(judge)
-    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON)
+    response = c.post(reverse("deal-play", args=[deal.pk]), {"cards": "SA", "version": 0}, **JSON)
     assert response.status_code == 403
     assert not deal.tricks.exists()
 
@@ -158,9 +158,7 @@ def test_csrf_is_required(deal, judge):
 
 def test_play_answers_with_the_new_state(deal, judge):
     c = as_user(judge)
-    response = c.post(
-        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "sa, ♠A", "version": 0}, **JSON
-    )
+    response = c.post(reverse("deal-play", args=[deal.pk]), {"cards": "sa, ♠A", "version": 0}, **JSON)
     data = response.json()
     assert data["ok"] is True
     state = data["state"]
@@ -197,8 +195,8 @@ def test_the_picker_and_card_names_follow_the_language_each_time(deal, judge):
 
 def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, judge):
     c = as_user(judge)
-    c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA SA", "version": 0}, **JSON)
-    response = c.post(reverse("deal_action", args=[deal.pk, "play"]), {"cards": "S3", "version": 1}, **JSON)
+    c.post(reverse("deal-play", args=[deal.pk]), {"cards": "SA SA", "version": 0}, **JSON)
+    response = c.post(reverse("deal-play", args=[deal.pk]), {"cards": "S3", "version": 1}, **JSON)
     assert response.status_code == 422
     data = response.json()
     assert data["error"] == "illegal"
@@ -208,13 +206,9 @@ def test_an_illegal_play_is_refused_in_chinese_and_the_state_is_unchanged(deal, 
 
 
 def test_stale_page_gets_409_with_who_changed_it(deal, judge, director, english):
-    as_user(director).post(
-        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA", "version": 0}, **JSON
-    )
+    as_user(director).post(reverse("deal-play", args=[deal.pk]), {"cards": "SA", "version": 0}, **JSON)
     english.force_login(judge)
-    response = english.post(
-        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SK", "version": 0}, **JSON
-    )
+    response = english.post(reverse("deal-play", args=[deal.pk]), {"cards": "SK", "version": 0}, **JSON)
     assert response.status_code == 409
     data = response.json()
     assert "changed by td" in data["message"]
@@ -224,7 +218,7 @@ def test_stale_page_gets_409_with_who_changed_it(deal, judge, director, english)
 
 def test_bad_cards_name_the_token(deal, judge):
     response = as_user(judge).post(
-        reverse("deal_action", args=[deal.pk, "play"]), {"cards": "SA ZZ", "version": 0}, **JSON
+        reverse("deal-play", args=[deal.pk]), {"cards": "SA ZZ", "version": 0}, **JSON
     )
     assert response.status_code == 400
     assert "ZZ" in response.json()["message"]
@@ -248,25 +242,23 @@ def test_whole_deal_through_the_pages_then_submit_and_confirm(match, judge, make
     record = simulated(deal, seed=4)
     version = 0
     for fields in posted_plays(record):
-        response = c.post(
-            reverse("deal_action", args=[deal.pk, "play"]), {**fields, "version": version}, **JSON
-        )
+        response = c.post(reverse("deal-play", args=[deal.pk]), {**fields, "version": version}, **JSON)
         assert response.status_code == 200, response.json()
         version = response.json()["state"]["deal"]["version"]
     c.post(
-        reverse("deal_action", args=[deal.pk, "kitty"]),
+        reverse("deal-kitty", args=[deal.pk]),
         {"kitty": record["kitty"], "version": version},
         **JSON,
     )
     deal.refresh_from_db()
     review = c.get(reverse("review", args=[deal.pk])).content.decode()
     assert "levels-after" in review
-    response = c.post(reverse("deal_action", args=[deal.pk, "submit"]), {"version": deal.version})
+    response = c.post(reverse("deal-submit", args=[deal.pk]), {"version": deal.version})
     assert response.status_code == 302
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED
     other = as_user(make_judge("second"))
-    other.post(reverse("deal_action", args=[deal.pk, "confirm"]), {"version": deal.version})
+    other.post(reverse("deal-confirm", args=[deal.pk]), {"version": deal.version})
     deal.refresh_from_db()
     match.refresh_from_db()
     assert deal.state == Deal.State.CONFIRMED

@@ -207,7 +207,7 @@ def test_a_hidden_tournament_lets_the_second_person_open_and_confirm(people, pla
     c = as_user(people[who])
     assert c.get(reverse("match", args=[match.pk])).status_code == (404 if status == 404 else 200)
     response = c.post(
-        reverse("deal_action", args=[deal.pk, "confirm"]),
+        reverse("deal-confirm", args=[deal.pk]),
         {"version": deal.version},
         HTTP_ACCEPT="application/json",
     )

@@ -86,7 +86,7 @@ class Command(BaseCommand):
                 seed=f"{options['seed']}-{n}",
             )
             deal = start_deal(match, judge, trump=record["trump"], declarer=banker)
-            url = reverse("deal_action", args=[deal.pk, "play"])
+            url = reverse("deal-play", args=[deal.pk])
             version = deal.version
             for trick in record["tricks"]:
                 trick_time = 0.0

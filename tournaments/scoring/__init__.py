@@ -8,8 +8,8 @@
 - ``corrections``: a penalty added or taken off, a deal reopened (the judge's page and the director's ruling);
 - ``rescoring``: a tournament's ruleset changed, every played deal scored again and every match recomputed;
 - what every write to a match or a deal shares: ``errors`` (the refusals), ``entries`` (who may write, and
-  when), ``versions`` (the version a writer saw, claimed or refused as stale), ``history_rows``, and ``sql``
-  (the play path's statements written once as SQL).
+  when), ``versions`` (the version a writer saw, or refused as stale), and ``sql`` (every raw
+  statement of the play path: the play's reads, its version claim, its rows and their history rows).
 
 The table side's recording service (``referee.table.recording``) and the desk's services (adjusted results,
 check-in forfeits, ruleset changes) call it directly.

@@ -8,9 +8,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.competition.accounts import display_name
 from tournaments.models import Deal
-from tournaments.scoring import sql
 from tournaments.scoring.errors import StaleEdit
-from tournaments.scoring.history_rows import record_change
 
 
 def lock_deal(deal: Deal, version: int | None) -> Deal:
@@ -41,28 +39,6 @@ def stale(current: Deal) -> StaleEdit:
         % {"who": who, "when": when},
         version=current.version,
     )
-
-
-def claim(deal: Deal, user, version: int) -> None:
-    """Count a change to a deal read without a lock, provided it is still at ``version``.
-
-    One conditional UPDATE checks the version, bumps it and takes the row (on SQLite the write lock), so the
-    checks before it run outside the lock; a change saved since the read is refused as stale, with who made it,
-    before anything is written. The deal's history row says who and when, as ``touch``'s does.
-    """
-    now = timezone.now()
-    changed_by = user if getattr(user, "is_authenticated", False) else None
-    if not claim_version(deal.pk, version, changed_by, now):
-        raise stale(Deal.objects.select_related("changed_by").get(pk=deal.pk))
-    deal.version, deal.changed_by, deal.changed_at = version + 1, changed_by, now
-    deal._history_user = changed_by
-    record_change(deal, changed_by, now)
-
-
-def claim_version(pk: int, version: int, changed_by, now) -> bool:
-    """``UPDATE deal SET version = version + 1, changed_by, changed_at WHERE id = pk AND version = version``
-    (``sql.claim``): whether the deal was at ``version`` (and is now one on)."""
-    return sql.claim(pk, version, changed_by, now)
 
 
 def touch(deal: Deal, user) -> None:

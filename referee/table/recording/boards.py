@@ -16,8 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.recording.card_text import parse_card_text, seat_name
 from referee.table.recording.deal_entry import begin, next_deal_number
+from referee.table.recording.words import parse_card_text, seat_name
 from rules.boards import BoardError, check_cards
 from rules.calling import CallError, call_trump, read_show
 from rules.cards import CARD_TEXT, parse_cards

@@ -1,4 +1,4 @@
-"""A deal's writes at the table: start it, undo, the kitty, penalties, submit, confirm, reopen (a play: ``plays``).
+"""A deal's writes at the table: start it, undo, the kitty, penalties, submit, confirm, reopen (a play: ``play``).
 
 Every write names the deal's version the writer saw (``versions.lock_deal``). Submitting stores the engine's verdict; a second person confirms it, and only the
 TD reopens it; both then recompute the match (``tournaments.scoring.fold.recompute_match``).
@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.table.recording import settling
-from referee.table.recording.card_text import parse_card_text
+from referee.table.recording.words import parse_card_text
 from rules.match import MatchState, can_start_deal
 from rules.ruleset import Ruleset, TimeRule
 from rules.seats import SEATS, side_of
@@ -142,7 +142,7 @@ def set_kitty(deal: Deal, user, kitty: str, *, version: int | None) -> Deal:
     return deal
 
 
-# ---------------------------------------------------------------- undo (the plays: ``plays``)
+# ---------------------------------------------------------------- undo (the plays: ``play``)
 
 
 @transaction.atomic

@@ -23,8 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.table.recording.card_text import parse_card_text, seat_name
-from referee.table.recording.verdict_text import joined, violation_message
+from referee.table.recording.words import joined, parse_card_text, seat_name, violation_message
 from rules.scoring import PENALTY_FOR_VIOLATION
 from rules.seats import SEATS
 from rules.verdict import Verdict, Violation

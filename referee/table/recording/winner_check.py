@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from referee.table.recording.card_text import seat_name
 from referee.table.recording.receipts import Outcome
+from referee.table.recording.words import seat_name
 from tournaments.models import Deal
 from tournaments.scoring.entries import require_record
 from tournaments.scoring.errors import RecordingError

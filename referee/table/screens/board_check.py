@@ -9,7 +9,7 @@ from collections import Counter
 from django.utils.translation import gettext as _
 
 from referee.table.recording.boards import board_problem, calling_order, current_board, ruleset_for_board
-from referee.table.recording.card_text import seat_name
+from referee.table.recording.words import seat_name
 from rules.cards import BJ, CARD_TEXT, LJ, SUITS
 from rules.messages import show
 from rules.ranks import RANK_INDEX, rank_text

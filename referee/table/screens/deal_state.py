@@ -1,10 +1,15 @@
 """The trick-entry page's state, as plain data: the deal, its tricks and plays, whose turn, the picker, the
 violations and how each is settled. The page's script receives it as JSON after every action, so it never needs a
-reload for a trick; it keeps its shape (``static/js/deal.js`` reads it)."""
+reload for a trick; it keeps its shape (``static/js/deal.js`` reads it).
+
+In three parts, in this order: the state itself (``deal_state``); the cards on the judges' screens (each card's
+label in the active language, the picker's rows, a challenged throw as the judge saw it; the review shows them
+too); and what the page adds for a duplicate board (``board_state``)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from django.utils import timezone
@@ -17,14 +22,13 @@ from referee.table.consequences import (
     seat_label,
 )
 from referee.table.recording import settling
-from referee.table.recording.card_text import seat_name
 from referee.table.recording.consistent import consistent_read
-from referee.table.recording.verdict_text import violation_message
-from referee.table.screens.board_state import board_state
-from referee.table.screens.cards import card_label, card_labels, picker_rows, throw_info
-from rules.cards import CARD_TEXT, parse_cards
+from referee.table.recording.words import seat_name, violation_message
+from rules.cards import ALL_CARDS, CARD_SYMBOL, CARD_TEXT, parse_cards
 from rules.messages import show
+from rules.order import TRUMP, trump_from_text
 from rules.ranks import rank_text
+from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from rules.verdict import Verdict
 from tournaments.backup import given_back, identity
@@ -32,7 +36,9 @@ from tournaments.competition.access import (
     can_confirm,
     can_record,
 )
+from tournaments.competition.display import card_face
 from tournaments.models import Deal
+from tournaments.scoring.board_hands import banker_pickup, board_of, start_hands
 from tournaments.scoring.fold import start_levels
 from tournaments.scoring.settlement import Settlement, distinct, key_of, penalty_for, read_settlement
 from tournaments.scoring.snapshot import Snapshot, snapshot
@@ -207,3 +213,168 @@ def current_deal_state(deal: Deal, user) -> dict:
         deal.refresh_from_db()
         deal.match = match  # already loaded with its pairs and players
         return deal_state(deal, user)
+
+
+# ---------------------------------------------------------------- the cards on the judges' screens
+# Cards on the judges' screens: each card's label in the active language, the card picker's rows (copies left),
+# and a challenged throw as the judge saw it.
+
+
+FACES = {CARD_TEXT[c]: CARD_SYMBOL[c] for c in range(52)}  # ♠10, ♥A …: the engine's own symbols
+
+
+def card_label(text: str, labels: dict[str, dict] | None = None) -> dict:
+    """How a card shows on screen: ``{"code": "ST", "face": "♠10", "suit": "S"}``, a fresh copy of its label in
+    ``labels`` (``card_labels``; the active language's when not given)."""
+    return dict((labels or card_labels(get_language()))[text])
+
+
+@lru_cache(maxsize=16)
+def card_labels(language: str | None) -> dict[str, dict]:
+    """Every card's label in ``language`` (the active one when it is worked out), worked out once: a screen asks
+    for the language once, not once per card (asking costs more than the label)."""
+    labels = {"BJ": {"code": "BJ", "face": card_face("BJ"), "suit": "J", "short": _("BJ")}}
+    labels["LJ"] = {"code": "LJ", "face": card_face("LJ"), "suit": "J", "short": _("LJ")}
+    for text, face in FACES.items():
+        labels[text] = {"code": text, "face": face, "suit": text[0], "short": face}
+    return labels
+
+
+def throw_info(trick, plays, rs, labels: dict[str, dict] | None = None) -> dict:
+    """A challenged throw as the judge saw it, with the unit played and the penalty it costs."""
+    played = len(plays[0].cards.split()) if plays else 0
+    taken_back = max(len(trick.throw_attempted.split()) - played, 0)
+    return {
+        "attempted": [card_label(c, labels) for c in trick.throw_attempted.split()],
+        "challenger": trick.throw_challenger,
+        "shown": [card_label(c, labels) for c in trick.throw_shown.split()],
+        "forced": [card_label(c, labels) for c in plays[0].cards.split()] if plays else [],
+        "penalty": failed_throw_points(rs, taken_back),
+    }
+
+
+def picker_rows(deal: Deal, played: Counter, decks: int, permanent_twos: bool) -> list[dict]:
+    """The card picker, one button a face with the copies left: the jokers and level cards (and permanent 2s)
+    first, then the trump suit's own cards (``trump``), then each plain suit, high to low."""
+    language = get_language()
+    labels = card_labels(language)
+    return [
+        {
+            "suit": suit,
+            "name": name,
+            "trump": is_trump,
+            "cards": [{**labels[text], "left": max(decks - played[text], 0)} for text in texts],
+        }
+        for suit, name, is_trump, texts in picker_layout(deal.level, deal.trump, permanent_twos, language)
+    ]
+
+
+@lru_cache(maxsize=256)
+def picker_layout(level: str, trump: str, permanent_twos: bool, language: str | None) -> tuple:
+    """The picker's rows for a level and trump, in ``language``: (suit, its name, trump or not, the cards high to
+    low); the trump group split in two short rows, its top cards and the trump suit's own run (a row a suit, as
+    the hand is held). Worked out once, as the judges' pages ask for it on every play."""
+    t = trump_from_text(level, trump, permanent_twos)
+    groups: dict[int, list[int]] = {}
+    for card in t.sort(ALL_CARDS):
+        groups.setdefault(t.suit_of(card), []).append(card)
+    names = {TRUMP: _("Trumps"), 0: _("Spades"), 1: _("Hearts"), 2: _("Clubs"), 3: _("Diamonds")}
+    rows = []
+    for suit in [TRUMP, 0, 1, 2, 3]:
+        if suit not in groups:
+            continue
+        cards = groups[suit]
+        run = trump_suit_run(cards, t) if suit == TRUMP and t.trump is not None else 0
+        if run and t.trump is not None:
+            rows.append(("T", names[TRUMP], True, tuple(CARD_TEXT[c] for c in cards[: len(cards) - run])))
+            rows.append(("SHCD"[t.trump], names[t.trump], True, tuple(CARD_TEXT[c] for c in cards[-run:])))
+            continue
+        rows.append(
+            (
+                "T" if suit == TRUMP else "SHCD"[suit],
+                names[suit],
+                suit == TRUMP,
+                tuple(CARD_TEXT[c] for c in cards),
+            )
+        )
+    return tuple(rows)
+
+
+def trump_suit_run(cards: list[int], t) -> int:
+    """How many of the trump group's last cards (high to low) are the trump suit's plain ranks: neither the level
+    card nor a permanent 2."""
+    run = 0
+    for card in reversed(cards):
+        rank = card % 13 if card < 52 else -1
+        if card >= 52 or card // 13 != t.trump or rank == t.level or (t.permanent_twos and rank == 0):
+            break
+        run += 1
+    return run
+
+
+def held_rows(deal: Deal, left: Counter, permanent_twos: bool) -> list[dict]:
+    """A board's picker (RULES §14.6): only the cards the seat to play still holds (``left``: copies by card
+    text), in the picker's rows; a card the seat does not hold has no button, so a single is one tap."""
+    language = get_language()
+    labels = card_labels(language)
+    rows = []
+    for suit, name, is_trump, texts in picker_layout(deal.level, deal.trump, permanent_twos, language):
+        cards = [{**labels[text], "left": left[text]} for text in texts if left[text] > 0]
+        if cards:
+            rows.append({"suit": suit, "name": name, "trump": is_trump, "cards": cards})
+    return rows
+
+
+# ---------------------------------------------------------------- a duplicate board
+# What the trick-entry page adds for a duplicate board (RULES §14.6): the board's number and fingerprint, whether
+# the banker's buried cards are still to enter, and what each seat still holds, so the picker offers the seat to
+# play only its own cards (a card it does not hold has no button; typed, it is refused by the engine, named).
+#
+# Each seat's holding is sent with the state: a page that keeps plays on the device while the network is down
+# redraws the picker for the next seat from it (``static/js/overlay.js``), as the server would.
+
+
+ALL_COPIES = Counter({text: 1 for text in CARD_TEXT})  # every card once: the picker's whole layout
+
+
+def holdings(snap: Snapshot) -> dict[str, Counter]:
+    """What each seat holds now, by card text: the hands as play began less what the seat played. Before the
+    buried cards are entered, the banker holds the hand with the kitty (the cards to bury from), the others
+    their hands."""
+    deal = snap.deal
+    hands = start_hands(deal)
+    if hands is None:
+        board = board_of(deal)
+        assert board is not None
+        held: dict[str, Counter] = {seat: Counter() for seat in SEATS}
+        held[deal.banker] = Counter(CARD_TEXT[c] for c in banker_pickup(board))
+        return held
+    held = {seat: Counter(CARD_TEXT[c] for c in hands[seat]) for seat in SEATS}
+    for plays in snap.plays:
+        for p in plays:
+            held[p.seat].subtract(p.cards.split())
+    return held
+
+
+def board_state(snap: Snapshot, due: str | None) -> dict | None:
+    """The board's part of the page's state, and the picker for ``due`` (or for the banker's bury); None for a
+    deal dealt at the table."""
+    board = board_of(snap.deal)
+    if board is None:
+        return None
+    held = holdings(snap)
+    needs_kitty = not snap.deal.kitty
+    seat = snap.deal.banker if needs_kitty else due
+    picker = held_rows(snap.deal, held[seat], snap.rs.permanent_twos) if seat else []
+    return {
+        "number": board.number,
+        "title": _("Board %(n)s") % {"n": board.number},
+        "fingerprint": board.short_fingerprint,
+        "needs_kitty": needs_kitty,
+        "kitty_size": snap.rs.kitty_size,
+        "held": {s: {c: n for c, n in held[s].items() if n > 0} for s in SEATS},
+        "layout": held_rows(
+            snap.deal, ALL_COPIES, snap.rs.permanent_twos
+        ),  # every card's row, for the overlay
+        "picker": picker,
+    }

@@ -12,8 +12,7 @@ from referee.table.consequences import (
 )
 from referee.table.explain import causes, level_stops, quick_stops, stop_lines
 from referee.table.recording.changes import deal_changes
-from referee.table.screens.cards import card_label
-from referee.table.screens.deal_state import violation_rows
+from referee.table.screens.deal_state import card_label, violation_rows
 from tournaments.backup import given_back
 from tournaments.competition.access import (
     can_confirm,

@@ -5,8 +5,8 @@ import uuid
 from django import template
 from django.utils.html import format_html
 
-from referee.table.recording.card_text import seat_name
 from referee.table.recording.receipts import KEY_FIELD
+from referee.table.recording.words import seat_name
 from rules.ranks import rank_text
 
 register = template.Library()
