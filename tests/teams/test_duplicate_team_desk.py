@@ -6,9 +6,13 @@ round has played it; the setup form's event seated at two tables a match."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
+from openpyxl import load_workbook
 
 from referee.table.recording.records import record_deal
 from rules.boards import deal_board
@@ -31,6 +35,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.teams import services
+from tournaments.teams.sheets import team_sheets
+from tournaments.workbook.export import write_workbook
 
 pytestmark = pytest.mark.django_db
 ZH = {"accept-language": "zh-hans"}
@@ -38,6 +44,14 @@ EN = {"accept-language": "en"}
 SCALE = ((5, 0), (25, 1), (45, 2), (75, 3), (115, 4), (155, 5), (195, 6))  # RULES §14.5, as written there
 VP_TEXT = "0: 10–10\n1: 12-8\n3: 15 - 5\n6: 18–2\n10: 20–0"
 VP_ROWS = ((0, 10, 10), (1, 12, 8), (3, 15, 5), (6, 18, 2), (10, 20, 0))
+
+
+def workbook_rows(tournament: Tournament, title: str) -> list[tuple]:
+    out = io.BytesIO()
+    with translation.override("en"):
+        write_workbook(tournament, out, extra=team_sheets)
+    out.seek(0)
+    return list(load_workbook(out)[title].iter_rows(values_only=True))
 
 
 def by_the_scale(d: int) -> int:
@@ -127,6 +141,9 @@ def test_the_setup_form_makes_a_duplicate_teams_event_whose_first_round_has_two_
         assert tables[0].match.pair_ns_id in home and tables[1].match.pair_ew_id in home  # team A NS, then EW
     page = desk(director).get(f"/t/{tournament.slug}/fixtures/{fixtures[0].pk}/", headers=ZH)
     assert page.status_code == 200 and page.content.decode().count('data-testid="team-board"') == 2
+    boards = desk(director).get(f"/t/{tournament.slug}/desk/boards/", headers=ZH).content.decode()
+    for fx in fixtures:  # each table of the round leads to its team match's rulings
+        assert boards.count(f'href="/t/{tournament.slug}/fixtures/{fx.pk}/"') == 2
 
 
 def test_the_setup_form_offers_duplicate_teams_with_its_boards_a_round(director):
@@ -150,6 +167,7 @@ def test_a_victory_point_table_the_director_sets_scores_each_match_on_its_scale_
     standing = {line.team.pk: line.score for line in zone_table(tournament, None)}
     api = Client().get(f"/api/v1/tournaments/{tournament.slug}/teams/").json()
     by_fixture = {f["id"]: f for f in api["fixtures"]}
+    sheet = {(r[0], r[1]): r for r in workbook_rows(tournament, "Team matches")[1:]}
     for fx in fixtures:
         swings = [
             by_the_scale(ns_score(played[(fx.number, 1, b)]) - ns_score(played[(fx.number, 2, b)]))
@@ -162,6 +180,8 @@ def test_a_victory_point_table_the_director_sets_scores_each_match_on_its_scale_
         assert (result.table_points_home, result.table_points_away) == (home, away)
         assert (standing[fx.home_id], standing[fx.away_id]) == (100 * vp_home, 100 * vp_away)
         assert (by_fixture[fx.pk]["home_score"], by_fixture[fx.pk]["away_score"]) == (vp_home, vp_away)
+        row = sheet[(1, fx.number)]  # home score, away score, winner, home and away table points: scale points
+        assert (row[6], row[7], row[9], row[10]) == (vp_home, vp_away, home, away)
         page = Client().get(f"/t/{tournament.slug}/fixtures/{fx.pk}/", headers=ZH).content.decode()
         assert f"{vp_home:.2f} : {vp_away:.2f}" in page
 
