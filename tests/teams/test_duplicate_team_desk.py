@@ -180,7 +180,9 @@ def test_a_victory_point_table_the_director_sets_scores_each_match_on_its_scale_
         assert (result.table_points_home, result.table_points_away) == (home, away)
         assert (standing[fx.home_id], standing[fx.away_id]) == (100 * vp_home, 100 * vp_away)
         assert (by_fixture[fx.pk]["home_score"], by_fixture[fx.pk]["away_score"]) == (vp_home, vp_away)
-        row = sheet[(1, fx.number)]  # home score, away score, winner, home and away table points: scale points
+        row = sheet[
+            (1, fx.number)
+        ]  # home score, away score, winner, home and away table points: scale points
         assert (row[6], row[7], row[9], row[10]) == (vp_home, vp_away, home, away)
         page = Client().get(f"/t/{tournament.slug}/fixtures/{fx.pk}/", headers=ZH).content.decode()
         assert f"{vp_home:.2f} : {vp_away:.2f}" in page
