@@ -21,15 +21,19 @@ from rules.simulate import simulate_from_hands
 from tests.desk.helpers import settings_data
 from tests.table.board_scene import SEED, store_boards
 from tournaments.adjusted.artificial import give_artificial
+from tournaments.calls.rulings import resolve
+from tournaments.calls.services import raise_call
 from tournaments.competition.accounts import create_director
 from tournaments.league.results import results, zone_table
 from tournaments.models import (
+    ArtificialScore,
     BoardRuling,
     Deal,
     DuplicateEvent,
     Membership,
     Organisation,
     Role,
+    TableCall,
     TeamEvent,
     TeamMatch,
     Tournament,
@@ -214,9 +218,13 @@ def test_a_board_fouled_at_one_table_scores_as_the_director_rules_it_0_or_2_to_o
     tournament, fixtures = four_teams(director)
     fx = fixtures[0]
     board1 = tournament.boards.get(number=1)
-    give_artificial(
-        fx.tables.get(number=1).match, board1, director, ns_fault="none", ew_fault="none", fouled=True
-    )
+    table1 = fx.tables.get(
+        number=1
+    ).match  # the table finds board 1 fouled and calls the referee (RULES §14.6)
+    call = raise_call(table1, director, reason=TableCall.Reason.FOULED)
+    assert call.board == board1
+    resolve(call, director, ruling="牌不是这副牌的", action=TableCall.Action.FOULED)
+    assert ArtificialScore.objects.get(match=table1, board=board1).fouled
     played = {(t, b): play(fx, t, b, director) for t, b in ((2, 1), (1, 2), (2, 2))}
     play_round(fixtures[1:], director)
     two = by_the_scale(ns_score(played[(1, 2)]) - ns_score(played[(2, 2)]))
