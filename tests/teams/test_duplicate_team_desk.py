@@ -328,3 +328,17 @@ def test_a_board_and_its_scale_points_are_hidden_until_every_table_of_the_round_
     page = public.get(f"/t/{tournament.slug}/fixtures/{fx.pk}/", headers=ZH).content.decode()
     assert page.count('data-testid="board-hidden"') == 1  # board 2 still waits
     assert 'data-testid="team-scale-total"' not in page
+
+    def public_result() -> tuple[bool, object]:
+        page = public.get(f"/t/{tournament.slug}/fixtures/{fx.pk}/", headers=ZH).content.decode()
+        api = public.get(f"/api/v1/tournaments/{tournament.slug}/teams/").json()
+        line = next(f for f in api["fixtures"] if f["id"] == fx.pk)
+        return 'data-testid="team-result"' in page, line["home_score"]
+
+    play(fx, 1, 2, director)
+    play(fx, 2, 2, director)  # the match is over at both its tables …
+    assert public_result() == (False, None)  # … but board 2 is still to be played in the other match
+    play(other, 1, 2, director)
+    play(other, 2, 2, director)
+    shown, score = public_result()
+    assert shown and score == results(tournament)[fx.pk].home_score
