@@ -20,9 +20,8 @@ from django.db.models import Q, QuerySet
 from rules.movement import MovementError, board_set
 from tournaments.competition import access
 from tournaments.duplicate.movement import DUPLICATE_FORMATS, DuplicateError, duplicate_event, seatings
+from tournaments.duplicate.settings import TEAM_TABLES
 from tournaments.models import ArtificialScore, Board, Deal, TeamMatch, Tournament
-
-TABLES_PER_TEAM_MATCH = 2  # a duplicate team match: team A NS at table 1, EW at table 2 (RULES §14.5)
 
 
 def session_rounds(tournament: Tournament, full: int) -> int:
@@ -54,9 +53,7 @@ def team_due_tables(tournament: Tournament, boards_per_round: int) -> dict[int, 
     due: dict[int, set[tuple[int, int]]] = {}
     fixtures = TeamMatch.objects.filter(round__tournament=tournament).values_list("round__number", "number")
     for rnd, number in fixtures:
-        places = {
-            (rnd, (number - 1) * TABLES_PER_TEAM_MATCH + i) for i in range(1, TABLES_PER_TEAM_MATCH + 1)
-        }
+        places = {(rnd, (number - 1) * TEAM_TABLES + i) for i in range(1, TEAM_TABLES + 1)}
         for board in board_set(rnd, boards_per_round):
             due.setdefault(board, set()).update(places)
     return due
