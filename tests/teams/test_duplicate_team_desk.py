@@ -238,6 +238,8 @@ def test_a_board_fouled_at_one_table_scores_as_the_director_rules_it_0_or_2_to_o
     assert sums() == base  # no ruling yet: board 1 scores 0
     assert rule(client, tournament, fx, 1, "home", 0).status_code == 302
     assert sums() == (base[0] + 2, base[1])
+    fixture_page = f"/t/{tournament.slug}/fixtures/{fx.pk}/"
+    assert f"{fx.home.name}得2级分" in Client().get(fixture_page, headers=ZH).content.decode()
     assert rule(client, tournament, fx, 1, "home", 0).status_code == 302  # the same post again: taken once
     assert BoardRuling.objects.get(team_match=fx).version == 1
     stale = rule(client, tournament, fx, 1, "away", 0)  # from a page read before the first ruling
@@ -247,8 +249,10 @@ def test_a_board_fouled_at_one_table_scores_as_the_director_rules_it_0_or_2_to_o
     assert sums() == base and BoardRuling.objects.get(team_match=fx).version == 2
     assert rule(client, tournament, fx, 1, "away", 2).status_code == 302
     assert sums() == (base[0], base[1] + 2)
-    page = Client().get(f"/t/{tournament.slug}/fixtures/{fx.pk}/", headers=ZH).content.decode()
-    assert f"{fx.away.name}得2级分" in page  # the ruling on the public page, once board 1 is out
+    page = Client().get(fixture_page, headers=ZH).content.decode()  # the public's copy is not kept stale
+    assert (
+        f"{fx.away.name}得2级分" in page and f"{fx.home.name}得2级分" not in page
+    )  # the ruling on the public page, once board 1 is out
 
 
 def test_a_board_with_a_result_at_both_tables_is_not_ruled(director):
