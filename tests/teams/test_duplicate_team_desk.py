@@ -7,6 +7,7 @@ round has played it; the setup form's event seated at two tables a match."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -145,6 +146,12 @@ def test_the_setup_form_makes_a_duplicate_teams_event_whose_first_round_has_two_
         assert tables[0].match.pair_ns_id in home and tables[1].match.pair_ew_id in home  # team A NS, then EW
     page = desk(director).get(f"/t/{tournament.slug}/fixtures/{fixtures[0].pk}/", headers=ZH)
     assert page.status_code == 200 and page.content.decode().count('data-testid="team-board"') == 2
+    shown = page.content.decode()
+    assert shown.count('data-testid="ruling-form"') == 2  # the director may rule a board not yet played
+    settings = desk(director).get(f"/t/{tournament.slug}/desk/teams/", headers=ZH).content.decode()
+    words = re.sub(r"<[^>]*>", " ", shown + settings)  # the text a reader sees, without tags
+    for english in ("scale points", "victory", "ruling", "Rule", "home team", "margin", "NS score", "VP"):
+        assert english not in words  # Chinese pages, no English fragment
     boards = desk(director).get(f"/t/{tournament.slug}/desk/boards/", headers=ZH).content.decode()
     for fx in fixtures:  # each table of the round leads to its team match's rulings
         assert boards.count(f'href="/t/{tournament.slug}/fixtures/{fx.pk}/"') == 2
