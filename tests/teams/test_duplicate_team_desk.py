@@ -7,6 +7,7 @@ round has played it; the setup form's event seated at two tables a match."""
 from __future__ import annotations
 
 import io
+import math
 import re
 
 import pytest
@@ -57,6 +58,13 @@ def workbook_rows(tournament: Tournament, title: str) -> list[tuple]:
         write_workbook(tournament, out, extra=team_sheets)
     out.seek(0)
     return list(load_workbook(out)[title].iter_rows(values_only=True))
+
+
+def wbf_whole_vp(margin: int, boards: int) -> int:
+    """The default table's winner's VP: the WBF 2013 formula, blitz 5 × √boards, in whole VP (docs/duplicate.md)."""
+    tau = (math.sqrt(5) - 1) / 2
+    share = 10 + 10 * (1 - tau ** (3 * margin / (5 * math.sqrt(boards)))) / (1 - tau**3)
+    return min(20, round(share))
 
 
 def by_the_scale(d: int) -> int:
@@ -353,3 +361,22 @@ def test_a_board_and_its_scale_points_are_hidden_until_every_table_of_the_round_
     play(other, 2, 2, director)
     shown, score = public_result()
     assert shown and score == results(tournament)[fx.pk].home_score
+
+
+def test_victory_points_with_the_table_left_empty_read_the_default_20_vp_table(director):
+    tournament, fixtures = four_teams(director)
+    form = {
+        "action": "settings", "kind": "swiss", "scoring": "victory_points", "victory_table": "",
+        "first_deal_at": "19:00", "lineups_due_at": "",
+    }  # fmt: skip
+    assert desk(director).post(f"/t/{tournament.slug}/desk/teams/", form).status_code == 302
+    assert TeamEvent.objects.get(tournament=tournament).victory_table == []
+    play_round(fixtures, director)
+    found = results(tournament)
+    for fx in fixtures:
+        res = found[fx.pk]
+        margin = abs(res.table_points_home - res.table_points_away)
+        win = wbf_whole_vp(margin, boards=2)
+        expected = (win, 20 - win) if res.table_points_home >= res.table_points_away else (20 - win, win)
+        assert (res.home_score, res.away_score) == (100 * expected[0], 100 * expected[1])
+        assert res.home_score + res.away_score == 2000

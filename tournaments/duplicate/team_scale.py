@@ -23,7 +23,7 @@ from rules.ruleset import Ruleset
 from rules.scale_points import board_difference, match_points, scale_points
 from rules.table_result import table_result
 from rules.teams import VICTORY_POINTS, TeamResult
-from tournaments.duplicate.movement import boards_of, duplicate_event
+from tournaments.duplicate.movement import boards_of
 from tournaments.duplicate.results import _calls
 from tournaments.duplicate.victory_table import table_of
 from tournaments.models import BoardRuling, Deal, TeamMatch, team_event
@@ -102,11 +102,9 @@ def duplicate_team_result(team_match: TeamMatch, visible: Collection[int] | None
     away = -sum(s.scale for s in swings if s.scale < 0)
     event = team_event(tournament)
     victory = event is not None and event.scoring == VICTORY_POINTS
-    if victory:
+    if victory:  # the director's table, else the default for the match's boards (the form shows the same)
         assert event is not None
-        settings = duplicate_event(tournament)
-        boards = len(swings) or (settings.boards_per_round if settings else 2)
-        points = match_points(home, away, table_of(event.victory_table, boards))
+        points = match_points(home, away, table_of(event.victory_table, len(swings)))
     else:
         points = match_points(home, away)
     return TeamScale(tuple(swings), home, away, points, victory, all(s.shown for s in swings))
