@@ -10,9 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
+from .teams import VictoryScale, victory_points
+
 SCALE: tuple[tuple[int, int], ...] = ((5, 0), (25, 1), (45, 2), (75, 3), (115, 4), (155, 5), (195, 6))
 MOST = 7
 MATCH_POINTS: Mapping[str, int] = {"win": 2, "draw": 1, "loss": 0}
+# The default victory-point table: the WBF's continuous 20-VP scale (``rules.teams.victory_points``) read in
+# whole VP, its blitz ``BLITZ_PER_BOARD`` scale points times the square root of the match's boards.
+WHOLE_VP = 20
+BLITZ_PER_BOARD = 5.0
 
 
 def scale_points(difference: int, decks: int = 2) -> int:
@@ -57,3 +63,17 @@ def match_points(
         if team_a > team_b
         else (MATCH_POINTS["loss"], MATCH_POINTS["win"])
     )
+
+
+def default_victory_table(boards: int) -> dict[int, tuple[int, int]]:
+    """The 20-VP table for a match of ``boards`` boards: by the smallest scale-point margin of each step, the
+    winner's and the loser's whole VP (margin 0: 10–10), up to the margin that takes all 20."""
+    scale = VictoryScale(whole=WHOLE_VP, blitz_per_table=BLITZ_PER_BOARD)
+    table: dict[int, tuple[int, int]] = {}
+    margin, last = 0, None
+    while last is None or last[0] < WHOLE_VP:
+        vp = victory_points(margin, max(1, boards), scale)
+        if vp != last:
+            table[margin] = last = vp
+        margin += 1
+    return table

@@ -48,6 +48,7 @@ from tournaments.organisations.models import DIRECTING, Invitation, Membership, 
 from tournaments.season.models import PlayerMerge, Series
 from tournaments.table_links.models import PairPin, TableDevice, TableLink
 from tournaments.teams.models import (
+    BoardRuling,
     LineUp,
     Team,
     TeamEvent,
@@ -69,6 +70,6 @@ __all__ = [
     "ArtificialScore", "Board", "DuplicateEvent", "MAX_BOARDS_PER_ROUND", "MIN_BOARDS_PER_ROUND", "VenueLine", "VenueResults",
     "Entry", "EntryWindow", "FeaturedTable",
     "DIRECTING", "Invitation", "Membership", "Organisation", "Role",
-    "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",
+    "BoardRuling", "LineUp", "Team", "TeamEvent", "team_event", "captained_teams", "TeamMatch", "TeamPair", "TeamTable", "Zone",
     "zones_or_field",
 ]  # fmt: skip

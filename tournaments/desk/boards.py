@@ -26,7 +26,7 @@ from tournaments.duplicate.display import figure
 from tournaments.duplicate.movement import DuplicateError, boards_of, duplicate_event
 from tournaments.duplicate.results import travellers
 from tournaments.duplicate.visibility import published_seed, visible_board_ids
-from tournaments.models import ArtificialScore, Board, Deal, Match, Tournament, VenueResults
+from tournaments.models import ArtificialScore, Board, Deal, Match, TeamTable, Tournament, VenueResults
 from tournaments.scoring.errors import RecordingError
 
 
@@ -57,6 +57,12 @@ def table_rows(tournament: Tournament) -> list[dict]:
         .only("pk", "match_id", "board_id", "state")
     }
     scores = {(a.match_id, a.board_id): a for a in ArtificialScore.objects.of(tournament)}
+    # Duplicate teams: each table's team match, whose page takes the director's rulings (RULES §14.5).
+    fixtures = dict(
+        TeamTable.objects.filter(team_match__round__tournament=tournament).values_list(
+            "match_id", "team_match_id"
+        )
+    )
     rows = []
     matches = Match.objects.of(tournament).select_related("round", "pair_ns", "pair_ew")
     for match in matches.order_by("round__number", "table"):
@@ -68,7 +74,7 @@ def table_rows(tournament: Tournament) -> list[dict]:
             {"board": b, "deal": deals.get((match.pk, b.pk)), "score": scores.get((match.pk, b.pk))}
             for b in boards
         ]
-        rows.append({"match": match, "cells": cells})
+        rows.append({"match": match, "cells": cells, "fixture": fixtures.get(match.pk)})
     return rows
 
 

@@ -5,16 +5,23 @@ before every table due to play the board has played it (an official, confirmed d
 scored it there (an ``ArtificialScore``); until then only the director sees it. The seed stays secret until the
 session is over: every board complete, or the tournament finished. Pages, the API, the projector and the
 workbook all read ``visible_board_ids`` / ``shown_deals`` / ``published_seed``; nothing else decides it.
+
+Duplicate teams (RULES §14.5) keep the same rule: every team match of round ``r`` plays the round's set of
+boards at both its tables, so a board of the set is due at both tables of every team match of the round (the
+hall's table numbers, ``teams.services.hall_table``), seated or not yet; a board of a round not yet paired is
+due nowhere yet and stays hidden. A team match's board result and its scale points are therefore hidden until
+the other table of the match — and every other table playing the board — has played it.
 """
 
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from rules.movement import MovementError
+from rules.movement import MovementError, board_set
 from tournaments.competition import access
-from tournaments.duplicate.movement import DuplicateError, duplicate_event, seatings
-from tournaments.models import ArtificialScore, Board, Deal, Tournament
+from tournaments.duplicate.movement import DUPLICATE_FORMATS, DuplicateError, duplicate_event, seatings
+from tournaments.duplicate.settings import TEAM_TABLES
+from tournaments.models import ArtificialScore, Board, Deal, TeamMatch, Tournament
 
 
 def session_rounds(tournament: Tournament, full: int) -> int:
@@ -27,6 +34,8 @@ def due_tables(tournament: Tournament) -> dict[int, set[tuple[int, int]]]:
     event = duplicate_event(tournament)
     if event is None:
         return {}
+    if tournament.format == Tournament.Format.DUPLICATE_TEAMS:
+        return team_due_tables(tournament, event.boards_per_round)
     try:
         rounds = seatings(tournament, event)
     except (DuplicateError, MovementError):
@@ -36,6 +45,17 @@ def due_tables(tournament: Tournament) -> dict[int, set[tuple[int, int]]]:
         for seat in row:
             for number in seat.boards:
                 due.setdefault(number, set()).add((seat.round, seat.table))
+    return due
+
+
+def team_due_tables(tournament: Tournament, boards_per_round: int) -> dict[int, set[tuple[int, int]]]:
+    """Duplicate teams: by board number, both tables of every team match of the board's round."""
+    due: dict[int, set[tuple[int, int]]] = {}
+    fixtures = TeamMatch.objects.filter(round__tournament=tournament).values_list("round__number", "number")
+    for rnd, number in fixtures:
+        places = {(rnd, (number - 1) * TEAM_TABLES + i) for i in range(1, TEAM_TABLES + 1)}
+        for board in board_set(rnd, boards_per_round):
+            due.setdefault(board, set()).update(places)
     return due
 
 
@@ -52,7 +72,7 @@ def complete_board_ids(tournament: Tournament) -> set[int]:
     """The ids of the boards every table due to play them has played or had scored by the director."""
     due = due_tables(tournament)
     done = played_places(tournament)
-    numbers = {n for n, places in due.items() if all((r, t, n) in done for r, t in places)}
+    numbers = {n for n, places in due.items() if places and all((r, t, n) in done for r, t in places)}
     return set(Board.objects.of(tournament).filter(number__in=numbers).values_list("pk", flat=True))
 
 
@@ -66,7 +86,7 @@ def visible_board_ids(tournament: Tournament, user=None) -> set[int]:
 
 def shown_deals(deals: QuerySet[Deal], tournament: Tournament, user=None) -> QuerySet[Deal]:
     """``deals`` without those of a board ``user`` may not see yet (deals dealt at the table all stay)."""
-    if tournament.format != Tournament.Format.DUPLICATE:
+    if tournament.format not in DUPLICATE_FORMATS:
         return deals
     return deals.filter(Q(board__isnull=True) | Q(board_id__in=visible_board_ids(tournament, user)))
 

@@ -20,6 +20,7 @@ from rules.teams import (
     team_standings,
 )
 from tournaments.duplicate.team_scale import as_team_result, duplicate_team_result
+from tournaments.duplicate.visibility import complete_board_ids
 from tournaments.models import Match, Team, TeamMatch, TeamTable, Tournament, Zone, team_event
 
 TIE_BREAKS = ("table_points", "level_diff", "head_to_head")
@@ -99,8 +100,11 @@ def results(tournament: Tournament, team_matches=None) -> dict[int, TeamResult |
         out[tm] = team_result(ts, method, scale) if complete else None
     if tournament.format == Tournament.Format.DUPLICATE_TEAMS:  # won on scale points (RULES §14.5)
         finished = TeamMatch.objects.filter(pk__in=[tm for tm, res in out.items() if res is not None])
+        played_out = complete_board_ids(tournament) if finished else set()
         for team_match in finished.select_related("round__tournament"):
-            out[team_match.pk] = as_team_result(duplicate_team_result(team_match))
+            # A result only once every table due to play its boards has (``visibility``), for everyone.
+            swings = duplicate_team_result(team_match, played_out)
+            out[team_match.pk] = as_team_result(swings) if swings.complete else None
     return out
 
 

@@ -24,6 +24,7 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from tournaments.models import (
     ArtificialScore,
     Board,
+    BoardRuling,
     Bye,
     Deal,
     DuplicateEvent,
@@ -110,7 +111,7 @@ def scope_of(instance) -> list[str]:
         return slugs(Match, "round__tournament__slug", instance.match_id)
     if isinstance(instance, TeamMatch):
         return slugs(Round, "tournament__slug", instance.round_id)
-    if isinstance(instance, LineUp | TeamTable):
+    if isinstance(instance, LineUp | TeamTable | BoardRuling):
         return slugs(TeamMatch, "round__tournament__slug", instance.team_match_id)
     if isinstance(instance, TeamPair):
         return slugs(Team, "tournament__slug", instance.team_id)  # a roster's pair
@@ -149,7 +150,7 @@ def changed(sender, instance, **kwargs) -> None:
     bump(scope_of(instance))
 
 
-TEAM_ROWS = (TeamEvent, Zone, Team, TeamPair, TeamMatch, LineUp, TeamTable)
+TEAM_ROWS = (TeamEvent, Zone, Team, TeamPair, TeamMatch, LineUp, TeamTable, BoardRuling)
 DUPLICATE_ROWS = (DuplicateEvent, Board, ArtificialScore, VenueResults)
 
 

@@ -102,10 +102,12 @@ def save_settings(
 
     An edited ruleset re-scores the recorded deals (``rescore_tournament``) in this transaction: a refusal
     (``SettingsError``) leaves the tournament as it was. A finished tournament's ruleset and scoring settings are
-    refused (``finishing.TournamentFinished``). ``duplicate``: a duplicate's movement and boards a round."""
+    refused (``finishing.TournamentFinished``). ``duplicate``: a duplicate's movement and boards a round (for
+    duplicate teams, its team event of two tables a match too). The setup form and ``create_tournament`` both
+    save here."""
     changed = rules_change(tournament, spec)
     if tournament.pk is None:
-        tournament.slug = unique_slug(tournament.name)
+        tournament.slug = tournament.slug or unique_slug(tournament.name)  # the command names its own
     else:
         stored = get_object_or_404(Tournament.objects.select_for_update(), pk=tournament.pk)
         if changed or any(getattr(stored, name) != getattr(tournament, name) for name in SCORING_SETTINGS):

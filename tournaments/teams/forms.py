@@ -7,11 +7,28 @@ from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
-from rules.teams import MAX_ROSTER, MIN_ROSTER
-from tournaments.models import TeamEvent
+from rules.teams import MAX_ROSTER, MIN_ROSTER, TABLE_POINTS, VICTORY_POINTS
+from tournaments.duplicate.victory_table import VictoryTableError, default_rows, read_table, table_text
+from tournaments.models import DuplicateEvent, TeamEvent, Tournament
+
+# A duplicate teams event (RULES §14.5): two tables a match, the match won on scale points.
+DUPLICATE_SCORING = [
+    (TABLE_POINTS, _("win 2, draw 1, loss 0 on the scale points")),
+    (VICTORY_POINTS, _("victory points from the table below")),
+]
 
 
 class TeamEventForm(forms.ModelForm):
+    victory_table = forms.CharField(
+        label=_("victory-point table"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10}),
+        help_text=_(
+            "victory points only: one row a line, “margin: winner's VP – loser's VP”: from that margin in "
+            "scale points up to the next row's; the first row is the margin 0, a draw"
+        ),
+    )
+
     class Meta:
         model = TeamEvent
         fields = ["kind", "tables", "scoring", "blitz_per_table", "first_deal_at", "lineups_due_at"]
@@ -20,9 +37,30 @@ class TeamEventForm(forms.ModelForm):
             "lineups_due_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, tournament: Tournament | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["first_deal_at"].required = False
+        if tournament is not None and tournament.format == Tournament.Format.DUPLICATE_TEAMS:
+            self.duplicate_fields(tournament)
+        else:
+            del self.fields["victory_table"]
+
+    def duplicate_fields(self, tournament: Tournament) -> None:
+        """Duplicate teams: two tables a match (fixed), no level scale; the match points or a victory-point
+        table on the scale points' margin (shown filled in: the event's, else the default for its boards)."""
+        del self.fields["tables"], self.fields["blitz_per_table"]
+        scoring = self.fields["scoring"]
+        assert isinstance(scoring, forms.ChoiceField)  # a model field's choices
+        scoring.choices = DUPLICATE_SCORING
+        event = DuplicateEvent.objects.filter(tournament=tournament).first()
+        rows = self.instance.victory_table or default_rows(event.boards_per_round if event else 2)
+        self.initial["victory_table"] = table_text(rows)
+
+    def clean_victory_table(self) -> list[list[int]]:
+        try:
+            return read_table(self.cleaned_data.get("victory_table") or "")
+        except VictoryTableError as exc:
+            raise forms.ValidationError(exc.message) from None
 
     def clean_first_deal_at(self):
         """Left empty: the usual evening start."""

@@ -15,6 +15,7 @@ from simple_history.models import HistoricalRecords
 from rules.teams import BY_SCORE, BY_ZONE_ORDER, CROSSOVER, MAX_ROSTER, TABLE_POINTS, VICTORY_POINTS
 from tournaments.competition.models import Match, Pair, Round, Tournament
 from tournaments.competition.stamps import by_user
+from tournaments.duplicate.models import Board
 
 
 class TeamEvent(models.Model):
@@ -82,6 +83,11 @@ class TeamEvent(models.Model):
         blank=True,
         help_text=_("on the match day; empty: when the first deal starts"),
     )
+    # A duplicate teams event's victory-point table (RULES §14.5), read when ``scoring`` is victory points: rows
+    # ``[margin from, winner's VP, loser's VP]`` (VP in hundredths), margins in scale points from 0 up; the row
+    # with the largest margin at or below the match's applies. Empty: the default 20-VP table for the boards a
+    # round (``tournaments.duplicate.victory_table``).
+    victory_table = models.JSONField(_("victory-point table"), default=list, blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -251,6 +257,39 @@ class TeamTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team_match} {self.number}"
+
+
+class BoardRuling(models.Model):
+    """The director's ruling on a board of a duplicate team match not played, or fouled, at either table (RULES
+    §14.5): it scores 0, or 2 scale points to the side not at fault. Versioned: a write names the version it saw."""
+
+    class Award(models.TextChoices):
+        NONE = "none", _("0 scale points")
+        HOME = "home", _("2 scale points to the home team")
+        AWAY = "away", _("2 scale points to the away team")
+
+    team_match = models.ForeignKey(
+        TeamMatch, on_delete=models.CASCADE, related_name="board_rulings", verbose_name=_("team match")
+    )
+    board = models.ForeignKey(
+        Board, on_delete=models.CASCADE, related_name="team_rulings", verbose_name=_("board")
+    )
+    award = models.CharField(_("ruling"), max_length=6, choices=Award.choices, default=Award.NONE)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    made_by = by_user(_("made by"))
+    made_at = models.DateTimeField(_("made at"), auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("board ruling of a team match")
+        verbose_name_plural = _("board rulings of team matches")
+        constraints = [
+            models.UniqueConstraint(fields=["team_match", "board"], name="board_ruling_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_match_id} {self.board_id} {self.award}"
 
 
 def captained_teams(user) -> list[tuple[Team, TeamMatch | None]]:

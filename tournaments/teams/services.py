@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from rules.teams import MAX_ROSTER, MIN_ROSTER, double_round_robin, seat_tables
 from tournaments.competition import access
 from tournaments.competition.finishing import lock_open
+from tournaments.duplicate.victory_table import VictoryTableError, check_rows
 from tournaments.league.errors import TeamError
 from tournaments.models import (
     LineUp,
@@ -49,6 +50,11 @@ def save_team_event(tournament: Tournament, **settings) -> TeamEvent:
     if "tables" in settings and event.pk and settings["tables"] != event.tables:
         if TeamTable.objects.filter(team_match__round__tournament=tournament).exists():
             raise TeamError(_("The tables per team match cannot change once a team match is seated."), 409)
+    if "victory_table" in settings:
+        try:
+            check_rows(settings["victory_table"])
+        except VictoryTableError as exc:
+            raise TeamError(exc.message) from exc
     clock = (event.first_deal_at, event.lineups_due_at)
     for name, value in settings.items():
         setattr(event, name, value)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.teams import views
+from tournaments.teams import duplicate_match, views
 
 urlpatterns = [
     path("t/<slug:slug>/teams/", views.tables_page, name="team-tables"),
@@ -14,4 +14,9 @@ urlpatterns = [
     path("t/<slug:slug>/desk/teams/<int:team_id>/captain/", views.desk_captain, name="desk-team-captain"),
     path("t/<slug:slug>/desk/fixtures/<int:fixture_id>/postpone/", views.desk_postpone, name="desk-postpone"),
     path("t/<slug:slug>/desk/fixtures/<int:fixture_id>/deadline/", views.desk_deadline, name="desk-deadline"),
+    path(
+        "t/<slug:slug>/desk/fixtures/<int:fixture_id>/boards/<int:number>/ruling/",
+        duplicate_match.desk_board_ruling,
+        name="desk-board-ruling",
+    ),
 ]

@@ -24,6 +24,7 @@ from tournaments.models import LineUp, Match, Team, TeamEvent, TeamMatch, Tourna
 from tournaments.people.errors import PeopleError
 from tournaments.public.caching import public_cache
 from tournaments.teams import playoff_desk, services
+from tournaments.teams.duplicate_match import scale_context
 from tournaments.teams.forms import (
     CaptainForm,
     DeadlineForm,
@@ -241,6 +242,7 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
             "result": res,
             "home_score": shown(res.home_score, event.scoring) if res else "",
             "away_score": shown(res.away_score, event.scoring) if res else "",
+            **scale_context(fixture, event, user),
             "is_captain": mine is not None,
             "late": mine is not None and not seated and services.deadline_passed(fixture) and not director,
             "deadline_form": DeadlineForm(
@@ -294,7 +296,9 @@ def desk_teams(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The team settings, the teams with their captains, the fixtures made (league) or the next round (Swiss)."""
     event = team_event(tournament)
     action = request.POST.get("action") if request.method == "POST" else None
-    settings_form = TeamEventForm(request.POST if action == "settings" else None, instance=event)
+    settings_form = TeamEventForm(
+        request.POST if action == "settings" else None, instance=event, tournament=tournament
+    )
     team_form = TeamForm(request.POST if action == "team" else None)
     schedule_form = ScheduleForm(request.POST if action == "schedule" else None)
     playoff_form = playoff_desk.playoff_form(request, tournament, event, action)

@@ -1,12 +1,9 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
 from rules.ruleset import PRESETS
-from tournaments.duplicate.movement import DuplicateError
-from tournaments.duplicate.settings import save_duplicate_settings
-from tournaments.models import DuplicateEvent, Organisation, TeamEvent, Tournament
-from tournaments.teams.services import save_team_event
+from tournaments.models import DuplicateEvent, Organisation, Tournament
+from tournaments.setup.services import SettingsError, save_settings
 
 
 class Command(BaseCommand):
@@ -72,15 +69,9 @@ class Command(BaseCommand):
             raise CommandError(
                 "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
             ) from None
-        try:
-            with transaction.atomic():
-                t.save()
-                save_duplicate_settings(
-                    t, movement=o["movement"], boards_per_round=o["boards_per_round"], user=None
-                )
-                if t.format == Tournament.Format.DUPLICATE_TEAMS:  # team matches of two tables (RULES §14.5)
-                    save_team_event(t, tables=2, kind=TeamEvent.Kind.SWISS)
-        except DuplicateError as exc:
+        try:  # the setup form's service: a duplicate's settings, duplicate teams' two tables a match
+            save_settings(t, t.ruleset, None, duplicate=(o["movement"], o["boards_per_round"]))
+        except SettingsError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(
             f"created {t.slug}: {t.name} ({t.format}, {t.rounds_planned} rounds, preset {o['preset']})"
