@@ -12,9 +12,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tournaments.duplicate.overall import OverallResult, overall
-from tournaments.duplicate.results import PairResult, standings, travellers
+from tournaments.duplicate.results import PairResult, TravellerRow, standings, travellers
+from tournaments.duplicate.team_travellers import TeamTravellerRow, team_travellers
 from tournaments.duplicate.visibility import published_seed, visible_board_ids
-from tournaments.models import Board, Pair, Tournament
+from tournaments.models import Board, Pair, Team, Tournament
 
 
 def number(value: Fraction) -> int | float:
@@ -24,6 +25,35 @@ def number(value: Fraction) -> int | float:
 
 def pair_ref(pair: Pair) -> dict:
     return {"id": pair.pk, "name": pair.name}
+
+
+def team_ref(team: Team | None) -> dict | None:
+    return {"id": team.pk, "name": team.name} if team is not None else None
+
+
+def traveller_line(r: TravellerRow | TeamTravellerRow) -> dict:
+    """One table's line: a pairs' line with its matchpoints; a team board's (``TeamTravellerRow``) with its
+    team match, both pairs' teams and the board's scale points in the match, its matchpoints null."""
+    line: dict = {"round": r.round, "table": r.table}
+    if isinstance(r, TeamTravellerRow):
+        line["match"] = r.match
+    line |= {
+        "ns_pair": pair_ref(r.ns_pair),
+        "ew_pair": pair_ref(r.ew_pair),
+        "points": r.points,
+        "outcome": r.outcome,
+        "ns_score": r.ns_score,
+    }
+    if isinstance(r, TeamTravellerRow):
+        return line | {
+            "ns_team": team_ref(r.ns_team),
+            "ew_team": team_ref(r.ew_team),
+            "ns_matchpoints": None,
+            "ew_matchpoints": None,
+            "ns_scale_points": r.ns_scale,
+            "ew_scale_points": r.ew_scale,
+        }
+    return line | {"ns_matchpoints": number(r.ns_matchpoints), "ew_matchpoints": number(r.ew_matchpoints)}
 
 
 def board_entry(board: Board, rows: list | None) -> dict:
@@ -42,27 +72,15 @@ def board_entry(board: Board, rows: list | None) -> dict:
     entry["hands"] = dict(board.hands) if shown else None
     entry["kitty"] = board.kitty if shown else None
     entry["fingerprint"] = board.fingerprint
-    entry["traveller"] = [
-        {
-            "round": r.round,
-            "table": r.table,
-            "ns_pair": pair_ref(r.ns_pair),
-            "ew_pair": pair_ref(r.ew_pair),
-            "points": r.points,
-            "outcome": r.outcome,
-            "ns_score": r.ns_score,
-            "ns_matchpoints": number(r.ns_matchpoints),
-            "ew_matchpoints": number(r.ew_matchpoints),
-        }
-        for r in rows or ()
-    ]
+    entry["traveller"] = [traveller_line(r) for r in rows or ()]
     return entry
 
 
 def boards(tournament: Tournament) -> dict:
     """``GET /api/v1/tournaments/{slug}/boards/``: the public's view of every board of the session."""
     complete = visible_board_ids(tournament)
-    rows = travellers(tournament, complete)
+    teams = tournament.format == Tournament.Format.DUPLICATE_TEAMS
+    rows: dict = (team_travellers if teams else travellers)(tournament, complete)
     return {
         "seed": published_seed(tournament),
         "boards": [
