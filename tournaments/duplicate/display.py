@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
 from tournaments.competition.display import card_faces
 from tournaments.duplicate.results import TravellerRow
+from tournaments.duplicate.team_travellers import TeamTravellerRow
 
 SUIT_ORDER = ("S", "H", "C", "D")
 
@@ -37,7 +39,7 @@ def figure(value: Fraction) -> str:
     return str(int(value)) if value.denominator == 1 else f"{float(value):.2f}"
 
 
-def frequencies(rows: list[TravellerRow]) -> list[tuple[str, int]]:
+def frequencies(rows: Sequence[TravellerRow | TeamTravellerRow]) -> list[tuple[str, int]]:
     """How often each outcome happened on the board, in words, the best for North–South first (every table
     holds the same seats, so the outcome follows the NS score); artificial scores apart."""
     played = [r for r in rows if r.outcome is not None and r.ns_score is not None]
