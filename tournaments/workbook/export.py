@@ -355,7 +355,7 @@ def write_workbook(
     _deals_sheet(wb, tournament, matches)
     _penalties_sheet(wb, tournament, matches)
     _bracket_sheets(wb, tournament)
-    if duplicate:
+    if duplicate or tournament.format == Tournament.Format.DUPLICATE_TEAMS:
         boards.board_sheets(wb, tournament)
     if extra is not None:
         extra(wb, tournament)
