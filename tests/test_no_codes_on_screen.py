@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -111,9 +112,13 @@ def shown_in_state(value, key: str = "") -> Iterator[str]:
         yield value
 
 
-@pytest.fixture
-def scene(db):
-    return build_scene()
+@pytest.fixture(scope="module")
+def scene(django_db_setup, django_db_blocker):
+    """Built once for the module (its tests only read it, or are refused) in a transaction each test's own nests
+    in, rolled back after the last."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_scene()
+        transaction.set_rollback(True)
 
 
 def judge_client(scene, lang: str) -> Client:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from functools import partial
 from io import StringIO
 
 import openpyxl
@@ -361,12 +362,21 @@ def test_create_tournament_and_simulate_on_the_preset(decks, make_pair, director
     assert all(d.verdict["ok"] for d in m.deals.all())
 
 
-def test_the_demo_runs_on_a_preset():
+def test_the_demo_runs_on_a_preset(monkeypatch):
+    """The preset reaches the demo's tournament and its printout. Its round is played two deals a table, not to
+    the end (a hundred three-deck deals, the module's slowest test): the demo's whole round is played by
+    tests/test_demo.py, and three-deck deals recorded by simulation by
+    ``test_create_tournament_and_simulate_on_the_preset``."""
+    from referee.table.management.commands import demo
+
+    monkeypatch.setattr(demo, "simulate_round", partial(demo.simulate_round, max_deals=2))
     out = StringIO()
     call_command("demo", "--preset", "three-deck", stdout=out)
     t = Tournament.objects.get(slug="demo")
     assert t.preset_name == "three-deck" and Ruleset.from_spec(t.ruleset).decks == 3
     assert "preset three-deck" in out.getvalue()
+    deals = Deal.objects.filter(match__round__tournament=t)
+    assert deals.exists() and all(d.verdict["ok"] for d in deals)  # played on the preset's three decks
 
 
 # ------------------------------------------------------------------ sizes: a hand is the most any entry holds
