@@ -92,7 +92,7 @@ def prepare(seed: str = "serve-checks") -> Event:
         table_pair=table.pair_ns_id,
         table_pin=make_pin(table.pair_ns, director),
         submitted_deal=submitted.pk,
-        pin_confirm=reverse("deal_action", args=[submitted.pk, "pin_confirm"]),
+        pin_confirm=reverse("deal-pin-confirm", args=[submitted.pk]),
         deal_state=reverse("deal_state", args=[submitted.pk]),
         series_new=reverse("desk-series-new"),
     )
