@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast serve hall setup system-packages browser proxy lint check messages bench load serve-checks clean
+.PHONY: run test test-pg test-fast serve hall setup system-packages browser proxy lint check messages bench load serve-checks clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,20 @@ WORKERS ?= 3
 PYTEST := $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=15
 test: setup browser proxy lint check
 	$(PYTEST) $(PYTEST_ARGS)
+
+# The whole suite, browser tests included, on PostgreSQL (what `.ci/run` cannot fit in its 15 minutes): a scratch
+# database made on PG_HOST, the suite run on it (each worker's test database and the run's template are made from
+# its name and dropped by the suite), then the scratch database dropped, whatever the suite's answer. PG_DB names it.
+PG_HOST ?= 127.0.0.1
+PG_PORT ?= 5432
+PG_USER ?= postgres
+PG_DB ?= referee_test_$$$$
+test-pg: setup browser proxy
+	@db="$(PG_DB)"; psql="psql -h $(PG_HOST) -p $(PG_PORT) -U $(PG_USER) -d postgres -qc"; \
+	$$psql "CREATE DATABASE \"$$db\"" || exit 1; \
+	trap '$$psql "DROP DATABASE IF EXISTS \"'"$$db"'\""' EXIT; \
+	echo "=== the whole suite on PostgreSQL ($$db)"; \
+	DATABASE_URL="postgres://$(PG_USER)@$(PG_HOST):$(PG_PORT)/$$db" $(PYTEST) $(PYTEST_ARGS)
 
 # The edit loop: everything but the browser tests (marker `browser`), which `make test` and CI still run.
 test-fast: setup proxy

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -36,6 +37,8 @@ def other_database(tmp_path, *, copy: bool = False):
     if postgresql:
         saved.close()  # a database is copied only while nobody is connected to it
         with postgresql_server(saved.settings_dict) as cursor:
+            if copy:
+                leave_alone(cursor, test_name)
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
             cursor.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{test_name}"' if copy else ""))
     elif copy:
@@ -53,6 +56,23 @@ def other_database(tmp_path, *, copy: bool = False):
         if postgresql:
             with postgresql_server(saved.settings_dict) as cursor:
                 cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def leave_alone(cursor, database: str) -> None:
+    """Nobody else connected to this worker's test database, so that it can be copied. The worker's earlier tests
+    may have left an idle session on it: after the browser tests, one whose thread (a live server's) had ended, kept
+    open until Python collects its connection — the whole suite on PostgreSQL failed here on it. Each worker has its
+    own test database, so these sessions are this process's own and idle. SQLite's copy (a backup of the in-memory
+    database) waits for nobody."""
+    cursor.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+        [database],
+    )
+    for _ in range(100):  # the sessions end a moment after they are told to
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database])
+        if cursor.fetchone()[0] == 0:
+            return
+        time.sleep(0.05)
 
 
 @pytest.mark.django_db(transaction=True)
