@@ -210,7 +210,8 @@ def drive(
         except (RuntimeError, *CONNECTION_ERRORS) as exc:
             raise CommandError(f"login failed: {exc}") from exc
     phases["logins"] = time.monotonic() - clock
-    warm(addresses, options["pages"])
+    if crowd is None:  # a crowd there from the start was preceded by its own warm-up
+        warm(addresses, pages)
     phases["warm-up"] = time.monotonic() - clock - phases["logins"]
     connection.close()  # this process keeps no database connection open while the server writes
     run = Budget(options["duration"], options["max_requests"])

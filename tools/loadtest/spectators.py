@@ -183,12 +183,10 @@ def public_rows(public: dict, elapsed: float, options) -> list[tuple[str, str]]:
         if public["count"]
         else []
     )
-    if public["count"] and public.get("signins"):
-        began, played = public["signins"]
-        log = public["log"]
+    if public["count"]:
         rows += [
-            ("spectators' p50 / p95 / p99 while judges sign in", latency_text(log.between(began, played))),
-            ("spectators' p50 / p95 / p99 while they play", latency_text(log.between(played, float("inf")))),
+            (f"spectators' p50 / p95 / p99 while {PHASE_WORDS[name]}", latency_text(lat))
+            for name, lat in phase_latencies(public).items()
         ]
     if public["burst_rate"] is not None:
         burst = public["burst_log"]
@@ -199,17 +197,27 @@ def public_rows(public: dict, elapsed: float, options) -> list[tuple[str, str]]:
     return rows
 
 
+PHASE_WORDS = {"sign_ins": "judges sign in", "plays": "they play"}
+
+
+def phase_latencies(public: dict) -> dict[str, list[float]]:
+    """A crowd there from the sign-ins on (``gather``'s ``signins``): its latencies while the judges sign in and
+    while they play; nothing for a crowd that came with the plays."""
+    if not public.get("signins"):
+        return {}
+    began, played = public["signins"]
+    log = public["log"]
+    return {"sign_ins": log.between(began, played), "plays": log.between(played, float("inf"))}
+
+
 def public_figures(public: dict, elapsed: float) -> dict:
-    phases = {}
-    if public.get("signins"):  # a crowd there from the sign-ins on: its waits in each phase
-        began, played = public["signins"]
-        log = public["log"]
-        for name, span in (("sign_ins", (began, played)), ("plays", (played, float("inf")))):
-            lat = log.between(*span)
-            phases[f"spectators_while_{name}"] = {
-                "requests": len(lat),
-                "p95_ms": 1000 * percentile(lat, 95) if lat else None,
-            }
+    phases = {
+        f"spectators_while_{name}": {
+            "requests": len(lat),
+            "p95_ms": 1000 * percentile(lat, 95) if lat else None,
+        }
+        for name, lat in phase_latencies(public).items()
+    }
     return {
         **phases,
         "spectators": spectator_figures(public["log"], elapsed),
