@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.helpers import expect, login
-from tests.browser.journal_steps import begun_deal, enter, phone_page, waiting
+from tests.browser.journal_steps import BACK_ONLINE_MS, begun_deal, enter, phone_page, waiting
 from tests.browser.journal_steps import open_deal as open_journal_deal
 from tests.browser.shots import OUTPUT
 from tests.browser.test_entry_screen import begun, open_deal  # noqa: F401 - the begun deal's fixture
@@ -167,7 +167,7 @@ def test_the_journal_is_used_by_keyboard_and_keeps_the_key_in_its_box_when_drawn
         corrections.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
-        expect(refused).to_be_visible()
+        expect(refused).to_be_visible(timeout=BACK_ONLINE_MS)
         again = refused.get_by_role("button", name="Send again")
         again.focus()
         page.keyboard.press("Enter")

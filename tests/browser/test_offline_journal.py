@@ -83,7 +83,8 @@ def test_a_wrong_winner_tapped_offline_gets_a_notice_and_the_next_play_is_refuse
         context.set_offline(False)
         notice = page.locator(".journal-notice")
         expect(notice).to_contain_text(
-            f"Trick 1 was won by {SEAT_NAMES['en'][won[0]]}, not {SEAT_NAMES['en'][wrong]}"
+            f"Trick 1 was won by {SEAT_NAMES['en'][won[0]]}, not {SEAT_NAMES['en'][wrong]}",
+            timeout=BACK_ONLINE_MS,  # the first answer after the network returns, as its neighbours wait
         )
         refused = page.locator(".journal-entry.status-refused")
         expect(refused).to_contain_text(f"It is {SEAT_NAMES['en'][won[0]]}'s turn")
@@ -201,7 +202,9 @@ def test_a_change_at_the_desk_while_offline_refuses_the_entry_until_the_judge_se
         corrections.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
-        expect(refused).to_contain_text(display_name(director))  # who changed the deal, by name
+        expect(refused).to_contain_text(
+            display_name(director), timeout=BACK_ONLINE_MS
+        )  # who changed it, by name
         waiting(page, 2)
         shot(page, "zh-desk-conflict")
         refused.get_by_role("button", name="重新发送").click()
