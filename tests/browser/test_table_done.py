@@ -19,6 +19,7 @@ from rules.judge import judge
 from tests.browser import shots
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.browser.journal_steps import SEAT_NAMES, new_page, played_elsewhere, stored_once, waiting
+from tests.browser.taps import tap_in_view
 from tests.table.helpers import simulated
 from tournaments.models import Deal, TableLink
 from tournaments.setup.demo import create_demo
@@ -89,36 +90,10 @@ def plain_record(deal) -> dict:
     raise AssertionError("no plain simulated deal in 300 seeds")
 
 
-def box_of(page, selector: str) -> dict | None:
-    """The element's box on the screen, read in one step (the picker is redrawn at every answer, and the field
-    is free for the next play before the answer comes)."""
-    return page.eval_on_selector(
-        selector,
-        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }",
-    )
-
-
-def in_view(page, selector: str) -> bool:
-    box = box_of(page, selector)
-    return (
-        box is not None
-        and box["y"] >= 0
-        and box["x"] >= 0
-        and box["y"] + box["height"] <= PHONE["height"]
-        and box["x"] + box["width"] <= PHONE["width"]
-    )
-
-
 def tap(page, cards: str) -> int:
-    """Tap the picker for each card, each button and the record control in view without scrolling."""
-    for code in cards.split():
-        button = f"button.pick[data-code='{code}']"
-        box = box_of(page, button)  # above the record control pinned to the bottom, too
-        clear = box["y"] + box["height"] <= box_of(page, ".entry-bar")["y"]
-        assert clear and in_view(page, button) and in_view(page, "#record-button"), f"{code} needs a scroll"
-        page.locator(button).click()
-        assert page.evaluate("window.scrollY") == 0
-    return len(cards.split())
+    """Tap the picker for each card, each button and the record control in view without scrolling (each card's
+    check and tap in one step of the page: tests/browser/taps.py)."""
+    return tap_in_view(page, cards, PHONE)
 
 
 def record_plays(page, plays: list, language: str, online: bool, version: int) -> tuple[int, int]:
