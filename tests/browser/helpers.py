@@ -61,3 +61,16 @@ def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -
         expect(page.get_by_test_id(f"level-{side}")).to_have_text(
             shown.get(levels_after[side], levels_after[side])
         )
+
+
+def sign_in(page, base_url: str, username: str) -> None:
+    """Sign ``username`` in on ``page``'s context by its session cookie, as Django's test client makes it: the
+    state the login form leaves, without its three page loads (a test about the form signs in with ``login``)."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
+    )
