@@ -65,7 +65,9 @@ def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -
 
 def sign_in(page, base_url: str, username: str) -> None:
     """Sign ``username`` in on ``page``'s context by its session cookie, as Django's test client makes it: the
-    state the login form leaves, without its three page loads (a test about the form signs in with ``login``)."""
+    state the login form leaves, without its three page loads. The form itself is still signed in through by the
+    tests that use ``login`` (test_site, test_judge, test_three_decks, the desk's modules, the offline journal's
+    plain-http test) and by the Django client tests of the login view."""
     from django.contrib.auth.models import User
     from django.test import Client
 

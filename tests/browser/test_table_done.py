@@ -17,7 +17,7 @@ from django.test import Client
 from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
-from tests.browser.helpers import expect, login, wait_for_version
+from tests.browser.helpers import expect, sign_in, wait_for_version
 from tests.browser.journal_steps import SEAT_NAMES, new_page, played_elsewhere, stored_once, waiting
 from tests.browser.taps import tap_in_view
 from tests.table.helpers import simulated
@@ -70,7 +70,7 @@ def shot(page, name: str, language: str) -> None:
 def print_card(browser, live_server, language: str, slug: str) -> tuple[str, list[str]]:
     """The director prints table 1's card: its link and the two pairs' PINs."""
     context, desk = context_in(browser, live_server, language)
-    login(desk, "director", "demo-director-2026")
+    sign_in(desk, live_server.url, "director")
     desk.goto_path(f"/t/{slug}/desk/rounds/1/")
     desk.get_by_role("link", name=WORDS[language]["links"]).click()
     desk.locator("tr[data-table='1']").get_by_role("button", name=WORDS[language]["new card"]).click()

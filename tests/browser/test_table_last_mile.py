@@ -18,7 +18,7 @@ from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
 from tests.browser.conftest import CHROMIUM
-from tests.browser.helpers import expect, login
+from tests.browser.helpers import expect, sign_in
 from tests.browser.journal_steps import stored_once
 from tests.browser.taps import tap_in_view
 from tests.browser.test_table_done import plain_record
@@ -64,7 +64,7 @@ def print_card_on_loopback(browser, port: int, language: str, slug: str) -> tupl
     context.add_cookies([{"name": "django_language", "value": language, "url": f"http://127.0.0.1:{port}"}])
     desk = context.new_page()
     desk.goto_path = lambda path: desk.goto(f"http://127.0.0.1:{port}{path}")
-    login(desk, "director", "demo-director-2026")
+    sign_in(desk, f"http://127.0.0.1:{port}", "director")
     desk.goto_path(f"/t/{slug}/desk/rounds/1/")
     desk.get_by_role("link", name=WORDS[language]["links"]).click()
     expect(desk.get_by_test_id("loopback-warning")).to_have_count(0)  # the hall's address is set
