@@ -111,22 +111,25 @@ def record_button(page, language: str):
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_trick_the_picker_and_the_record_control_share_one_screen(
-    browser, live_server, begun, size, language
-):
-    page = open_deal(browser, live_server, begun, size, language)
-    page.locator("button.pick[data-code='D3']").click()  # a low card: the picker's last row
-    expect(page.locator("#cards-input")).to_have_value("D3")
-    expect(page.locator("button.pick[data-code='D3']")).to_have_class("pick suit-D selected")
-    assert page.evaluate("window.scrollY") == 0
-    for part in ("#record-button", ".picker", ".trick-now", "#cards-preview", "[data-action=undo]"):
-        assert in_view(page, part), f"{part} is off the screen at {size} ({language})"
-    picker_rows = page.locator(".picker-row").count()
-    assert picker_rows == 5  # jokers and level cards, the trump suit, three plain suits
-    expect(page.locator("button.pick[data-code='SA'] .left")).to_have_text("2")  # copies on the badge
-    expect(page.locator("button.pick[data-code='D3'] .left")).to_have_text("1")  # one taken
-    shot(page, f"1-screen-{size[0]}x{size[1]}-{language}")
+def test_the_trick_the_picker_and_the_record_control_share_one_screen(browser, live_server, begun, language):
+    """At every size of ``SIZES``, one page resized from one to the next (the layout is the style sheet's alone:
+    no script measures the screen), the field emptied between them."""
+    page = open_deal(browser, live_server, begun, SIZES[0], language)
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.locator("button.pick[data-code='D3']").click()  # a low card: the picker's last row
+        expect(page.locator("#cards-input")).to_have_value("D3")
+        expect(page.locator("button.pick[data-code='D3']")).to_have_class("pick suit-D selected")
+        assert page.evaluate("window.scrollY") == 0, size
+        for part in ("#record-button", ".picker", ".trick-now", "#cards-preview", "[data-action=undo]"):
+            assert in_view(page, part), f"{part} is off the screen at {size} ({language})"
+        picker_rows = page.locator(".picker-row").count()
+        assert picker_rows == 5  # jokers and level cards, the trump suit, three plain suits
+        expect(page.locator("button.pick[data-code='SA'] .left")).to_have_text("2")  # copies on the badge
+        expect(page.locator("button.pick[data-code='D3'] .left")).to_have_text("1")  # one taken
+        shot(page, f"1-screen-{size[0]}x{size[1]}-{language}")
+        page.fill("#cards-input", "")  # the field emptied: nothing selected for the next size
+        expect(page.locator("button.pick[data-code='D3'] .left")).to_have_text("2")
     page.context.close()
 
 
