@@ -50,3 +50,9 @@ def tap_in_view(page, cards: str, size: dict, others: tuple[str, ...] = ("#recor
             f"{code} cannot be tapped as it is at {size}: {found}"
         )
     return len(cards.split())
+
+
+def field_free(page) -> None:
+    """Wait until the play's field is empty again (the play taken: a lead at once, a follow when its moment has
+    passed), checked at every frame: ``expect`` would look again only 100 ms later, at every follow of a deal."""
+    page.wait_for_function("() => document.getElementById('cards-input').value === ''")

@@ -19,7 +19,7 @@ from rules.judge import judge
 from tests.browser import shots
 from tests.browser.helpers import expect, sign_in, wait_for_version
 from tests.browser.journal_steps import SEAT_NAMES, new_page, played_elsewhere, stored_once, waiting
-from tests.browser.taps import tap_in_view
+from tests.browser.taps import field_free, tap_in_view
 from tests.table.helpers import simulated
 from tournaments.models import Deal, TableLink
 from tournaments.setup.demo import create_demo
@@ -105,7 +105,7 @@ def record_plays(page, plays: list, language: str, online: bool, version: int) -
         if n == 0 and len(plays) == 4:
             page.get_by_role("button", name=WORDS[language]["record"], exact=True).click()
             taps += 1
-        expect(page.locator("#cards-input")).to_have_value("")
+        field_free(page)
         if online:
             version += 1
             wait_for_version(page, version)

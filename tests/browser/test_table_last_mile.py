@@ -20,7 +20,7 @@ from tests.browser import shots
 from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, sign_in
 from tests.browser.journal_steps import stored_once
-from tests.browser.taps import tap_in_view
+from tests.browser.taps import field_free, tap_in_view
 from tests.browser.test_table_done import plain_record
 from tournaments.models import Deal, TableLink
 from tournaments.setup.demo import create_demo
@@ -98,17 +98,20 @@ def tap(page, cards: str, size: dict) -> None:
 
 
 def slow_plays(page) -> list[int]:
-    """The first ``SLOW_PLAYS`` plays answered 1.5 s late (the request waits, then goes on), the rest at once;
-    returns the list that counts the plays sent. Every play held would test the same queue for two minutes."""
-    sent = []
+    """The first ``SLOW_PLAYS`` plays answered 1.5 s late (the request waits, then goes on), the rest at once
+    (the route serves those four only: the rest go straight to the server); returns the list that counts every
+    play sent. Every play held would test the same queue for two minutes."""
+    sent: list[int] = []
+    page.on(
+        "request",
+        lambda request: sent.append(1) if request.method == "POST" and "/play/" in request.url else None,
+    )
 
     def late(route):
-        sent.append(1)
-        if len(sent) <= SLOW_PLAYS:
-            page.wait_for_timeout(LATENCY_MS)
+        page.wait_for_timeout(LATENCY_MS)
         route.continue_()
 
-    page.route("**/play/", late)
+    page.route("**/play/", late, times=SLOW_PLAYS)
     return sent
 
 
@@ -163,7 +166,7 @@ def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole
                 tap(page, cards, size)  # while the plays before it are still on their way
                 if j == 0:
                     page.get_by_role("button", name=words["record"], exact=True).click()
-                expect(page.locator("#cards-input")).to_have_value("")  # taken: the field is free at once
+                field_free(page)  # taken: the field is free at once
             if n == 2:
                 shot(page, "2-tapping-on-while-sending", language, size)
         plays = 4 * len(record["tricks"])
