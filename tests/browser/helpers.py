@@ -61,3 +61,18 @@ def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -
         expect(page.get_by_test_id(f"level-{side}")).to_have_text(
             shown.get(levels_after[side], levels_after[side])
         )
+
+
+def sign_in(page, base_url: str, username: str) -> None:
+    """Sign ``username`` in on ``page``'s context by its session cookie, as Django's test client makes it: the
+    state the login form leaves, without its three page loads. The form itself is still signed in through by the
+    tests that use ``login`` (test_site, test_judge, test_three_decks, the desk's modules, the offline journal's
+    plain-http test) and by the Django client tests of the login view."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
+    )

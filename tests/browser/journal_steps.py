@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
-from tests.browser.helpers import expect, login
+from tests.browser.helpers import expect, login, sign_in
 from tests.table.helpers import simulated, with_a_revoke
 from tournaments.models import Deal, Play, WriteReceipt
 from tournaments.setup.demo import create_demo
@@ -61,6 +61,13 @@ def revoked_deal() -> tuple[Deal, dict, int, int]:
 def open_deal(page, deal: Deal) -> None:
     """The judge's deal page, kept by the service worker for offline use (the page says when)."""
     login(page, "judge1", "demo-judge1-2026")
+    page.goto_path(f"/deal/{deal.pk}/")
+    page.locator("#deal-app[data-offline='kept']").wait_for(state="attached")
+
+
+def open_deal_signed_in(page, live_server, deal: Deal) -> None:
+    """``open_deal``, the judge signed in by a session cookie rather than through the login form's pages."""
+    sign_in(page, live_server.url, "judge1")
     page.goto_path(f"/deal/{deal.pk}/")
     page.locator("#deal-app[data-offline='kept']").wait_for(state="attached")
 

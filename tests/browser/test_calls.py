@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from referee.table.recording.deal_entry import start_deal
-from tests.browser.helpers import expect, login
+from tests.browser.helpers import expect, sign_in
 from tournaments.models import Match, Penalty, TableCall
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
+BOARD_REFRESH_MS = 5_000  # the board's data-refresh: it fetches its rows this often
 
 
 def other_context(browser, live_server, language: str):
@@ -38,18 +39,20 @@ def test_two_calls_are_answered_and_resolved_one_with_a_penalty(browser, page, l
 
     # The director's board, in English, with the sound on.
     desk_context, desk = other_context(browser, live_server, "en")
-    login(desk, "director", "demo-director-2026")
+    sign_in(desk, live_server.url, "director")
+    desk.clock.install()  # the board's refresh (every 5 s) run when the test has called, not waited for
     desk.goto_path(f"/t/{slug}/desk/board/")
     desk.get_by_role("button", name="Sound on").click()
     expect(desk.get_by_role("button", name="Sound off")).to_be_visible()
 
     # The table, in Chinese: a call from the match page.
-    login(page, match.judge.username, "demo-judge1-2026")
+    sign_in(page, live_server.url, match.judge.username)
     page.goto_path(f"/match/{match.pk}/")
     call(page, "misdeal", "北家多一张")
     expect(page.locator("[data-call-status]")).to_have_text("已呼叫裁判。")
 
     strip = desk.get_by_test_id("open-calls")
+    desk.clock.run_for(BOARD_REFRESH_MS)
     expect(strip).to_contain_text("Table 1 · misdeal")
     expect(desk.locator("html[data-call-beeps]")).to_have_count(1)
     beeps = int(desk.locator("html").get_attribute("data-call-beeps"))
@@ -63,6 +66,7 @@ def test_two_calls_are_answered_and_resolved_one_with_a_penalty(browser, page, l
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("[data-call-status]")).to_have_text("已呼叫裁判。")
+    desk.clock.run_for(BOARD_REFRESH_MS)
     expect(strip).to_contain_text("revoke dispute")
     expect(desk.locator(f"html[data-call-beeps='{beeps + 1}']")).to_have_count(1)
     screenshot(desk, "board-en")

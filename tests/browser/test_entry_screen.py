@@ -1,11 +1,14 @@
 """The trick-entry page on one screen: at a phone's size (held upright or sideways) and two tablets', in both
 languages, the current trick, the picker and the record control are all in view after tapping a low card; a follow
 is sent on its last card (and can be taken back in the moment before); each finished trick's outcome is on screen;
-and a whole simulated deal recorded by tapping counts its taps (the figures go to test-output/screenshots/picker/taps.json)."""
+and a whole simulated deal recorded by tapping counts its taps (the figures go to test-output/screenshots/picker/taps.json;
+its first tricks tapped, the rest through the recording service). The moment before a follow is sent is waited
+out on Playwright's clock, not the wall's."""
 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -15,6 +18,7 @@ from rules.judge import judge as engine_judge
 from rules.simulate import simulate_deal
 from tests.browser import shots
 from tests.browser.helpers import expect, wait_for_version
+from tests.table.helpers import play_through_service
 from tournaments.setup.demo import create_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -107,22 +111,25 @@ def record_button(page, language: str):
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_trick_the_picker_and_the_record_control_share_one_screen(
-    browser, live_server, begun, size, language
-):
-    page = open_deal(browser, live_server, begun, size, language)
-    page.locator("button.pick[data-code='D3']").click()  # a low card: the picker's last row
-    expect(page.locator("#cards-input")).to_have_value("D3")
-    expect(page.locator("button.pick[data-code='D3']")).to_have_class("pick suit-D selected")
-    assert page.evaluate("window.scrollY") == 0
-    for part in ("#record-button", ".picker", ".trick-now", "#cards-preview", "[data-action=undo]"):
-        assert in_view(page, part), f"{part} is off the screen at {size} ({language})"
-    picker_rows = page.locator(".picker-row").count()
-    assert picker_rows == 5  # jokers and level cards, the trump suit, three plain suits
-    expect(page.locator("button.pick[data-code='SA'] .left")).to_have_text("2")  # copies on the badge
-    expect(page.locator("button.pick[data-code='D3'] .left")).to_have_text("1")  # one taken
-    shot(page, f"1-screen-{size[0]}x{size[1]}-{language}")
+def test_the_trick_the_picker_and_the_record_control_share_one_screen(browser, live_server, begun, language):
+    """At every size of ``SIZES``, one page resized from one to the next (the layout is the style sheet's alone:
+    no script measures the screen), the field emptied between them."""
+    page = open_deal(browser, live_server, begun, SIZES[0], language)
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.locator("button.pick[data-code='D3']").click()  # a low card: the picker's last row
+        expect(page.locator("#cards-input")).to_have_value("D3")
+        expect(page.locator("button.pick[data-code='D3']")).to_have_class("pick suit-D selected")
+        assert page.evaluate("window.scrollY") == 0, size
+        for part in ("#record-button", ".picker", ".trick-now", "#cards-preview", "[data-action=undo]"):
+            assert in_view(page, part), f"{part} is off the screen at {size} ({language})"
+        picker_rows = page.locator(".picker-row").count()
+        assert picker_rows == 5  # jokers and level cards, the trump suit, three plain suits
+        expect(page.locator("button.pick[data-code='SA'] .left")).to_have_text("2")  # copies on the badge
+        expect(page.locator("button.pick[data-code='D3'] .left")).to_have_text("1")  # one taken
+        shot(page, f"1-screen-{size[0]}x{size[1]}-{language}")
+        page.fill("#cards-input", "")  # the field emptied: nothing selected for the next size
+        expect(page.locator("button.pick[data-code='D3'] .left")).to_have_text("2")
     page.context.close()
 
 
@@ -131,10 +138,19 @@ def the_moment(page) -> int:
     return int(page.locator("#deal-app").get_attribute("data-auto-send-ms"))
 
 
+def paused_clock(page) -> None:
+    """Playwright's clock on the page, paused: the moment before a follow is sent passes when the test runs it
+    (``page.clock.run_for``), at once and however busy the machine, never while the test is still tapping."""
+    now = datetime.now()
+    page.clock.install(time=now)
+    page.clock.pause_at(now + timedelta(seconds=1))
+
+
 def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_server, begun):
     record = plain_record()
     plays = [cards for _seat, cards in record["tricks"][0]["plays"]]
     page = open_deal(browser, live_server, begun, (390, 844), "zh-hans")
+    paused_clock(page)
     tap(page, plays[0])
     record_button(page, "zh-hans").click()  # the lead: its size is not known before
     wait_for_version(page, 1)
@@ -142,6 +158,8 @@ def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_s
     tap(page, plays[1])  # the follow's one card: the countdown starts, then the play is sent
     expect(page.locator("#record-button.counting")).to_be_visible()
     shot(page, "2-countdown-390x844-zh-hans")
+    expect(page.locator("#deal-app")).to_have_attribute("data-version", "1")  # not before the moment
+    page.clock.run_for(the_moment(page))
     wait_for_version(page, 2)
     expect(page.locator("#cards-input")).to_have_value("")
 
@@ -150,7 +168,7 @@ def test_a_follow_is_sent_on_its_last_card_and_can_be_taken_back(browser, live_s
     expect(page.locator("#message")).to_contain_text(WORDS["zh-hans"]["cancelled"])
     expect(page.locator("#record-button")).not_to_have_class("counting")
     expect(page.locator("#cards-input")).to_have_value(plays[2])
-    page.wait_for_timeout(the_moment(page) + 300)  # longer than the moment: nothing was sent
+    page.clock.run_for(the_moment(page) + 300)  # longer than the moment: nothing was sent
     expect(page.locator("#deal-app")).to_have_attribute("data-version", "2")
     record_button(page, "zh-hans").click()  # sent by hand after all
     wait_for_version(page, 3)
@@ -196,37 +214,54 @@ def test_a_finished_trick_says_who_won_its_points_the_total_and_the_next_lead_in
     page.context.close()
 
 
+def taps_of(trick: dict) -> int:
+    """A trick's taps with the picker: a tap a card (a pair: its face twice), and the record control after the
+    lead (its size is not known before); each follow goes by itself on its last card."""
+    return sum(len(cards.split()) for _seat, cards in trick["plays"]) + 1
+
+
 def test_a_whole_deal_recorded_by_tapping_counts_its_taps(browser, live_server, begun):
+    """The tricks up to the first led by several cards are tapped (each follow sent on its last card, as counted);
+    the rest go in through the recording service, as another device of the table sends them, and count as their
+    cards say: tapping them would repeat those taps. Every trick of a deal tapped, on two phones and in both
+    languages: test_table_last_mile.py."""
     record = plain_record()
+    tricks = record["tricks"]
+    several = next(n for n, trick in enumerate(tricks) if len(trick["plays"][0][1].split()) > 1)
+    tapped = max(several, 2) + 1
     page = open_deal(browser, live_server, begun, (390, 844), "zh-hans", auto_send_ms=30)
-    taps, before, keys, singles = 0, 0, 0, []
-    version = 0
-    for trick in record["tricks"]:
+    version, singles = 0, []
+    for trick in tricks[:tapped]:
         trick_taps = 0
         for n, (_seat, cards) in enumerate(trick["plays"]):
             trick_taps += tap(page, cards)
             if n == 0:
                 record_button(page, "zh-hans").click()
                 trick_taps += 1
-            before += len(cards.split()) + 1  # one button a copy, then the record button, every play
-            keys += len(typed(cards)) + 1  # typed as a group token, then Enter
             version += 1
             wait_for_version(page, version)
-        taps += trick_taps
+        assert trick_taps == taps_of(trick)
         if len(trick["plays"][0][1].split()) == 1:
             singles.append(trick_taps)
+    assert singles and set(singles) == {5}  # a trick of singles: lead 1 + record, three follows 1 each
+    play_through_service(begun, begun.match.judge, {"tricks": tricks[tapped:]})
+    page.reload()
+    wait_for_version(page, 4 * len(tricks))
     expect(page.locator("[data-bind=turn]")).to_contain_text(WORDS["zh-hans"]["done"])
     shot(page, "4-whole-deal-390x844-zh-hans")
-    assert singles and set(singles) == {5}  # a trick of singles: lead 1 + record, three follows 1 each
+    taps = sum(taps_of(trick) for trick in tricks)
+    # before: one button a copy, then the record button, every play; keys: a group token typed, then Enter
+    before = sum(len(cards.split()) + 1 for trick in tricks for _seat, cards in trick["plays"])
+    keys = sum(len(typed(cards)) + 1 for trick in tricks for _seat, cards in trick["plays"])
     figures = {
-        "tricks": len(record["tricks"]),
+        "tricks": len(tricks),
         "taps_after": taps,
         "taps_before": before,
         "keys": keys,
         "taps_per_trick_of_singles": {"before": 8, "after": 5},
-        "taps_per_trick_after": round(taps / len(record["tricks"]), 2),
-        "taps_per_trick_before": round(before / len(record["tricks"]), 2),
-        "keys_per_trick": round(keys / len(record["tricks"]), 2),
+        "taps_per_trick_after": round(taps / len(tricks), 2),
+        "taps_per_trick_before": round(before / len(tricks), 2),
+        "keys_per_trick": round(keys / len(tricks), 2),
     }
     SHOTS.mkdir(parents=True, exist_ok=True)
     (SHOTS / "taps.json").write_text(json.dumps(figures, indent=2))
@@ -268,6 +303,7 @@ def test_an_undo_in_the_moment_before_a_follow_is_sent_keeps_it_unsent(browser, 
     record = plain_record()
     plays = [cards for _seat, cards in record["tricks"][0]["plays"]]
     page = open_deal(browser, live_server, begun, (820, 1180), "en")
+    paused_clock(page)
     tap(page, plays[0])
     record_button(page, "en").click()
     wait_for_version(page, 1)
@@ -275,7 +311,7 @@ def test_an_undo_in_the_moment_before_a_follow_is_sent_keeps_it_unsent(browser, 
     page.locator("[data-action=undo]").click()  # the lead taken back while the follow counts down
     wait_for_version(page, 2)
     expect(page.locator("#record-button")).not_to_have_class("counting")
-    page.wait_for_timeout(the_moment(page) + 300)  # longer than the moment: nothing was sent
+    page.clock.run_for(the_moment(page) + 300)  # longer than the moment: nothing was sent
     expect(page.locator("#deal-app")).to_have_attribute("data-version", "2")
     assert not begun.tricks.exists()
     page.context.close()

@@ -13,7 +13,7 @@ from tests.browser.journal_steps import (
     BACK_ONLINE_MS,
     begun_deal,
     enter,
-    open_deal,
+    open_deal_signed_in,
     phone_page,
     shot,
     waiting,
@@ -37,7 +37,7 @@ def test_an_undo_queued_offline_is_refused_when_another_device_has_played_since_
     plays = record["tricks"][0]["plays"]
     context, page = phone_page(browser, live_server)
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         enter(page, plays[0][1])
         enter(page, plays[1][1])
         wait_for_version(page, 2)
@@ -67,7 +67,7 @@ def test_a_kitty_queued_offline_is_refused_when_another_device_has_changed_the_d
     plays = record["tricks"][0]["plays"]
     context, page = phone_page(browser, live_server, "en")
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         enter(page, plays[0][1])
         wait_for_version(page, 1)
         context.set_offline(True)
@@ -97,7 +97,7 @@ def test_an_undo_an_older_release_left_without_a_version_never_takes_back_a_play
     plays = record["tricks"][0]["plays"]
     context, page = phone_page(browser, live_server)
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         another_device_plays(deal, *plays[0])  # version 1, on the server only
         old = {"entries": [{"key": "0b5c6f2e-7d1a-4c3b-9e8f-1a2b3c4d5e6f", "action": "undo", "fields": {}}]}
         page.evaluate(

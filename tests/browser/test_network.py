@@ -7,25 +7,25 @@ from __future__ import annotations
 import pytest
 
 from referee.table.recording import deal_entry
-from tests.browser.helpers import expect, login, wait_for_version
+from tests.browser.helpers import expect, sign_in, wait_for_version
 from tournaments.models import Play
 from tournaments.setup.demo import create_demo
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
-def open_deal(page):
+def open_deal(page, live_server):
     demo = create_demo()
     match = demo.tournament.rounds.get(number=1).matches.get(table=1)
     deal = deal_entry.start_deal(match, match.judge, trump="S", declarer="N")
-    login(page, "judge1", "demo-judge1-2026")
+    sign_in(page, live_server.url, "judge1")
     page.goto_path(f"/deal/{deal.pk}/")
     page.wait_for_selector("#deal-app")
     return deal
 
 
-def test_a_play_whose_reply_is_lost_is_retried_and_recorded_once(page, screenshot):
-    deal = open_deal(page)
+def test_a_play_whose_reply_is_lost_is_retried_and_recorded_once(page, live_server, screenshot):
+    deal = open_deal(page, live_server)
     seen = []
 
     def lose_the_first_reply(route):
@@ -51,8 +51,10 @@ def test_a_play_whose_reply_is_lost_is_retried_and_recorded_once(page, screensho
     expect(page.locator("#cards-input")).to_have_value("")
 
 
-def test_when_the_network_stays_down_the_play_waits_on_the_device_and_goes_in_once_it_returns(page):
-    deal = open_deal(page)
+def test_when_the_network_stays_down_the_play_waits_on_the_device_and_goes_in_once_it_returns(
+    page, live_server
+):
+    deal = open_deal(page, live_server)
     page.clock.install()
     page.route("**/play/", lambda route: route.abort())
     page.fill("#cards-input", "SA")

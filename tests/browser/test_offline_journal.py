@@ -18,7 +18,7 @@ from tests.browser.journal_steps import (
     enter,
     enter_trick,
     new_page,
-    open_deal,
+    open_deal_signed_in,
     phone_page,
     revoked_deal,
     shot,
@@ -40,7 +40,7 @@ def test_a_deal_recorded_offline_through_a_reload_is_stored_once_when_the_networ
     won = winners(record)
     context, page = phone_page(browser, live_server)
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         enter_trick(page, record["tricks"][0])  # online: stored at once, nothing waits, no box
         wait_for_version(page, 4)
         expect(page.locator("#journal-box")).to_be_hidden()
@@ -73,7 +73,7 @@ def test_a_wrong_winner_tapped_offline_gets_a_notice_and_the_next_play_is_refuse
     wrong = next(seat for seat in "NWSE" if seat != won[0])
     context, page = phone_page(browser, live_server, "en")
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         context.set_offline(True)
         enter_trick(page, record["tricks"][0], wrong)
         lead = record["tricks"][1]["plays"][0][1]
@@ -113,7 +113,7 @@ def test_faults_found_when_the_entries_arrive_are_shown_and_a_refused_entry_wait
     won = winners(record)
     context, page = phone_page(browser, live_server)
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         context.set_offline(True)
         (lead, led), (follower, followed) = record["tricks"][0]["plays"][:2]
         enter(page, led)
@@ -144,7 +144,7 @@ def test_closing_the_tab_and_opening_the_deal_again_replays_the_journal(browser,
     deal, record = begun_deal()
     context, page = phone_page(browser, live_server, "en")
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         context.set_offline(True)
         for _seat, cards in record["tricks"][0]["plays"][:3]:
             enter(page, cards)
@@ -173,7 +173,7 @@ def test_a_page_reloaded_after_the_network_returns_sends_what_waited(browser, li
     deal, record = begun_deal()
     context, page = phone_page(browser, live_server, "en")
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         page.route("**/play/", lambda route: route.abort())  # the page loads, the server cannot be reached
         for _seat, cards in record["tricks"][0]["plays"][:2]:
             enter(page, cards)
@@ -194,7 +194,7 @@ def test_a_change_at_the_desk_while_offline_refuses_the_entry_until_the_judge_se
     deal, record = begun_deal()
     context, page = phone_page(browser, live_server)
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         context.set_offline(True)
         for _seat, cards in record["tricks"][0]["plays"][:2]:
             enter(page, cards)
@@ -219,7 +219,7 @@ def test_undo_while_offline_takes_back_the_last_entry_on_the_device(browser, liv
     deal, record = begun_deal()
     context, page = phone_page(browser, live_server)
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         context.set_offline(True)
         plays = record["tricks"][0]["plays"]
         enter(page, plays[0][1])
@@ -275,7 +275,7 @@ def test_two_tabs_of_one_deal_send_the_journal_once_between_them(browser, live_s
     deal, record = begun_deal()
     context, page = phone_page(browser, live_server, "en")
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         other = new_page(context, live_server)
         other.goto_path(f"/deal/{deal.pk}/")
         context.set_offline(True)
@@ -297,7 +297,7 @@ def test_logging_out_forgets_the_pages_the_service_worker_kept(browser, live_ser
     deal, _record = begun_deal()
     context, page = phone_page(browser, live_server)
     try:
-        open_deal(page, deal)
+        open_deal_signed_in(page, live_server, deal)
         page.get_by_role("button", name="退出").click()
         page.wait_for_url(lambda url: f"/deal/{deal.pk}/" not in url)
         context.set_offline(True)

@@ -17,8 +17,9 @@ from django.test import Client
 from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
-from tests.browser.helpers import expect, login, wait_for_version
+from tests.browser.helpers import expect, sign_in, wait_for_version
 from tests.browser.journal_steps import SEAT_NAMES, new_page, played_elsewhere, stored_once, waiting
+from tests.browser.taps import field_free, tap_in_view
 from tests.table.helpers import simulated
 from tournaments.models import Deal, TableLink
 from tournaments.setup.demo import create_demo
@@ -69,7 +70,7 @@ def shot(page, name: str, language: str) -> None:
 def print_card(browser, live_server, language: str, slug: str) -> tuple[str, list[str]]:
     """The director prints table 1's card: its link and the two pairs' PINs."""
     context, desk = context_in(browser, live_server, language)
-    login(desk, "director", "demo-director-2026")
+    sign_in(desk, live_server.url, "director")
     desk.goto_path(f"/t/{slug}/desk/rounds/1/")
     desk.get_by_role("link", name=WORDS[language]["links"]).click()
     desk.locator("tr[data-table='1']").get_by_role("button", name=WORDS[language]["new card"]).click()
@@ -89,36 +90,10 @@ def plain_record(deal) -> dict:
     raise AssertionError("no plain simulated deal in 300 seeds")
 
 
-def box_of(page, selector: str) -> dict | None:
-    """The element's box on the screen, read in one step (the picker is redrawn at every answer, and the field
-    is free for the next play before the answer comes)."""
-    return page.eval_on_selector(
-        selector,
-        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }",
-    )
-
-
-def in_view(page, selector: str) -> bool:
-    box = box_of(page, selector)
-    return (
-        box is not None
-        and box["y"] >= 0
-        and box["x"] >= 0
-        and box["y"] + box["height"] <= PHONE["height"]
-        and box["x"] + box["width"] <= PHONE["width"]
-    )
-
-
 def tap(page, cards: str) -> int:
-    """Tap the picker for each card, each button and the record control in view without scrolling."""
-    for code in cards.split():
-        button = f"button.pick[data-code='{code}']"
-        box = box_of(page, button)  # above the record control pinned to the bottom, too
-        clear = box["y"] + box["height"] <= box_of(page, ".entry-bar")["y"]
-        assert clear and in_view(page, button) and in_view(page, "#record-button"), f"{code} needs a scroll"
-        page.locator(button).click()
-        assert page.evaluate("window.scrollY") == 0
-    return len(cards.split())
+    """Tap the picker for each card, each button and the record control in view without scrolling (each card's
+    check and tap in one step of the page: tests/browser/taps.py)."""
+    return tap_in_view(page, cards, PHONE)
 
 
 def record_plays(page, plays: list, language: str, online: bool, version: int) -> tuple[int, int]:
@@ -130,7 +105,7 @@ def record_plays(page, plays: list, language: str, online: bool, version: int) -
         if n == 0 and len(plays) == 4:
             page.get_by_role("button", name=WORDS[language]["record"], exact=True).click()
             taps += 1
-        expect(page.locator("#cards-input")).to_have_value("")
+        field_free(page)
         if online:
             version += 1
             wait_for_version(page, version)

@@ -6,7 +6,9 @@ on their way (the rest answered at once: the queue behind the slow ones drains a
 Wi-Fi recovers):
 every play is stored once and no tap is lost or mixed into another play. The kitty is filled in by one tap from
 the cards left; after the submit the PIN form is in view at once, a wrong PIN stays on it with the sentence, and
-both pairs' PINs confirm the deal. Screenshots in test-output/screenshots/lastmile/ (with SCREENSHOTS=1)."""
+both pairs' PINs confirm the deal. This is the suite's one journey tapping every trick of a deal, once per
+language: the other whole-deal tests (test_entry_screen, test_table_done, test_three_decks) tap the tricks that
+show something and send the rest through the recording service. Screenshots in test-output/screenshots/lastmile/ (with SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
 from tests.browser.conftest import CHROMIUM
-from tests.browser.helpers import expect, login
+from tests.browser.helpers import expect, sign_in
 from tests.browser.journal_steps import stored_once
+from tests.browser.taps import field_free, tap_in_view
 from tests.browser.test_table_done import plain_record
 from tournaments.models import Deal, TableLink
 from tournaments.setup.demo import create_demo
@@ -61,7 +64,7 @@ def print_card_on_loopback(browser, port: int, language: str, slug: str) -> tupl
     context.add_cookies([{"name": "django_language", "value": language, "url": f"http://127.0.0.1:{port}"}])
     desk = context.new_page()
     desk.goto_path = lambda path: desk.goto(f"http://127.0.0.1:{port}{path}")
-    login(desk, "director", "demo-director-2026")
+    sign_in(desk, f"http://127.0.0.1:{port}", "director")
     desk.goto_path(f"/t/{slug}/desk/rounds/1/")
     desk.get_by_role("link", name=WORDS[language]["links"]).click()
     expect(desk.get_by_test_id("loopback-warning")).to_have_count(0)  # the hall's address is set
@@ -73,58 +76,60 @@ def print_card_on_loopback(browser, port: int, language: str, slug: str) -> tupl
     return url, pins
 
 
-def box_of(page, selector: str) -> dict | None:
-    """The element's box on the screen, read in one step (the picker is redrawn at every answer)."""
+def in_view(page, selector: str, size: dict) -> bool:
     return page.eval_on_selector(
         selector,
-        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }",
-    )
-
-
-def in_view(page, selector: str, size: dict) -> bool:
-    box = box_of(page, selector)
-    return (
-        box is not None
-        and box["y"] >= 0
-        and box["x"] >= 0
-        and box["y"] + box["height"] <= size["height"]
-        and box["x"] + box["width"] <= size["width"]
+        """(e, [width, height]) => {
+            const r = e.getBoundingClientRect();
+            return r.x >= 0 && r.y >= 0 && r.y + r.height <= height && r.x + r.width <= width;
+        }""",
+        [size["width"], size["height"]],
     )
 
 
 def tap(page, cards: str, size: dict) -> None:
     """Tap the picker for each card: each button above the record bar, the turn line and the record control in
-    view, nothing scrolled."""
-    for code in cards.split():
-        button = f"button.pick[data-code='{code}']"
-        box = box_of(page, button)
-        clear = box["y"] + box["height"] <= box_of(page, ".entry-bar")["y"]
-        if not (clear and in_view(page, button, size)):
-            shots.save(page, SHOTS / "failed-needs-a-scroll.png")
-        assert clear and in_view(page, button, size), f"{code} needs a scroll at {size}"
-        assert in_view(page, "#record-button", size) and in_view(page, "[data-bind=turn]", size)
-        page.locator(button).click()
-        assert page.evaluate("window.scrollY") == 0
+    view, nothing scrolled (each card's check and tap in one step of the page: tests/browser/taps.py)."""
+    try:
+        tap_in_view(page, cards, size, others=("#record-button", "[data-bind=turn]"))
+    except AssertionError:
+        shots.save(page, SHOTS / "failed-needs-a-scroll.png")
+        raise
 
 
 def slow_plays(page) -> list[int]:
-    """The first ``SLOW_PLAYS`` plays answered 1.5 s late (the request waits, then goes on), the rest at once;
-    returns the list that counts the plays sent. Every play held would test the same queue for two minutes."""
-    sent = []
+    """The first ``SLOW_PLAYS`` plays answered 1.5 s late (the request waits, then goes on), the rest at once
+    (the route serves those four only: the rest go straight to the server); returns the list that counts every
+    play sent. Every play held would test the same queue for two minutes."""
+    sent: list[int] = []
+    page.on(
+        "request",
+        lambda request: sent.append(1) if request.method == "POST" and "/play/" in request.url else None,
+    )
 
     def late(route):
-        sent.append(1)
-        if len(sent) <= SLOW_PLAYS:
-            page.wait_for_timeout(LATENCY_MS)
+        page.wait_for_timeout(LATENCY_MS)
         route.continue_()
 
-    page.route("**/play/", late)
+    page.route("**/play/", late, times=SLOW_PLAYS)
     return sent
+
+
+@pytest.fixture(scope="module")
+def hall_phones(browser):
+    """A browser that finds the hall's address (``hall.test``) at the test server, launched once for both phones
+    (each opens a fresh context in it: no cookie, no cache, no service worker of the other)."""
+    phones = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP hall.test 127.0.0.1"],
+    )
+    yield phones
+    phones.close()
 
 
 @pytest.mark.parametrize(("size", "language"), PHONES)
 def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole_deal_loses_no_tap(
-    browser, live_server, settings, size, language
+    browser, hall_phones, live_server, settings, size, language
 ):
     words = WORDS[language]
     port = int(live_server.url.rsplit(":", 1)[1])
@@ -139,12 +144,8 @@ def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole
     deal = deal_entry.start_deal(match, account, trump="S", declarer="N")
     record = plain_record(deal)
 
-    phone = browser.browser_type.launch(
-        executable_path=CHROMIUM,
-        args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP hall.test 127.0.0.1"],
-    )
+    context = hall_phones.new_context(viewport=size, locale="zh-CN", has_touch=True)
     try:
-        context = phone.new_context(viewport=size, locale="zh-CN", has_touch=True)
         context.set_default_timeout(10_000)
         context.add_cookies([{"name": "django_language", "value": language, "url": hall}])
         context.add_init_script(
@@ -165,7 +166,7 @@ def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole
                 tap(page, cards, size)  # while the plays before it are still on their way
                 if j == 0:
                     page.get_by_role("button", name=words["record"], exact=True).click()
-                expect(page.locator("#cards-input")).to_have_value("")  # taken: the field is free at once
+                field_free(page)  # taken: the field is free at once
             if n == 2:
                 shot(page, "2-tapping-on-while-sending", language, size)
         plays = 4 * len(record["tricks"])
@@ -201,8 +202,9 @@ def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole
         expect(page.locator(f"tr[data-deal='{deal.number}'] .badge")).to_contain_text(words["confirmed"])
         shot(page, "6-confirmed", language, size)
     finally:
-        page.unroute_all(behavior="ignoreErrors")
-        phone.close()
+        for page in context.pages:
+            page.unroute_all(behavior="ignoreErrors")
+        context.close()
     deal = Deal.objects.get(pk=deal.pk)
     assert deal.state == Deal.State.CONFIRMED and deal.confirmed_by_pair == match.pair_ew
     assert deal.attackers_total == judge(record).attackers_points["total"]

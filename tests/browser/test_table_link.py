@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import shots
-from tests.browser.helpers import expect, login
+from tests.browser.helpers import expect, sign_in
 from tests.table.helpers import submitted_by
 from tournaments.models import Deal, TableLink
 from tournaments.setup.demo import create_demo
@@ -60,7 +60,7 @@ def test_a_phone_records_its_table_by_the_qr_link_and_confirms_by_pin(browser, l
     matches = {m.table: m for m in demo.tournament.rounds.get(number=1).matches.all()}
 
     desk_context, desk = context_in(browser, live_server, language, PHONE)
-    login(desk, "director", "demo-director-2026")
+    sign_in(desk, live_server.url, "director")
     desk.goto_path(f"/t/{slug}/desk/rounds/1/")
     desk.get_by_role("link", name=words["links"]).click()
     desk.locator("tr[data-table='1']").get_by_role("button", name=words["new card"]).click()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from referee.table.recording import deal_entry
-from tests.browser.helpers import expect, login, submit_then_open_the_match, wait_for_version
+from tests.browser.helpers import expect, sign_in, submit_then_open_the_match, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service, record_play
 from tournaments.models import Deal, Penalty
 from tournaments.setup.demo import create_demo
@@ -33,18 +33,18 @@ def deal_before_the_proof(match) -> Deal:
     return deal
 
 
-def open_entry(page, deal, size) -> None:
+def open_entry(page, live_server, deal, size) -> None:
     page.set_viewport_size(size)
-    login(page, "judge1", "demo-judge1-2026")
+    sign_in(page, live_server.url, "judge1")
     page.goto_path(f"/deal/{deal.pk}/")
     page.wait_for_selector("#deal-app")
 
 
-def test_a_revoke_proven_two_tricks_later_is_shown_at_that_moment(page, screenshot):
+def test_a_revoke_proven_two_tricks_later_is_shown_at_that_moment(page, live_server, screenshot):
     match = table_one()
     deal = deal_before_the_proof(match)
     west = match.pair_ew.player2.name
-    open_entry(page, deal, TABLET)
+    open_entry(page, live_server, deal, TABLET)
     expect(page.locator("[data-bind=violations-title]")).to_have_text("没有待处理的违例。")
     page.fill("#cards-input", "S9")
     page.press("#cards-input", "Enter")
@@ -85,11 +85,11 @@ def revoked_deal():
 
 
 def test_an_open_violation_blocks_submit_a_penalty_applied_twice_counts_once_and_the_flip_is_explained(
-    page, screenshot, revoked_deal
+    page, live_server, screenshot, revoked_deal
 ):
     deal, key = revoked_deal
     page.set_viewport_size(TABLET)
-    login(page, "judge1", "demo-judge1-2026")
+    sign_in(page, live_server.url, "judge1")
     page.goto_path(f"/deal/{deal.pk}/review/")
     expect(page.get_by_test_id("open-violations")).to_contain_text("1 项违例未处理")
     assert page.get_by_role("button", name="提交本局").is_disabled()
@@ -126,7 +126,7 @@ def test_on_a_phone_in_english_a_proven_fault_is_undone_and_a_play_out_of_turn_r
     match = table_one()
     deal = deal_entry.start_deal(match, match.judge, trump="H", declarer="N")
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
-    open_entry(page, deal, PHONE)
+    open_entry(page, live_server, deal, PHONE)
 
     # N leads: any other player may challenge a throw (RULES §5), the two opponents first, then the partner.
     page.locator("#throw-box summary").click()
