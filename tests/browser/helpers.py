@@ -61,3 +61,16 @@ def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -
         expect(page.get_by_test_id(f"level-{side}")).to_have_text(
             shown.get(levels_after[side], levels_after[side])
         )
+
+
+def sign_in(context, live_server, username: str) -> None:
+    """Log ``username`` in by the session cookie Django's own test client makes (``force_login``), not the form:
+    a form log-in is a page load, a POST and a redirect, and only the tests of the log-in page prove the form."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
