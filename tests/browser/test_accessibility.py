@@ -4,7 +4,7 @@ the URL tree that answers HTML (sorted out by Django's test client, not the brow
 tournament (``tests/hostile_world.py``) and its arguments, seen by the director (who may open every page; the
 log-in page by a visitor). A desktop's size in English checks every family, all of each page shown; a phone's
 size in Chinese checks the log-in page and the families a phone-width rule of the style sheets lays out anew
-(``PHONE_RESTYLED``: the deal and match pages, the people tables, standings, rounds, table cards, settings),
+(``PHONE_RESTYLED``: the deal and match pages, the people tables, rounds, table cards, settings),
 each of which also has the site's frame (header, navigation, language) in Chinese at that size. axe costs most
 of a second a page, so each family is checked once a size, not each address. And the picker and the journal
 driven by the keyboard alone."""
