@@ -63,16 +63,19 @@ def confirm_as_second_judge(page, match_id: int, levels_after: dict[str, str]) -
         )
 
 
-def sign_in(page, base_url: str, username: str) -> None:
-    """Sign ``username`` in on ``page``'s context by its session cookie, as Django's test client makes it: the
-    state the login form leaves, without its three page loads. The form itself is still signed in through by the
-    tests that use ``login`` (test_site, test_judge, test_three_decks, the desk's modules, the offline journal's
-    plain-http test) and by the Django client tests of the login view."""
-    from django.contrib.auth.models import User
+def sign_in(where, server, username: str) -> None:
+    """Sign ``username`` in by the session cookie Django's own test client makes (``force_login``), not the form:
+    a form log-in is a page load, a POST and a redirect. ``where`` is a page or its browser context, ``server``
+    the live server or its address. The form itself is still signed in through by the tests that use ``login``
+    (test_site, test_judge, test_three_decks, the offline journal's plain-http test, the first log-ins with a
+    password a page showed) and by the Django client tests of the login view."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
     from django.test import Client
 
     client = Client()
-    client.force_login(User.objects.get(username=username))
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
-    )
+    client.force_login(get_user_model().objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context = getattr(where, "context", where)  # a page's context, or the context itself
+    url = getattr(server, "url", server)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": url}])

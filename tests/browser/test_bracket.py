@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import shots
-from tests.browser.helpers import enter_pairs, expect, login
+from tests.browser.helpers import enter_pairs, expect, sign_in
 from tests.desk.helpers import finish
 from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.accounts import create_director
@@ -69,18 +69,18 @@ def test_the_bracket_page_on_a_phone_and_a_desktop_in_both_languages(browser, li
         context.close()
 
 
-def test_the_desk_shows_the_bracket_on_a_tablet(page):
+def test_the_desk_shows_the_bracket_on_a_tablet(page, live_server):
     create_director("td", "director-pass-1")
     t = played_cup(create_director("td2", "director-pass-2"))
     page.set_viewport_size({"width": 820, "height": 1180})
-    login(page, "td", "director-pass-1")
+    sign_in(page.context, live_server, "td")  # by session cookie: the form is the log-in page's tests'
     page.goto_path(f"/t/{t.slug}/desk/")
     expect(page.get_by_test_id("bracket")).to_be_visible()
     expect(page.get_by_role("heading", name="三四名决赛")).to_be_visible()
     shoot(page, "desk-tablet-zh")
 
 
-def test_the_director_decides_a_level_match_on_a_phone(page):
+def test_the_director_decides_a_level_match_on_a_phone(page, live_server):
     director = create_director("td", "director-pass-1")
     t = Tournament.objects.create(name="春季淘汰赛", slug="cup", format=Tournament.Format.KNOCKOUT)
     enter_pairs(t, NAMES[:4])
@@ -90,7 +90,7 @@ def test_the_director_decides_a_level_match_on_a_phone(page):
         finish(m, None if m.table == 2 else m.pair_ns, "7", "7" if m.table == 2 else "5")
     assert director
     page.set_viewport_size({"width": 390, "height": 844})
-    login(page, "td", "director-pass-1")
+    sign_in(page.context, live_server, "td")  # by session cookie: the form is the log-in page's tests'
     page.goto_path(f"/t/{t.slug}/desk/")
     expect(page.get_by_test_id("pair-blocker")).to_have_text(
         "第1轮第2桌打平：请在该轮页面裁定哪一对搭档晋级。"

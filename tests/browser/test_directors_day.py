@@ -2,8 +2,11 @@
 page (the JJ competition preset, one setting changed), 16 pairs imported, 4 judges created (each password shown
 once and used to log in), round 1 paired (Swiss) and published, the board followed while a judge on a phone
 records a deal by quick entry, the deal confirmed from the queue, a pair withdrawn and its forfeit recorded, and
-the workbook downloaded and read back. Every page the director sees is saved at tablet (820 px) and desktop
-(1280 px) width, the judge's at phone width (390 px), under the test's tmp dir."""
+the workbook downloaded and read back. With SCREENSHOTS=1 (``shots``), every page the director sees is saved at
+tablet (820 px) and desktop (1280 px) width, the judge's at phone width (390 px), under
+test-output/screenshots/directors-day/; without, no picture is taken (pictures are for people to look at; the
+test's claims are its assertions). The director logs in by session cookie; each judge by the form, with the
+password the page showed."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from tests.browser.helpers import expect, login
+from tests.browser import shots
+from tests.browser.helpers import expect, login, sign_in
 from tournaments.competition.accounts import create_director
 from tournaments.models import Deal, Match, Pair, Tournament
 
@@ -20,6 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PAIRS_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "pairs-16.csv"
 DESKTOP, TABLET, PHONE = 1280, 820, 390
+SHOTS = shots.folder("directors-day")
 JUDGES = [("wang", "王裁判"), ("li", "李裁判"), ("zhang", "张裁判"), ("zhao", "赵裁判")]
 
 
@@ -31,9 +36,11 @@ class Shots:
 
     def __call__(self, page, label: str, widths=(TABLET, DESKTOP)) -> None:
         self.n += 1
+        if not shots.WANTED:
+            return
         for width in widths:
             page.set_viewport_size({"width": width, "height": 900})
-            page.screenshot(path=str(self.folder / f"{self.n:02d}-{label}-{width}.png"), full_page=True)
+            shots.save(page, self.folder / f"{self.n:02d}-{label}-{width}.png", full_page=True)
         page.set_viewport_size({"width": DESKTOP, "height": 900})
 
 
@@ -60,12 +67,12 @@ def read_workbook(path: Path) -> dict[str, list[dict]]:
 def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin(
     browser, page, live_server, tmp_path
 ):
-    shot = Shots(tmp_path)
+    shot = Shots(SHOTS)
     seen: list[str] = []
     page.on("request", lambda request: seen.append(request.url))
     page.set_viewport_size({"width": DESKTOP, "height": 900})
     create_director("td", "director-pass-1")
-    login(page, "td", "director-pass-1")
+    sign_in(page.context, live_server, "td")
 
     # A new tournament: the JJ competition preset, strikes to forfeit changed, quick entry allowed.
     page.goto_path("/")
@@ -148,19 +155,19 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     mine = phone.locator("ul.my-matches li")
     expect(mine).to_have_count(1)
     expect(mine).to_contain_text("第1桌")
-    phone.screenshot(path=str(tmp_path / f"judge-home-{PHONE}.png"), full_page=True)
+    shots.save(phone, SHOTS / f"judge-home-{PHONE}.png", full_page=True)
     mine.get_by_role("link").click()
-    phone.screenshot(path=str(tmp_path / f"judge-match-{PHONE}.png"), full_page=True)
+    shots.save(phone, SHOTS / f"judge-match-{PHONE}.png", full_page=True)
     phone.get_by_role("link", name="快速录入").click()
     phone.locator("input[name=declarer][value=N]").check()
     phone.locator("label.trump-S").click()
     phone.fill("input[name=points]", "85")
     phone.fill("input[name=kitty_points]", "10")
-    phone.screenshot(path=str(tmp_path / f"judge-quick-entry-{PHONE}.png"), full_page=True)
+    shots.save(phone, SHOTS / f"judge-quick-entry-{PHONE}.png", full_page=True)
     phone.get_by_role("button", name="提交本局").click()
     phone.wait_for_url(f"**/match/{tables[1].pk}/")
     expect(phone.locator("tr[data-deal='1'] .badge")).to_have_text("已提交")
-    phone.screenshot(path=str(tmp_path / f"judge-submitted-{PHONE}.png"), full_page=True)
+    shots.save(phone, SHOTS / f"judge-submitted-{PHONE}.png", full_page=True)
 
     with page.expect_response(lambda r: "/desk/board/rows/" in r.url):
         page.clock.run_for(6_000)
@@ -187,10 +194,10 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     phone.get_by_role("link", name="新的一局").click()
     expect(phone.locator("input[name=declarer]")).to_have_count(0)
     phone.locator("label.trump-H").click()
-    phone.screenshot(path=str(tmp_path / f"judge-new-deal-{PHONE}.png"), full_page=True)
+    shots.save(phone, SHOTS / f"judge-new-deal-{PHONE}.png", full_page=True)
     phone.get_by_role("button", name="开始本局").click()
     phone.wait_for_selector("#deal-app")
-    phone.screenshot(path=str(tmp_path / f"judge-trick-entry-{PHONE}.png"), full_page=True)
+    shots.save(phone, SHOTS / f"judge-trick-entry-{PHONE}.png", full_page=True)
     phone.context.close()
 
     # A pair of table 2 withdraws; its forfeit recorded from the withdraw page, which the director lands back on.
@@ -245,4 +252,3 @@ def test_a_director_runs_the_day_from_creation_to_the_workbook_without_the_admin
     page.goto(desk)
     shot(page, "desk-end")
     assert not [url for url in seen if "/admin/" in url]
-    print(f"screenshots: {tmp_path}")

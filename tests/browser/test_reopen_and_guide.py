@@ -16,7 +16,7 @@ from django.db import transaction
 from referee.table.recording import deal_entry
 from rules.simulate import simulate_deal
 from tests.browser import shots
-from tests.browser.helpers import expect, login, submit_then_open_the_match, wait_for_version
+from tests.browser.helpers import expect, sign_in, submit_then_open_the_match, wait_for_version
 from tests.table.helpers import flipping_revoke, play_through_service
 from tournaments.models import Deal, Match
 from tournaments.setup.demo import create_demo
@@ -69,17 +69,16 @@ def played_deal(match: Match, *, submit: bool) -> Deal:
     return deal
 
 
-def sign_in(page, live_server, lang: str, who: str) -> None:
+def signed_in(page, live_server, lang: str, who: str) -> None:
+    """``who`` signed in by session cookie (the log-in form is the log-in page's tests'), in ``lang``."""
     page.context.clear_cookies()
     page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-    login(page, who, f"demo-{who}-2026")
+    sign_in(page.context, live_server, who)
 
 
-def shot(page, name: str) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+def shot(page, name: str) -> None:
+    """A picture of the whole page, with SCREENSHOTS=1 (``shots``)."""
+    shots.save(page, SHOTS / f"{name}.png", full_page=True)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -89,7 +88,7 @@ def test_a_change_after_submit_reopens_the_deal_and_the_confirmer_sees_the_diffe
     words = WORDS[lang]
     deal = played_deal(table_one(), submit=True)
     page.set_viewport_size(PHONE)
-    sign_in(page, live_server, lang, "judge1")
+    signed_in(page, live_server, lang, "judge1")
     page.goto_path(f"/deal/{deal.pk}/review/")
     expect(page.locator(".reopen-form")).to_contain_text(words["frozen"])
     expect(page.locator("form.penalty-form")).to_have_count(0)  # no change offered on a frozen deal
@@ -109,7 +108,7 @@ def test_a_change_after_submit_reopens_the_deal_and_the_confirmer_sees_the_diffe
     submit_then_open_the_match(page, words["submit"], deal.pk, deal.match_id)
     expect(page.locator("tr[data-deal='1'] [data-testid=reopened]")).to_have_text(words["mark"])
 
-    sign_in(page, live_server, lang, "judge2")
+    signed_in(page, live_server, lang, "judge2")
     page.goto_path(f"/deal/{deal.pk}/review/")
     changes = page.get_by_test_id("changes")
     expect(changes).to_contain_text(words["result"])
@@ -155,7 +154,7 @@ def take(page, name: str, lang: str, first: str, last: str) -> None:
 def test_the_pictures_of_the_guide_are_the_entry_screens_at_phone_size(page, live_server, lang):
     match = table_one()
     page.set_viewport_size(PHONE)
-    sign_in(page, live_server, lang, "judge1")
+    signed_in(page, live_server, lang, "judge1")
 
     deal = deal_entry.start_deal(match, match.judge, trump="H", declarer="N")
     page.goto_path(f"/deal/{deal.pk}/")
@@ -188,7 +187,7 @@ def test_the_pictures_of_the_guide_are_the_entry_screens_at_phone_size(page, liv
         settling.apply_penalty(revoked, match.judge, key)
     revoked.refresh_from_db()
     deal_entry.submit_deal(revoked, match.judge, version=revoked.version)
-    sign_in(page, live_server, lang, "judge2")
+    signed_in(page, live_server, lang, "judge2")
     page.goto_path(f"/deal/{revoked.pk}/review/")
     take(page, "confirm", lang, "[data-testid=total]", ".actions")
     for name in ("notation", "offline", "settle", "confirm"):

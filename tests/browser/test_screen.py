@@ -4,6 +4,7 @@ type), its refresh that keeps the last good data when the server is out of reach
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -42,6 +43,7 @@ NAMES = [
     "苏州",
 ]
 SIZES = [(1920, 1080), (1280, 720)]
+EVENING = datetime(2026, 4, 18, 19, 0, tzinfo=UTC)
 
 
 def evening(director) -> Tournament:
@@ -99,46 +101,61 @@ def readable(page, width: int, height: int) -> None:
     assert size >= width / 50, size  # 38 px on 1920, 25 px on 1280: read from 5 m
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_screen_shows_one_readable_panel_at_a_time_in_both_languages(
-    page, live_server, director, language, width, height
-):
+def held_clock(page) -> None:
+    """Playwright's clock, held still: the page's timers fire only when the test moves it on (``run_for``)."""
+    page.clock.install(time=EVENING)
+    page.clock.pause_at(EVENING + timedelta(minutes=1))
+
+
+def test_the_screen_shows_one_readable_panel_at_a_time_in_both_languages(page, live_server, director):
+    """At each size in each language: the panels take turns every 12 seconds (on Playwright's clock: no second
+    is waited), one on show at a time, each fitting the screen in large type."""
     t = evening(director)
-    page.set_viewport_size({"width": width, "height": height})
-    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    quick(page, live_server, cycle=2, refresh=600)
-    page.goto_path(f"/t/{t.slug}/screen/")
-    expect(page.get_by_test_id("screen-message")).to_contain_text("15:30")
-    for key in ("seating-1", "progress", "standings-1", "standings-2"):
-        panel = page.locator(f".panel[data-key='{key}']")
-        expect(panel).to_have_class(re.compile(r"\bactive\b"))
-        readable(page, width, height)
-        shots.save(page, SHOTS / f"screen-{width}x{height}-{language}-{key}.png")
-    seats = page.locator(".panel[data-key='seating-1'] .seat-row")
-    expect(seats).to_have_count(24)
-    first = "安徽合肥队"
-    expect(seats.first).to_have_attribute("data-pair", first)
-    expect(page.locator("[data-testid='tables-finished']")).to_have_text("4 / 12")
+    quick(page, live_server, cycle=12, refresh=600)  # no fetch swaps the panels while one is measured
+    held_clock(page)
+    for language in ("zh-hans", "en"):
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto_path(f"/t/{t.slug}/screen/")
+            expect(page.get_by_test_id("screen-message")).to_contain_text("15:30")
+            for key in ("seating-1", "progress", "standings-1", "standings-2"):
+                panel = page.locator(f".panel[data-key='{key}']")
+                expect(panel).to_have_class(re.compile(r"\bactive\b"))
+                readable(page, width, height)
+                shots.save(page, SHOTS / f"screen-{width}x{height}-{language}-{key}.png")
+                page.clock.run_for(12_000)
+            seats = page.locator(".panel[data-key='seating-1'] .seat-row")
+            expect(seats).to_have_count(24)
+            first = "安徽合肥队"
+            expect(seats.first).to_have_attribute("data-pair", first)
+            expect(page.locator("[data-testid='tables-finished']")).to_have_text("4 / 12")
+    expect(page.locator("html")).to_have_attribute("lang", "en")  # the second language did reach the page
 
 
 def test_the_screen_refreshes_its_panels_and_keeps_the_last_good_ones_while_the_server_is_out_of_reach(
     page, live_server, director
 ):
+    """The refresh every 15 seconds (the page's own setting) on Playwright's clock; the turns of the panels put
+    off (``quick``), so the panel on show stays the first."""
     t = evening(director)
     page.set_viewport_size({"width": 1280, "height": 720})
-    quick(page, live_server, cycle=600, refresh=1)
+    quick(page, live_server, cycle=600, refresh=15)
+    held_clock(page)
     page.goto_path(f"/t/{t.slug}/screen/")
     say(t, "颁奖典礼 17:00 在大厅")
+    page.clock.run_for(15_000)
     expect(page.get_by_test_id("screen-message")).to_have_text("颁奖典礼 17:00 在大厅")
     expect(page.locator(".panel[data-key='seating-1']")).to_have_class(re.compile(r"\bactive\b"))
     page.route(re.compile(r".*/screen/panels/$"), lambda route: route.abort())
     say(t, "不应出现")
+    page.clock.run_for(15_000)
     expect(page.locator("#screen-state")).to_have_text("连接中断：显示最近一次更新")
     expect(page.get_by_test_id("screen-message")).to_have_text("颁奖典礼 17:00 在大厅")
     expect(page.locator(".seat-row")).to_have_count(24)
     shots.save(page, SHOTS / "screen-offline-1280x720.png")
     page.unroute(re.compile(r".*/screen/panels/$"))
+    page.clock.run_for(15_000)
     expect(page.locator("#screen-state")).to_have_text("")
     expect(page.get_by_test_id("screen-message")).to_have_text("不应出现")
 

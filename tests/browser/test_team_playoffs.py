@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import shots
-from tests.browser.helpers import login
+from tests.browser.helpers import sign_in
 from tests.teams.scene import hand_in_both, league, play
 from tournaments.models import TeamMatch
 from tournaments.teams import services
@@ -55,7 +55,7 @@ def test_a_zones_last_match_day_is_followed_by_the_playoffs(browser, live_server
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     page = context.new_page()
     page.goto_path = lambda p: page.goto(live_server.url + p)
-    login(page, "td", "director-pass-1")
+    sign_in(page.context, live_server, "td")  # by session cookie: the form is the log-in page's tests'
 
     page.goto_path(f"/t/{t.slug}/fixtures/{last.pk}/")
     for team in (last.home, last.away):

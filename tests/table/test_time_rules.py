@@ -4,6 +4,7 @@ plays on; under ``points`` the match ends and the standings score it 2 / 1–1 w
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
@@ -92,8 +93,36 @@ def test_the_match_page_says_the_match_plays_on_at_a_after_time(match, judge, di
     client.post(reverse("match-call-time", args=[match.pk]))
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert words in page and 'data-testid="overtime"' in page
+    for side in ("NS", "EW"):
+        assert f'data-testid="level-{side}">A<' in page
     new_deal = client.get(reverse("new_deal", args=[match.pk])).content.decode()
     assert words in new_deal
+    match.refresh_from_db()
+    assert match.state == Match.State.IN_PROGRESS
+
+
+@pytest.mark.parametrize(
+    ("language", "button", "ended"),
+    [
+        ("zh-hans", "时间已到：结束本场比赛", "结束方式：时间到"),
+        ("en", "Time is up: end the match", "ended by: time limit"),
+    ],
+)
+def test_the_match_page_ends_the_match_when_time_is_called_under_the_points_rule(
+    match, judge, director, language, button, ended
+):
+    """The page's button and the ended match's line in each language (the browser's click on such a button is
+    ``tests/browser/test_timed_match.py``'s)."""
+    timed_match(match, director, "points")
+    client = as_user(judge)
+    client.cookies["django_language"] = language
+    before = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert button in before and ended not in before
+    client.post(reverse("match-call-time", args=[match.pk]))
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert ended in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page)) and button not in page
+    match.refresh_from_db()
+    assert (match.state, match.ended_by) == (Match.State.FINISHED, "time")
 
 
 def test_calling_time_under_the_points_rule_scores_two_and_one_whatever_the_events_points(
