@@ -24,6 +24,11 @@ def parent_alive(parent: int) -> bool:
 
 
 def backup_once() -> None:
+    import django
+    from django.apps import apps
+
+    if not apps.ready:  # Django starts at the first backup, not with the server (a second of CPU)
+        django.setup()
     from django.db import connections
 
     from tournaments.backup.services import BackupError, take_backup
@@ -64,9 +69,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--every", type=float, required=True, help="seconds between backups")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")
-    import django
-
-    django.setup()
     try:
         run(args.every, lambda: parent_alive(args.parent))
     except KeyboardInterrupt:  # Ctrl-C in serve's terminal reaches the whole group

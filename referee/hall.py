@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from referee.serve import BASE_DIR, ensure_secret_key, gunicorn_argv
+from referee.serve import BASE_DIR, ensure_secret_key, gunicorn_argv, prepare
 
 CONF_DIR = BASE_DIR / "deploy" / "nginx"
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/referee_hall"
@@ -192,9 +192,8 @@ def main() -> None:
         ensure_database(database)
     ensure_redis(redis_url)
     env = child_environment(port=port, database=database, redis_url=redis_url)
-    for step in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"]):
-        if subprocess.run([sys.executable, "manage.py", *step], env=env).returncode:
-            sys.exit(1)
+    if prepare(env):  # migrate and collectstatic, as `make serve` does
+        sys.exit(1)
     run = Path(tempfile.mkdtemp(prefix="referee-hall-"))
     apps = [free_port() for _ in range(APP_SERVERS)]
     conf = write_confs(

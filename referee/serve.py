@@ -130,11 +130,11 @@ def gunicorn_runs() -> bool:
     return os.name != "nt" and importlib.util.find_spec("gunicorn") is not None
 
 
-def manage(*args: str) -> None:
-    """A manage.py step; when it fails, its own message (one line for bad configuration) is the last word."""
-    done = subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], cwd=BASE_DIR)
-    if done.returncode:
-        sys.exit(done.returncode)
+def prepare(env: dict[str, str] | None = None) -> int:
+    """migrate, then collectstatic (``referee.prepare``: one Python for both), in a child process with ``env``
+    (default: this one's); its exit status. When a step fails, its own message (one line for bad configuration)
+    is the last word."""
+    return subprocess.run([sys.executable, "-m", "referee.prepare"], cwd=BASE_DIR, env=env).returncode
 
 
 def gunicorn_argv(bind: str, tls: tuple[str, str] | None = None) -> list[str]:
@@ -208,8 +208,8 @@ def main(argv: list[str] | None = None) -> None:
     scheme = "https" if tls else "http"
     port = args.bind.rsplit(":", 1)[-1]
     ensure_public_url(addresses, port, scheme)
-    manage("migrate", "--no-input", "-v0")
-    manage("collectstatic", "--no-input", "-v0")
+    if status := prepare():
+        sys.exit(status)
     print(f"{'gunicorn' if gunicorn_runs() else 'waitress'}: {WORKERS * THREADS} threads on {args.bind}.")
     print("Open on the tablets:" if addresses else "No network address found; on this machine open:")
     for address in addresses or ["127.0.0.1"]:

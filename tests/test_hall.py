@@ -99,7 +99,9 @@ class Client:
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
-    """`python -m referee.hall` on a fresh PostgreSQL database; its port."""
+    """`python -m referee.hall` on a fresh PostgreSQL database; its port. Its migrate is most of the set-up's CPU
+    (Django rendering each migration's models, some 10 s) and is kept: it is the suite's proof that a fresh start of
+    the hall migrates, and `make test` runs on SQLite, with no migrated PostgreSQL database to copy."""
     run = tmp_path_factory.mktemp("hall")
     database = f"referee_hall_{uuid.uuid4().hex[:10]}"
     base = PG.rsplit("/", 1)[0]

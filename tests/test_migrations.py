@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import sqlite3
-import time
 from contextlib import contextmanager
 
 import pytest
 from django.db import connection, connections
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 
 from tests.databases import postgresql_server
 
 BEFORE = ("tournaments", "0003_time_called")
 AFTER = ("tournaments", "0004_engine_tie_break_codes")
+BEFORE_0005, AFTER_0005 = AFTER, ("tournaments", "0005_deal_start_levels")
 
 
 def migrate(*targets):
@@ -25,27 +25,18 @@ def migrate(*targets):
 
 
 @contextmanager
-def other_database(tmp_path, *, copy: bool = False):
-    """The default connection pointed at another database of the suite's own kind (a SQLite file, or a
-    PostgreSQL database beside the test database): empty, or a copy of the test database with its rows; dropped
-    after. Migrating an empty one up to an old state is a few migrations, and a copy taken down needs no way back
-    up, where the test database itself must be taken down and up again."""
+def other_database(tmp_path):
+    """The default connection pointed at an empty database of the suite's own kind (a SQLite file, or a
+    PostgreSQL database beside the test database); dropped after. Migrating an empty one up to an old state is a
+    few migrations, where the test database would have to be taken down through every later one and up again."""
     saved_settings, saved = connections.settings["default"], connections["default"]
     postgresql = saved.vendor == "postgresql"
     test_name = saved.settings_dict["NAME"]
     name = f"{test_name}_migrations"[:63] if postgresql else str(tmp_path / "migrations.sqlite3")
     if postgresql:
-        saved.close()  # a database is copied only while nobody is connected to it
         with postgresql_server(saved.settings_dict) as cursor:
-            if copy:
-                leave_alone(cursor, test_name)
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            cursor.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{test_name}"' if copy else ""))
-    elif copy:
-        saved.ensure_connection()
-        with sqlite3.connect(name) as target:
-            saved.connection.backup(target)
-        target.close()
+            cursor.execute(f'CREATE DATABASE "{name}"')
     connections.settings["default"] = {**saved.settings_dict, "NAME": name, "TEST": {}, "CONN_MAX_AGE": 0}
     connections["default"] = connections.create_connection("default")
     try:
@@ -56,23 +47,6 @@ def other_database(tmp_path, *, copy: bool = False):
         if postgresql:
             with postgresql_server(saved.settings_dict) as cursor:
                 cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
-
-
-def leave_alone(cursor, database: str) -> None:
-    """Nobody else connected to this worker's test database, so that it can be copied. The worker's earlier tests
-    may have left an idle session on it: after the browser tests, one whose thread (a live server's) had ended, kept
-    open until Python collects its connection — the whole suite on PostgreSQL failed here on it. Each worker has its
-    own test database, so these sessions are this process's own and idle. SQLite's copy (a backup of the in-memory
-    database) waits for nobody."""
-    cursor.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-        [database],
-    )
-    for _ in range(100):  # the sessions end a moment after they are told to
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database])
-        if cursor.fetchone()[0] == 0:
-            return
-        time.sleep(0.05)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -102,9 +76,22 @@ def test_a_migrated_tournament_ranks_by_its_tie_breaks(tournament):
     assert compute_standings(tournament) == []
 
 
+# The rows the data migration 0005 reads (a match's round and tournament, its deals and their penalties) and
+# those they point to, in the order they can be inserted.
+READ_BY_0005 = (
+    *("auth.User", "tournaments.Player", "tournaments.Tournament", "tournaments.Pair", "tournaments.Round"),
+    *("tournaments.Match", "tournaments.Deal", "tournaments.Penalty"),
+)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judge, tmp_path):
-    """Deals recorded before ``Deal.start_levels`` existed get the fold of the played deals before each."""
+    """Deals recorded before ``Deal.start_levels`` existed get the fold of the played deals before each.
+
+    The deals are recorded by the site's own services in the test database, then copied, as the models were before
+    0005 (without the column), into an empty database migrated only that far (``auth`` to its latest, for the users
+    they point to); migrating it forward to 0005 adds the column and fills it. Taking a copy of the test database
+    down through every later migration of every app instead cost Django half a minute of rendering states."""
     from referee.table.recording import deal_entry, records
     from rules.simulate import simulate_deal
     from tournaments.scoring import fold
@@ -118,12 +105,17 @@ def test_stored_deals_get_their_start_levels_from_the_fold(match, director, judg
         first.delete()
     deal_entry.start_deal(match, judge, trump="S")
     expected = [fold.levels_before(d) for d in match.deals.order_by("number")]
-    with other_database(tmp_path, copy=True):  # these rows, taken down and up in a copy
-        migrate(("tournaments", "0004_engine_tie_break_codes"))
-        # The deals read as the models were then: a column added since would be missing from the table.
-        then = migrate(("tournaments", "0005_deal_start_levels")).get_model("tournaments", "Deal")
+    before = [*(node for node in MigrationLoader(None).graph.leaf_nodes() if node[0] == "auth"), BEFORE_0005]
+    then = MigrationLoader(connection).project_state(before).apps
+    rows = {label: list(then.get_model(label).objects.values()) for label in READ_BY_0005}
+    with other_database(tmp_path):
+        migrate(*before)
+        for label, values in rows.items():
+            then.get_model(label).objects.bulk_create(then.get_model(label)(**row) for row in values)
+        assert "start_levels" not in {f.name for f in then.get_model("tournaments", "Deal")._meta.fields}
+        deal = migrate(AFTER_0005).get_model("tournaments", "Deal")
         stored = list(
-            then.objects.filter(match_id=match.pk).order_by("number").values_list("start_levels", flat=True)
+            deal.objects.filter(match_id=match.pk).order_by("number").values_list("start_levels", flat=True)
         )
-    assert stored == expected
+    assert len(rows["tournaments.Deal"]) == 2 and stored == expected
     assert stored[1] != {"NS": "2", "EW": "2"}

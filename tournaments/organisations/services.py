@@ -8,7 +8,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from pypinyin import lazy_pinyin
 
 from tournaments.competition import access
 from tournaments.organisations.models import DIRECTING, Invitation, Membership, Organisation, Role
@@ -29,6 +28,8 @@ def owner_of_new(user) -> Organisation | None:
 
 
 def organisation_slug(name: str) -> str:
+    from pypinyin import lazy_pinyin  # at first use: its dictionaries cost 0.2 s at every start
+
     base = slugify("-".join(lazy_pinyin(name)))[:50] or "org"
     slug, n = base, 1
     while Organisation.objects.filter(slug=slug).exists():

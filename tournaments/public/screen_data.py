@@ -16,7 +16,6 @@ from django.db.models import Count, Min, Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from pypinyin import lazy_pinyin
 
 from tournaments.board.state import time_limit
 from tournaments.competition import access
@@ -57,6 +56,8 @@ def current_round(tournament: Tournament) -> Round | None:
 
 def name_order(name: str) -> tuple[str, str]:
     """Pairs by name as a player looks for theirs: Chinese names by their pinyin, so 安 comes before 张."""
+    from pypinyin import lazy_pinyin  # at first use: its dictionaries cost 0.2 s at every start
+
     return ("".join(lazy_pinyin(name)).lower(), name)
 
 

@@ -16,7 +16,6 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from pypinyin import lazy_pinyin
 
 from rules.ruleset import Ruleset, RulesetError
 from tournaments.competition.finishing import require_open
@@ -52,6 +51,8 @@ class SettingsError(Exception):
 def slug_base(name: str) -> str:
     """A readable address from a name: Chinese written in pinyin (``春季公开赛`` → ``chun-ji-gong-kai-sai``),
     Latin letters and digits as they are (``Spring Cup`` → ``spring-cup``); ``tournament`` when nothing is left."""
+    from pypinyin import lazy_pinyin  # at first use: its dictionaries cost 0.2 s at every start
+
     words = lazy_pinyin(name)
     return slugify("-".join(words))[:70].strip("-") or "tournament"
 
