@@ -3,18 +3,25 @@
 Rows: anonymous, a logged-in spectator, the table's judge, another judge, a captain, the director; columns: a
 public or hidden tournament, the public switches all on or all off, a published or draft round. The expected
 answers are written out, not derived from ``tournaments.competition.access``; docs/decisions/0012-who-sees-a-match.md states them.
+
+The people and the played match are built once for the module (``scene``, rolled back at its end) and read
+again for each test inside its own savepoint, so what one test configures or confirms is undone before the next.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from referee.table.recording import deal_entry, records
 from rules.simulate import simulate_deal
-from tournaments.models import Deal, Round
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.accounts import create_director
+from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
 from tournaments.scoring import corrections
 
 pytestmark = pytest.mark.django_db
@@ -22,29 +29,73 @@ SWITCHES = ("public_standings", "public_pairings", "public_results", "public_dea
 PEOPLE = ("anonymous", "spectator", "table judge", "other judge", "captain", "director")
 
 
-@pytest.fixture
-def people(judge, make_judge, director, match):
-    captain = get_user_model().objects.create_user("captain", password="captain-pass-1")
+def build_scene() -> dict:
+    """The conftest's match (its tournament, round, pairs and judge) with the other people and one confirmed
+    deal: the ids of each."""
+    User = get_user_model()
+    director = create_director("td", "director-pass-1")
+
+    def judge(username: str):
+        user = User.objects.create_user(username=username, password="judge-pass-1")
+        add_to_group(user, JUDGE_GROUP)
+        return user
+
+    table_judge = judge("judge")
+    t = Tournament.objects.create(name="春季赛", slug="spring", ruleset={"preset": "standard"})
+    rnd = Round.objects.create(tournament=t, number=1, state=Round.State.PUBLISHED)
+    pairs = [
+        Pair.objects.create(
+            tournament=t,
+            name=f"队{n}",
+            player1=Player.objects.create(name=f"甲{n}"),
+            player2=Player.objects.create(name=f"乙{n}"),
+            seed=n,
+        )
+        for n in (1, 2)
+    ]
+    match = Match.objects.create(round=rnd, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=table_judge)
+    captain = User.objects.create_user("captain", password="captain-pass-1")
     match.pair_ew.captain = captain
     match.pair_ew.save()
-    return {
+    record = simulate_deal("standard", banker="N", level="2", seed=11)
+    record["ruleset"] = t.ruleset
+    deal = records.record_deal(match, record, director)
+    people = {
         "anonymous": None,
-        "spectator": get_user_model().objects.create_user("fan", password="fan-pass-123"),
-        "table judge": judge,
-        "other judge": make_judge("other"),
+        "spectator": User.objects.create_user("fan", password="fan-pass-123"),
+        "table judge": table_judge,
+        "other judge": judge("other"),
         "captain": captain,
         "director": director,
     }
+    return {
+        "people": {who: (user.pk if user else None) for who, user in people.items()},
+        "match": match.pk,
+        "deal": deal.pk,
+    }
+
+
+@pytest.fixture(scope="module")
+def scene(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """Built once per module in a transaction rolled back at its end (each test runs in its own savepoint)."""
+    with django_db_blocker.unblock():
+        atomics = TestCase._enter_atomics()
+        try:
+            yield build_scene()
+        finally:
+            TestCase._rollback_atomics(atomics)
 
 
 @pytest.fixture
-def played(match, director):
-    """The match with one confirmed deal and levels a page would show."""
-    record = simulate_deal("standard", banker="N", level="2", seed=11)
-    record["ruleset"] = match.round.tournament.ruleset
-    deal = records.record_deal(match, record, director)
-    match.refresh_from_db()
-    return match, deal
+def people(scene):
+    users = get_user_model().objects.in_bulk([pk for pk in scene["people"].values() if pk])
+    return {who: (users[pk] if pk else None) for who, pk in scene["people"].items()}
+
+
+@pytest.fixture
+def played(scene):
+    """The match with one confirmed deal and levels a page would show (read again: a test's writes are its own)."""
+    return Match.objects.get(pk=scene["match"]), Deal.objects.get(pk=scene["deal"])
 
 
 def as_user(user) -> Client:
