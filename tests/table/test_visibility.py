@@ -14,14 +14,14 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client, TestCase
+from django.test import Client
 from django.urls import reverse
 
 from referee.table.recording import deal_entry, records
 from rules.simulate import simulate_deal
-from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tests.table.helpers import module_transaction, one_match, table_judge
 from tournaments.competition.accounts import create_director
-from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
+from tournaments.models import Deal, Match, Round
 from tournaments.scoring import corrections
 
 pytestmark = pytest.mark.django_db
@@ -34,37 +34,18 @@ def build_scene() -> dict:
     deal: the ids of each."""
     User = get_user_model()
     director = create_director("td", "director-pass-1")
-
-    def judge(username: str):
-        user = User.objects.create_user(username=username, password="judge-pass-1")
-        add_to_group(user, JUDGE_GROUP)
-        return user
-
-    table_judge = judge("judge")
-    t = Tournament.objects.create(name="春季赛", slug="spring", ruleset={"preset": "standard"})
-    rnd = Round.objects.create(tournament=t, number=1, state=Round.State.PUBLISHED)
-    pairs = [
-        Pair.objects.create(
-            tournament=t,
-            name=f"队{n}",
-            player1=Player.objects.create(name=f"甲{n}"),
-            player2=Player.objects.create(name=f"乙{n}"),
-            seed=n,
-        )
-        for n in (1, 2)
-    ]
-    match = Match.objects.create(round=rnd, table=1, pair_ns=pairs[0], pair_ew=pairs[1], judge=table_judge)
+    match = one_match("spring", table_judge("judge"))
     captain = User.objects.create_user("captain", password="captain-pass-1")
     match.pair_ew.captain = captain
     match.pair_ew.save()
     record = simulate_deal("standard", banker="N", level="2", seed=11)
-    record["ruleset"] = t.ruleset
+    record["ruleset"] = match.round.tournament.ruleset
     deal = records.record_deal(match, record, director)
     people = {
         "anonymous": None,
         "spectator": User.objects.create_user("fan", password="fan-pass-123"),
-        "table judge": table_judge,
-        "other judge": judge("other"),
+        "table judge": match.judge,
+        "other judge": table_judge("other"),
         "captain": captain,
         "director": director,
     }
@@ -77,13 +58,9 @@ def build_scene() -> dict:
 
 @pytest.fixture(scope="module")
 def scene(django_db_setup, django_db_blocker) -> Iterator[dict]:
-    """Built once per module in a transaction rolled back at its end (each test runs in its own savepoint)."""
-    with django_db_blocker.unblock():
-        atomics = TestCase._enter_atomics()
-        try:
-            yield build_scene()
-        finally:
-            TestCase._rollback_atomics(atomics)
+    """Built once per module (``module_transaction``): each test runs in its own savepoint."""
+    with module_transaction(django_db_blocker):
+        yield build_scene()
 
 
 @pytest.fixture
