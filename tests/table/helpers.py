@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
+from referee.table.recording import deal_entry, records
 from referee.table.recording import play as plays
-from referee.table.recording import records
 from rules.simulate import simulate_deal
 from tests.action_urls import deal_url
-from tournaments.models import Deal, Match
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
+from tournaments.competition.accounts import create_director
+from tournaments.models import Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
+from tournaments.scoring.settlement import violation_key
 from tournaments.scoring.snapshot import Snapshot
 
 
@@ -201,3 +207,72 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.at += seconds
+
+
+@contextmanager
+def module_transaction(django_db_blocker) -> Iterator[None]:
+    """A module's scene built once in a transaction rolled back at the module's end, as tests/test_hostile_urls.py
+    builds its world: each test runs in its own savepoint inside it, so what a test writes is undone before the
+    next, and the scene's rows are there for every test of the module (names apart from the conftest's)."""
+    with django_db_blocker.unblock():
+        atomics = TestCase._enter_atomics()
+        try:
+            yield
+        finally:
+            TestCase._rollback_atomics(atomics)
+
+
+def table_judge(username: str):
+    """A judge's account (the conftest's ``make_judge``, for a scene built outside a test)."""
+    user = get_user_model().objects.create_user(username=username, password="judge-pass-1")
+    add_to_group(user, JUDGE_GROUP)
+    return user
+
+
+def one_match(slug: str, judge) -> Match:
+    """The conftest's ``match`` (a standard tournament, its published round 1, two pairs), for a scene."""
+    t = Tournament.objects.create(name="春季赛", slug=slug, ruleset={"preset": "standard"})
+    rnd = Round.objects.create(tournament=t, number=1, state=Round.State.PUBLISHED)
+    ns, ew = (
+        Pair.objects.create(
+            tournament=t,
+            name=f"队{n}",
+            player1=Player.objects.create(name=f"甲{n}"),
+            player2=Player.objects.create(name=f"乙{n}"),
+            seed=n,
+        )
+        for n in (1, 2)
+    )
+    return Match.objects.create(round=rnd, table=1, pair_ns=ns, pair_ew=ew, judge=judge)
+
+
+def revoked_deal(match: Match, judge) -> tuple[Deal, str, dict]:
+    """A complete deal with one revoke proven during entry, every play and the kitty recorded by ``judge``: the
+    deal, its violation's key and its record."""
+    record, seat, trick = flipping_revoke(banker="N", level="2", trump="S")
+    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
+    play_through_service(deal, judge, record)
+    deal.refresh_from_db()
+    deal_entry.set_kitty(deal, judge, record["kitty"], version=deal.version)
+    deal.refresh_from_db()
+    return deal, violation_key(trick, seat, "revoke_suit"), record
+
+
+def revoked_scene() -> dict:
+    """``revoked_deal`` at a table of its own, with a director beside it (names apart from the conftest's): the
+    ids of the deal, its judge ``scorer`` and the director ``td``, the violation's key and the record."""
+    td, scorer = create_director("revoke-td", "director-pass-1"), table_judge("scorer")
+    deal, key, record = revoked_deal(one_match("revoked", scorer), scorer)
+    return {"deal": deal.pk, "key": key, "record": record, "scorer": scorer.pk, "td": td.pk}
+
+
+def stored_nothing(match) -> bool:
+    """No deal, trick, play or penalty of the match, nor a history row of one, and the match not started (a
+    refused record stores nothing)."""
+    match.refresh_from_db()
+    of_match = {Deal: "match", Trick: "deal__match", Play: "trick__deal__match", Penalty: "deal__match"}
+    stored = (
+        m.objects.filter(**{p: match}).exists() or m.history.filter(**{p: match}).exists()
+        for m, p in of_match.items()
+    )
+    return match.started_at is None and not any(stored)

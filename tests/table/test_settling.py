@@ -1,12 +1,15 @@
 """Every fault shown the moment it is proven, every violation settled before a deal is submitted: revokes and
 throws proven later, confirming or undoing, the ruleset's penalty applied once (also by two at once), the
-director's dismissal, the submit refused while one is open, a play out of turn, and who may challenge a throw."""
+director's dismissal, the submit refused while one is open, a play out of turn, and who may challenge a throw.
+The whole deal with a revoke is entered once for the module (``revoked_scene``); each test undoes its writes."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -18,8 +21,9 @@ from referee.table.screens.deal_state import current_deal_state, deal_state
 from referee.table.screens.review import review_screen
 from rules.judge import judge as engine_judge
 from tests.action_urls import deal_url
-from tests.table.helpers import flipping_revoke, play_through_service, record_play
-from tournaments.models import Deal, Match, Penalty, Play, Ruling, Trick
+from tests.table import helpers
+from tests.table.helpers import flipping_revoke, play_through_service, record_play, stored_nothing
+from tournaments.models import Deal, Match, Penalty, Ruling
 from tournaments.scoring import corrections
 from tournaments.scoring.errors import PermissionRefused, RecordingError
 from tournaments.scoring.settlement import violation_key
@@ -119,7 +123,6 @@ def test_a_throw_that_should_have_failed_is_proven_when_the_beater_is_played(mat
 
 def test_a_card_count_that_cannot_add_up_is_shown_when_it_is_proven(match, judge):
     """One deck (12 cards a hand): the last trick led with two cards makes every hand 13 cards."""
-    import copy
 
     from rules.cards import format_cards, parse_cards
     from rules.order import trump_from_text
@@ -167,33 +170,44 @@ def test_a_forced_fault_is_recorded_as_played(match, judge):
 # ------------------------------------------------------------------ a whole deal with a revoke
 
 
+@pytest.fixture(scope="module")
+def revoked_scene(django_db_setup, django_db_blocker):
+    """``helpers.revoked_scene`` entered once for the module (``helpers.module_transaction``)."""
+    with helpers.module_transaction(django_db_blocker):
+        yield helpers.revoked_scene()
+
+
 @pytest.fixture
-def revoked(match, judge):
-    """A complete deal with one revoke proven during entry, every play and the kitty recorded."""
-    record, seat, trick = flipping_revoke(banker="N", level="2", trump="S")
-    deal = deal_entry.start_deal(match, judge, trump="S", declarer="N")
-    play_through_service(deal, judge, record)
-    deal.refresh_from_db()
-    deal_entry.set_kitty(deal, judge, record["kitty"], version=deal.version)
-    deal.refresh_from_db()
-    return deal, violation_key(trick, seat, "revoke_suit"), record
+def revoked(revoked_scene):
+    """The module's revoked deal read again (a test's writes are its own), its violation's key, its record."""
+    return Deal.objects.get(pk=revoked_scene["deal"]), revoked_scene["key"], revoked_scene["record"]
 
 
-def test_submit_is_refused_while_a_violation_is_open(revoked, judge):
+@pytest.fixture
+def scorer(revoked_scene):  # the revoked deal's table judge
+    return get_user_model().objects.get(pk=revoked_scene["scorer"])
+
+
+@pytest.fixture
+def td(revoked_scene):  # a director, beside the revoked deal
+    return get_user_model().objects.get(pk=revoked_scene["td"])
+
+
+def test_submit_is_refused_while_a_violation_is_open(revoked, scorer):
     deal, key, _record = revoked
     with pytest.raises(settling.Unsettled) as refused:
-        deal_entry.submit_deal(deal, judge, version=deal.version)
+        deal_entry.submit_deal(deal, scorer, version=deal.version)
     assert refused.value.details["violations"] == [key]
     assert "Settle every violation" in refused.value.message and "held" in refused.value.message
     deal.refresh_from_db()
     assert deal.state == Deal.State.RECORDING
-    response = post(as_user(judge), deal, "submit")
+    response = post(as_user(scorer), deal, "submit")
     assert response.status_code == 409 and response.json()["error"] == "unsettled"
 
 
-def test_the_review_page_shows_what_is_open_and_disables_submit(revoked, judge):
+def test_the_review_page_shows_what_is_open_and_disables_submit(revoked, scorer):
     deal, key, _record = revoked
-    page = as_user(judge).get(reverse("review", args=[deal.pk])).content.decode()
+    page = as_user(scorer).get(reverse("review", args=[deal.pk])).content.decode()
     assert 'data-testid="open-violations"' in page and f'data-violation="{key}"' in page
     assert "1 violation is open" in page
     assert "Apply the penalty this ruleset gives" in page
@@ -201,59 +215,61 @@ def test_the_review_page_shows_what_is_open_and_disables_submit(revoked, judge):
     assert "Dismiss (director)" not in page  # a judge may not dismiss
 
 
-def test_the_director_is_offered_the_dismissal(revoked, director):
+def test_the_director_is_offered_the_dismissal(revoked, td):
     deal, key, _record = revoked
-    page = as_user(director).get(reverse("review", args=[deal.pk])).content.decode()
+    page = as_user(td).get(reverse("review", args=[deal.pk])).content.decode()
     assert "Dismiss (director)" in page and 'name="note" required' in page
 
 
-def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(revoked, judge):
+def test_applying_the_penalty_settles_it_once_and_the_review_explains_the_flip(revoked, scorer):
     deal, key, record = revoked
-    c = as_user(judge)
+    c = as_user(scorer)
     for _twice in range(2):  # a double press: two writes, each with its own key, one penalty
         assert post(c, deal, "apply", violation=key).json()["ok"]
     penalty = Penalty.objects.get(deal=deal)
     assert (penalty.code, penalty.violation, penalty.seat) == ("revoke", key, key.split(":")[1])
-    screen = review_screen(deal, judge)
+    screen = review_screen(deal, scorer)
     assert screen["open_violations"] == [] and screen["violations"][0]["status"] == "penalty"
     assert screen["penalties"][0]["consequence"].startswith("the deal is lost")
     who = seat_label(penalty.seat, deal.match.seat_players())
     assert screen["why"].startswith(f"{who}'s revoke: under this ruleset ")
     with translation.override("zh-hans"):
-        why = review_screen(deal, judge)["why"]
+        why = review_screen(deal, scorer)["why"]
     assert "跟错：按本规则" in why
     deal.refresh_from_db()
-    deal_entry.submit_deal(deal, judge, version=deal.version)
+    deal_entry.submit_deal(deal, scorer, version=deal.version)
     deal.refresh_from_db()
     plain = engine_judge({**record, "levels": {"NS": "2", "EW": "2"}}).result
     assert deal.state == Deal.State.SUBMITTED and deal.verdict["result"] != plain
 
 
-def test_the_same_penalty_called_with_the_form_settles_the_violation_once(revoked, judge):
+def test_the_same_penalty_called_with_the_form_settles_the_violation_once(revoked, scorer):
     deal, key, _record = revoked
     trick, seat, _code = key.split(":")
     corrections.add_penalty(
-        deal, judge, seat=seat, code="revoke", trick=int(trick), note="", version=deal.version
+        deal, scorer, seat=seat, code="revoke", trick=int(trick), note="", version=deal.version
     )
     deal.refresh_from_db()
-    screen = review_screen(deal, judge)
+    screen = review_screen(deal, scorer)
     assert screen["open_violations"] == [] and screen["violations"][0]["status"] == "penalty"
-    assert post(as_user(judge), deal, "apply", violation=key).json()["ok"]  # nothing more to record
+    assert post(as_user(scorer), deal, "apply", violation=key).json()["ok"]  # nothing more to record
     assert Penalty.objects.filter(deal=deal).count() == 1
     deal.refresh_from_db()
-    deal_entry.submit_deal(deal, judge, version=deal.version)
+    deal_entry.submit_deal(deal, scorer, version=deal.version)
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED
 
 
-def test_a_penalty_called_for_another_trick_does_not_settle_the_violation(revoked, judge):
+def test_a_penalty_called_for_another_trick_does_not_settle_the_violation(revoked, scorer):
     deal, key, _record = revoked
     trick, seat, _code = key.split(":")
     other = (int(trick) + 1) % 20
-    corrections.add_penalty(deal, judge, seat=seat, code="revoke", trick=other, note="", version=deal.version)
+    corrections.add_penalty(
+        deal, scorer, seat=seat, code="revoke", trick=other, note="", version=deal.version
+    )
     deal.refresh_from_db()
     with pytest.raises(settling.Unsettled):
-        deal_entry.submit_deal(deal, judge, version=deal.version)
+        deal_entry.submit_deal(deal, scorer, version=deal.version)
 
 
 def test_correcting_the_entry_settles_it_and_drops_its_penalty(match, judge):
@@ -285,29 +301,33 @@ def test_a_malformed_violation_key_is_a_400(match, judge, bad):
 # ------------------------------------------------------------------ the director's dismissal
 
 
-def test_only_the_director_dismisses_and_the_note_is_kept_with_history(revoked, judge, director):
+def test_only_the_director_dismisses_and_the_note_is_kept_with_history(revoked, scorer, td):
     deal, key, _record = revoked
-    refused = post(as_user(judge), deal, "dismiss", violation=key, note="the player had it")
+    refused = post(as_user(scorer), deal, "dismiss", violation=key, note="the player had it")
     assert refused.status_code == 403
     with pytest.raises(PermissionRefused):
-        settling.dismiss(deal, judge, key, "no")
-    assert post(as_user(director), deal, "dismiss", violation=key, note="  ").status_code == 400
-    assert post(as_user(director), deal, "dismiss", violation=key, note="misdealt card").json()["ok"]
+        settling.dismiss(deal, scorer, key, "no")
+    assert post(as_user(td), deal, "dismiss", violation=key, note="  ").status_code == 400
+    assert post(as_user(td), deal, "dismiss", violation=key, note="misdealt card").json()["ok"]
     ruling = Ruling.objects.get(deal=deal, kind=Ruling.Kind.DISMISSED)
     assert (ruling.violation, ruling.note, ruling.made_by, ruling.code) == (
         key,
         "misdealt card",
-        director,
+        td,
         "revoke_suit",
     )
-    row = review_screen(deal, director)["violations"][0]
-    assert (row["status"], row["settled_by"], row["dismissal_note"]) == ("dismissed", "td", "misdealt card")
-    assert post(as_user(director), deal, "undismiss", violation=key).json()["ok"]
+    row = review_screen(deal, td)["violations"][0]
+    assert (row["status"], row["settled_by"], row["dismissal_note"]) == (
+        "dismissed",
+        td.username,
+        "misdealt card",
+    )
+    assert post(as_user(td), deal, "undismiss", violation=key).json()["ok"]
     assert not Ruling.objects.filter(deal=deal).exists()
     assert Ruling.history.filter(violation=key).count() == 2  # made, then withdrawn
-    assert post(as_user(director), deal, "dismiss", violation=key, note="after all").json()["ok"]
+    assert post(as_user(td), deal, "dismiss", violation=key, note="after all").json()["ok"]
     deal.refresh_from_db()
-    deal_entry.submit_deal(deal, judge, version=deal.version)  # settled by the dismissal
+    deal_entry.submit_deal(deal, scorer, version=deal.version)  # settled by the dismissal
     deal.refresh_from_db()
     assert deal.state == Deal.State.SUBMITTED and not deal.penalties.exists()
 
@@ -392,13 +412,6 @@ def test_the_thrower_challenging_their_own_throw_is_refused_in_chinese(match, ju
 
 
 # ------------------------------------------------------------------ a whole record (record_deal, its command)
-
-
-def stored_nothing(match) -> bool:
-    """No deal, trick, play or penalty, nor a history row of one, and the match not started."""
-    match.refresh_from_db()
-    models = (Deal, Trick, Play, Penalty)
-    return match.started_at is None and not any(m.objects.exists() or m.history.exists() for m in models)
 
 
 def test_a_record_whose_penalties_leave_a_violation_unsettled_is_refused_and_nothing_is_stored(

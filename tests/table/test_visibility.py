@@ -3,9 +3,14 @@
 Rows: anonymous, a logged-in spectator, the table's judge, another judge, a captain, the director; columns: a
 public or hidden tournament, the public switches all on or all off, a published or draft round. The expected
 answers are written out, not derived from ``tournaments.competition.access``; docs/decisions/0012-who-sees-a-match.md states them.
+
+The people and the played match are built once for the module (``scene``, rolled back at its end) and read
+again for each test inside its own savepoint, so what one test configures or confirms is undone before the next.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,7 +19,9 @@ from django.urls import reverse
 
 from referee.table.recording import deal_entry, records
 from rules.simulate import simulate_deal
-from tournaments.models import Deal, Round
+from tests.table.helpers import module_transaction, one_match, table_judge
+from tournaments.competition.accounts import create_director
+from tournaments.models import Deal, Match, Round
 from tournaments.scoring import corrections
 
 pytestmark = pytest.mark.django_db
@@ -22,29 +29,50 @@ SWITCHES = ("public_standings", "public_pairings", "public_results", "public_dea
 PEOPLE = ("anonymous", "spectator", "table judge", "other judge", "captain", "director")
 
 
-@pytest.fixture
-def people(judge, make_judge, director, match):
-    captain = get_user_model().objects.create_user("captain", password="captain-pass-1")
+def build_scene() -> dict:
+    """The conftest's match (its tournament, round, pairs and judge) with the other people and one confirmed
+    deal: the ids of each."""
+    User = get_user_model()
+    director = create_director("td", "director-pass-1")
+    match = one_match("spring", table_judge("judge"))
+    captain = User.objects.create_user("captain", password="captain-pass-1")
     match.pair_ew.captain = captain
     match.pair_ew.save()
-    return {
-        "anonymous": None,
-        "spectator": get_user_model().objects.create_user("fan", password="fan-pass-123"),
-        "table judge": judge,
-        "other judge": make_judge("other"),
-        "captain": captain,
-        "director": director,
-    }
-
-
-@pytest.fixture
-def played(match, director):
-    """The match with one confirmed deal and levels a page would show."""
     record = simulate_deal("standard", banker="N", level="2", seed=11)
     record["ruleset"] = match.round.tournament.ruleset
     deal = records.record_deal(match, record, director)
-    match.refresh_from_db()
-    return match, deal
+    people = {
+        "anonymous": None,
+        "spectator": User.objects.create_user("fan", password="fan-pass-123"),
+        "table judge": match.judge,
+        "other judge": table_judge("other"),
+        "captain": captain,
+        "director": director,
+    }
+    return {
+        "people": {who: (user.pk if user else None) for who, user in people.items()},
+        "match": match.pk,
+        "deal": deal.pk,
+    }
+
+
+@pytest.fixture(scope="module")
+def scene(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """Built once per module (``module_transaction``): each test runs in its own savepoint."""
+    with module_transaction(django_db_blocker):
+        yield build_scene()
+
+
+@pytest.fixture
+def people(scene):
+    users = get_user_model().objects.in_bulk([pk for pk in scene["people"].values() if pk])
+    return {who: (users[pk] if pk else None) for who, pk in scene["people"].items()}
+
+
+@pytest.fixture
+def played(scene):
+    """The match with one confirmed deal and levels a page would show (read again: a test's writes are its own)."""
+    return Match.objects.get(pk=scene["match"]), Deal.objects.get(pk=scene["deal"])
 
 
 def as_user(user) -> Client:

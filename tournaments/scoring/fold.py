@@ -42,7 +42,7 @@ def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[d
     )
     if before is not None:
         deals = deals.filter(number__lt=before)
-    rows = list(deals.order_by("number").values(*FOLD_FIELDS, "verdict__result"))
+    rows = list(deals.order_by("number").values(*FOLD_FIELDS, "state", "verdict__result"))
     penalties: dict[int, list[dict]] = {}
     calls = Penalty.objects.filter(deal_id__in=[r["pk"] for r in rows]).order_by("recorded_at", "pk")
     for deal_id, seat, code, trick, note in calls.values_list("deal_id", "seat", "code", "trick", "note"):
@@ -129,7 +129,14 @@ def replay_with_notes(
     if is_duplicate_match(match):
         state = board_state(match, rs, states)
         return (ruled_state(match, state) if before is None else state), ()
-    rows = fold_rows(match, states, before)
+    return fold_with_notes(match, rs, fold_rows(match, states, before), before)
+
+
+def fold_with_notes(
+    match: Match, rs: Ruleset, rows: list[dict], before: int | None
+) -> tuple[MatchState, tuple[str, ...]]:
+    """``replay_with_notes`` of rows already read (``fold_rows``): a caller folding the one read twice (the
+    confirmed deals, then every played deal's start) reads the match's deals once."""
     deals = [match_deal(row, rs) for row in rows if row["verdict__result"]]
     next_start = None
     if before is not None:
@@ -165,8 +172,11 @@ def start_levels(deal: Deal) -> dict[str, str]:
     return dict(deal.start_levels) if deal.start_levels else levels_before(deal)
 
 
-def refresh_start_levels(match: Match) -> None:
-    """Store every deal's ``levels_before`` again, after a played deal changed (the rule: ``Deal.start_levels``)."""
+def refresh_start_levels(match: Match, played_rows: list[dict] | None = None) -> None:
+    """Store every deal's ``levels_before`` again, after a played deal changed (the rule: ``Deal.start_levels``).
+
+    ``played_rows``: ``fold_rows(match, PLAYED, None)`` when the caller has just read them (in the same
+    transaction, with no write to the match's deals since), else they are read here."""
     if is_duplicate_match(match):  # a board's deal starts at the board's level, whatever came before
         deals = list(match.deals.only("pk", "level", "start_levels"))
         for deal in deals:
@@ -174,7 +184,7 @@ def refresh_start_levels(match: Match) -> None:
         Deal.objects.bulk_update(deals, ["start_levels"])
         return
     rs = ruleset_for(match)
-    rows = fold_rows(match, PLAYED, None)
+    rows = fold_rows(match, PLAYED, None) if played_rows is None else played_rows
     first_banker = first_banker_of(match, rows)
     played = [(row["number"], match_deal(row, rs)) for row in rows if row["verdict__result"]]
     starts = DealStarts(match, rs, first_banker)
@@ -198,7 +208,13 @@ def refresh_start_levels(match: Match) -> None:
 def recompute_match(match: Match) -> MatchState:
     """Set the match's levels, banker and end from its confirmed deals (never edited by hand)."""
     match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
-    state = replay_match(match, states=OFFICIAL)
+    if is_duplicate_match(match):
+        played = None
+        state = replay_match(match, states=OFFICIAL)
+    else:  # the played deals read once: the confirmed ones are folded here, all of them for their starts below
+        played = fold_rows(match, PLAYED, None)
+        official = [row for row in played if row["state"] in OFFICIAL]
+        state = fold_with_notes(match, ruleset_for(match), official, None)[0]
     match.level_ns, match.level_ew = state.levels["NS"], state.levels["EW"]
     match.banker = state.banker or ""
     if state.end is not None:
@@ -214,7 +230,7 @@ def recompute_match(match: Match) -> MatchState:
     match.version += 1
     match.save()
     match.round.refresh_state()
-    refresh_start_levels(match)
+    refresh_start_levels(match, played)  # nothing above writes a deal: the rows read at the start still hold
     after_bracket_match(match)  # a knockout's next round, once this write commits
     after_table(match)  # a team playoff's next fixtures, once this write commits
     return state

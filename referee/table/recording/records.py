@@ -19,6 +19,7 @@ from simple_history.utils import bulk_create_with_history
 
 from referee.table.recording.settling import require_record_settled
 from rules.cards import format_cards, parse_cards
+from rules.match import MatchState
 from rules.order import trump_from_text
 from rules.ranks import parse_rank
 from rules.record import Record, RecordError, parse_record
@@ -42,9 +43,10 @@ def deal_record(deal: Deal, *, levels: Mapping[str, str] | None = None, partial:
     return snapshot(deal, levels or {}).record(partial)
 
 
-def judge_deal(deal: Deal) -> Verdict:
-    """The engine's verdict on the deal so far (the whole-deal audit once every trick is in)."""
-    snap = snapshot(deal, levels_before(deal))
+def judge_deal(deal: Deal, levels: Mapping[str, str] | None = None) -> Verdict:
+    """The engine's verdict on the deal so far (the whole-deal audit once every trick is in), from ``levels``
+    (both sides' when it began) when the caller has folded them already, else ``levels_before``."""
+    snap = snapshot(deal, dict(levels) if levels is not None else levels_before(deal))
     return judge_probe(snap.record(), snap.rs)
 
 
@@ -56,10 +58,11 @@ def export_deals(match: Match) -> list[dict]:
     ]
 
 
-def check_record_fits(match: Match, record: Mapping[str, Any]) -> Board | None:
+def check_record_fits(match: Match, record: Mapping[str, Any]) -> tuple[Board | None, MatchState]:
     """A record must agree with the match's state: same ruleset, the banker due, the banker side's level; and
     the match's round must be published (a draft takes no entries). At a duplicate table it must be the play of
-    the table's next board, whose row it returns (``duplicate.tables.check_board_record``)."""
+    the table's next board, whose row it returns (``duplicate.tables.check_board_record``), with the table's
+    state (``fold.table_state``) the record was checked against."""
     require_entries(match)
     try:
         parsed = parse_record(record)
@@ -89,7 +92,7 @@ def check_record_fits(match: Match, record: Mapping[str, Any]) -> Board | None:
     if parse_rank(record["level"]) != due_level:
         raise RecordingError(f"level {record['level']} differs from the banker side's level {due_level}")
     if not is_duplicate_match(match):
-        return None
+        return None, state
     board = next_board(match)
     if board is None:
         raise RecordingError("every board of this table's round is played")
@@ -97,7 +100,7 @@ def check_record_fits(match: Match, record: Mapping[str, Any]) -> Board | None:
         check_board_record(board, parsed)
     except DuplicateError as exc:
         raise RecordingError(exc.message) from exc
-    return board
+    return board, state
 
 
 def check_sizes(parsed: Record) -> None:
@@ -127,9 +130,12 @@ def record_deal(
     Refused (``settling.Unsettled``) when the record's penalties leave a violation unsettled, as a judge's
     submit is: a confirmed deal never carries an open violation."""
     match = get_object_or_404(Match.objects.select_for_update(), pk=match.pk)
-    board = check_record_fits(match, record)
+    board, state = check_record_fits(match, record)
     now = timezone.now()
     started_at = started_at or now
+    # The deal starts where the table's state left the match (no deal is open: the played deals are all the
+    # deals before it), unless it began before time was called (``fold.replay_deals``) or is a board's.
+    same_start = board is None and (match.time_called_at is None or match.time_called_at <= started_at)
     if board is not None:
         number = board_place(match, board)
     else:
@@ -187,7 +193,7 @@ def record_deal(
     if match.started_at is None:
         match.started_at = started_at
         match.save(update_fields=["started_at"])
-    verdict = judge_deal(deal)
+    verdict = judge_deal(deal, state.levels if same_start else None)
     require_record_settled(deal, verdict)  # refused: the transaction stores nothing
     deal.verdict = verdict.as_dict()
     deal.state = Deal.State.CONFIRMED
