@@ -28,13 +28,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 from itertools import islice
 
 import pytest
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection
 from django.test import Client, TestCase, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
@@ -52,22 +50,10 @@ from tests.hostile import (
     fuzz_examples,
     hostile_queries,
     one_page,
-    send,
 )
-from tests.hostile_world import World, build_world
+from tests.hostile_world import World, build_world, fingerprint
 from tournaments.models import (
-    Adjustment,
-    Bye,
-    Deal,
-    Match,
-    Pair,
-    Penalty,
-    Play,
-    Player,
-    Round,
-    TableCall,
     Tournament,
-    Trick,
 )
 
 pytestmark = pytest.mark.django_db
@@ -231,44 +217,6 @@ def hostile_paths(world: World, route: Route) -> list[str]:
 # ------------------------------------------------------------------ the world, its visitors and its forms
 
 
-COUNTED = (Tournament, Pair, Player, Round, Match, Bye, Deal, Trick, Play)
-# What a refused request must leave as it was, besides the counts: these columns of each row.
-WATCHED = {
-    Penalty: ("seat", "code", "note"),
-    Deal: ("version", "state", "kitty"),
-    Match: ("version", "state", "judge", "winner"),
-    Pair: ("name", "seed", "withdrawn", "captain"),
-    Tournament: ("name", "ruleset", "num_rounds", "finished_at"),
-    Round: ("number", "state"),
-    TableCall: ("state", "ruling", "penalty"),
-    Adjustment: ("kind", "withdrawn_at", "reason"),
-}
-
-
-@cache
-def fingerprint_queries() -> list[str]:
-    """The counts in one query, then each watched table's columns in one raw query each: the check runs after
-    every refused request of the sweep (thousands), where the ORM's querysets were a sixth of its time."""
-    quote = connection.ops.quote_name
-    counts = ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in COUNTED)
-    queries = [f"SELECT {counts}"]
-    for model, names in WATCHED.items():
-        pk = quote(model._meta.pk.column)
-        columns = ", ".join([pk, *(quote(model._meta.get_field(name).column) for name in names)])
-        queries.append(f"SELECT {columns} FROM {quote(model._meta.db_table)} ORDER BY {pk}")
-    return queries
-
-
-def fingerprint() -> tuple:
-    """What a refused request must leave as it was (a cheap summary of everything saved)."""
-    with connection.cursor() as cursor:
-        found = []
-        for query in fingerprint_queries():
-            cursor.execute(query)
-            found.append(tuple(map(tuple, cursor.fetchall())))
-        return tuple(found)
-
-
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """Built once per module in a transaction rolled back at its end (each test runs in its own savepoint), with
@@ -312,23 +260,33 @@ def visitors(world, django_db_blocker) -> dict[str, Client]:
 
 
 @pytest.fixture(scope="module")
-def site_forms(world, visitors, django_db_blocker) -> dict[str, list[Form]]:
+def crawl(world, visitors, django_db_blocker) -> tuple[dict[str, list[Form]], dict[tuple, tuple]]:
     """Every form of every page the judge, the captain and the director open, by the address it posts to (one
-    of each set of field names: the header's log-out and language forms are on every page)."""
+    of each set of field names: the header's log-out and language forms are on every page); and each GET's answer
+    with its problems, the sweep's own GET of that page for that visitor (one request, not two)."""
     found: dict[str, dict[tuple, Form]] = {}
+    gets: dict[tuple, tuple] = {}
+    check = sweep(world)
     assert not (world.judge.is_staff or world.captain.is_staff)  # the admin shows them its log-in page only
     with django_db_blocker.unblock():
         for route in ROUTES:
             roles = ("director",) if route.route.startswith("admin/") else ("director", "judge", "captain")
             for path in real_paths(world, route):
                 for role in roles:
-                    response = send(visitors[role], "get", path)
+                    before = len(check.problems)
+                    response = check.request(visitors[role], role, "get", path)
+                    gets[path, role] = (response, check.problems[before:])
                     if response.status_code == 405:
                         break  # an address that takes no GET shows no form to anyone (a tenth of the crawl)
                     if response.status_code == 200 and "html" in response.get("Content-Type", ""):
                         for target, form in forms_of(path, response.content.decode()):
                             found.setdefault(target, {}).setdefault(tuple(sorted(form.fields)), form)
-    return {target: list(forms.values()) for target, forms in found.items()}
+    return {target: list(forms.values()) for target, forms in found.items()}, gets
+
+
+@pytest.fixture(scope="module")
+def site_forms(crawl) -> dict[str, list[Form]]:
+    return crawl[0]
 
 
 def turned_away(response) -> bool:
@@ -382,7 +340,7 @@ OTHERS = (("anonymous-en", "get", {}), ("judge", "post", {}), ("captain-en", "ge
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.route for r in ROUTES])
-def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, site_forms):
+def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, site_forms, crawl):
     """Every real variant of the address (each state of a deal, a match, a pair…) gets each visitor's GET, the
     missing fields and each form's own fields; the hostile bodies (parsing, validation) go to a variant whose
     answers to those differ from every variant's already sent them (the first always), per visitor and form."""
@@ -391,7 +349,9 @@ def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, site_forms
     for path in real_paths(world, route):
         for role in ROLES:
             c = visitors[role]
-            got = check.request(c, role, "get", path)
+            got, found = crawl[1].get((path, role), (None, []))
+            check.problems += found
+            got = check.request(c, role, "get", path) if got is None else got
             missing = check.request(c, role, "post", path, "missing fields")
             if turned_away(missing):
                 continue
