@@ -357,3 +357,22 @@ class Sweep:
         assert not self.problems, f"{len(self.problems)} of {self.sent} requests:\n" + "\n".join(
             self.problems[:15]
         )
+
+
+def answer(response) -> tuple:
+    """What an answer says, the ids in it aside: two states of an object answered alike take one path through the
+    view, so hostile bodies sent to one reach nothing new in the other."""
+    where = response.get("Location", "")
+    return (response.status_code, response.refused, re.sub(r"\d+", "#", f"{refusal_texts(response)} {where}"))
+
+
+TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
+
+
+def one_page(*answers) -> bool:
+    """The answers are all the same page (each masks the form's token afresh): a POST answered as the GET is."""
+    pages = {
+        TOKEN.sub(b"", a.content) if a.status_code == 200 and not (a.refused or a.streaming) else a
+        for a in answers
+    }
+    return len(pages) == 1 and isinstance(next(iter(pages)), bytes)
