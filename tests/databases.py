@@ -180,3 +180,18 @@ def migrations_copied(tmp_path_factory) -> Iterator[None]:
 
     with mock.patch.object(management, "call_command", call_command):
         yield
+
+
+@contextmanager
+def module_transaction(django_db_blocker) -> Iterator[None]:
+    """A module's scene built once in a transaction rolled back at the module's end, as tests/test_hostile_urls.py
+    builds its world: each test runs in its own savepoint inside it, so what a test writes is undone before the
+    next, and the scene's rows are there for every test of the module (names apart from the conftest's)."""
+    from django.test import TestCase
+
+    with django_db_blocker.unblock():
+        atomics = TestCase._enter_atomics()
+        try:
+            yield
+        finally:
+            TestCase._rollback_atomics(atomics)

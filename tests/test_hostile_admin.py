@@ -18,12 +18,13 @@ from axes.models import AccessAttempt, AccessLog
 from django.apps import apps
 from django.contrib import admin
 from django.db import models
-from django.test import Client, TestCase, override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.databases import module_transaction
 from tests.hostile import HUGE, NUMBERS, UNREADABLE, Sweep, forms_of, fuzz_examples
 from tests.hostile_world import World, build_world
 
@@ -119,24 +120,18 @@ ORDERINGS = st.one_of(
 def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """The URL sweep's tournament, with axes' records of failed and successful log-ins, built once per module in
     a transaction rolled back at its end, DEBUG off so refusals are the site's own pages."""
-    with django_db_blocker.unblock(), override_settings(DEBUG=False):
-        atomics = TestCase._enter_atomics()
-        try:
-            built = build_world()
-            now = timezone.now()
-            AccessAttempt.objects.create(
-                username="td",
-                ip_address="10.0.0.1",
-                user_agent="tablet",
-                attempt_time=now,
-                failures_since_start=3,
-            )
-            AccessLog.objects.create(
-                username="judge", ip_address="::1", user_agent="tablet", attempt_time=now
-            )
-            yield built
-        finally:
-            TestCase._rollback_atomics(atomics)
+    with override_settings(DEBUG=False), module_transaction(django_db_blocker):
+        built = build_world()
+        now = timezone.now()
+        AccessAttempt.objects.create(
+            username="td",
+            ip_address="10.0.0.1",
+            user_agent="tablet",
+            attempt_time=now,
+            failures_since_start=3,
+        )
+        AccessLog.objects.create(username="judge", ip_address="::1", user_agent="tablet", attempt_time=now)
+        yield built
 
 
 @pytest.fixture(scope="module")

@@ -33,11 +33,12 @@ from itertools import islice
 import pytest
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
-from django.test import Client, TestCase, override_settings
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.databases import module_transaction
 from tests.hostile import (
     HEADERS,
     JSON,
@@ -221,14 +222,10 @@ def hostile_paths(world: World, route: Route) -> list[str]:
 def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """Built once per module in a transaction rolled back at its end (each test runs in its own savepoint), with
     DEBUG off so refusals are the site's own pages."""
-    with django_db_blocker.unblock(), override_settings(DEBUG=False):
-        atomics = TestCase._enter_atomics()
-        try:
-            built = build_world()
-            built.extra["fingerprint"] = fingerprint()
-            yield built
-        finally:
-            TestCase._rollback_atomics(atomics)
+    with override_settings(DEBUG=False), module_transaction(django_db_blocker):
+        built = build_world()
+        built.extra["fingerprint"] = fingerprint()
+        yield built
 
 
 def sweep(world: World) -> Sweep:

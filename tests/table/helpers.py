@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.test import Client, TestCase
+from django.test import Client
 from django.urls import reverse
 
 from referee.table.recording import deal_entry, records
 from referee.table.recording import play as plays
 from rules.simulate import simulate_deal
 from tests.action_urls import deal_url
+from tests.databases import module_transaction  # noqa: F401 - the table tests' scenes use it from here
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
 from tournaments.models import Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
@@ -207,19 +206,6 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.at += seconds
-
-
-@contextmanager
-def module_transaction(django_db_blocker) -> Iterator[None]:
-    """A module's scene built once in a transaction rolled back at the module's end, as tests/test_hostile_urls.py
-    builds its world: each test runs in its own savepoint inside it, so what a test writes is undone before the
-    next, and the scene's rows are there for every test of the module (names apart from the conftest's)."""
-    with django_db_blocker.unblock():
-        atomics = TestCase._enter_atomics()
-        try:
-            yield
-        finally:
-            TestCase._rollback_atomics(atomics)
 
 
 def table_judge(username: str):
