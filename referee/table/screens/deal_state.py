@@ -31,7 +31,7 @@ from rules.ranks import rank_text
 from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from rules.verdict import Verdict
-from tournaments.backup import given_back, identity
+from tournaments.backup import identity
 from tournaments.competition.access import (
     can_confirm,
     can_record,
@@ -96,7 +96,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
             "trump_label": deal.get_trump_display(),
             "kitty": [card_label(c, labels) for c in deal.kitty.split()] if deal.kitty else [],
             "kitty_text": deal.kitty,
-            "confirm_again": given_back.confirm_again(deal),
+            "confirm_again": identity.confirm_again(deal),
         },
         "seats": {s: {"name": seat_name(s), "player": players[s], "side": side_of(s)} for s in SEATS},
         "order": list(play_order(leader, rs.clockwise)) if leader else [],
