@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.table.posted import posted_text
 from referee.table.recording.deal_entry import submit_deal
+from referee.table.recording.words import posted_text
 from tournaments.backup import identity
 from tournaments.models import Deal
 from tournaments.scoring.entries import require_record

@@ -27,10 +27,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.posted import posted_cards, posted_seat, posted_version
 from referee.table.recording import settling
 from referee.table.recording.receipts import Outcome, Receipt
-from referee.table.recording.words import parse_card_text, seat_name, verdict_message
+from referee.table.recording.words import (
+    parse_card_text,
+    posted_cards,
+    posted_seat,
+    posted_version,
+    seat_name,
+    verdict_message,
+)
 from rules.card_counts import used_up
 from rules.cards import CARD_TEXT, parse_cards
 from rules.record import Record, ThrowRecord
