@@ -44,7 +44,6 @@ from rules.ruleset import Ruleset
 from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
 from tournaments.scoring import sql
-from tournaments.scoring.board_hands import require_buried
 from tournaments.scoring.entries import require_open, require_record
 from tournaments.scoring.errors import IllegalPlay, RecordingError
 from tournaments.scoring.fold import start_levels
@@ -238,6 +237,14 @@ def require_a_hand(rs: Ruleset, *entries: str) -> None:
             raise RecordingError(
                 _("A hand holds %(n)s cards: no play or throw can hold more.") % {"n": rs.hand_size}
             )
+
+
+def require_buried(deal: Deal) -> None:
+    """No play on a board before the banker's buried cards are entered: the banker's hand is known only then."""
+    if deal.board_id and not deal.kitty:
+        raise RecordingError(
+            _("Enter the cards the banker buried first: the banker's hand is known only then.")
+        )
 
 
 def require_another_player(challenger: str, thrower: str) -> None:

@@ -79,7 +79,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     due = snap.due(verdict) if deal.state == Deal.State.RECORDING else None
     current = tricks[-1] if tricks and len(tricks[-1]["plays"]) < 4 else None
     leader = (current and current["leader"]) or due  # a trick without plays yet waits for its lead
-    board = board_state(snap, due)
+    board = board_state(snap, due) if deal.board_id else None  # a duplicate board's part
     return {
         "board": board,
         "desk": identity.current(),  # which history the desk holds: a phone that knew another gives back
