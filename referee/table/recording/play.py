@@ -46,10 +46,9 @@ from tournaments.models import Deal, Play, Trick
 from tournaments.scoring import sql
 from tournaments.scoring.entries import require_open, require_record
 from tournaments.scoring.errors import IllegalPlay, RecordingError
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.settlement import key_of
-from tournaments.scoring.snapshot import Snapshot, judge_record, snapshot, with_play
+from tournaments.scoring.snapshot import Snapshot, judge_record, snapshot, start_levels, with_play
 from tournaments.scoring.versions import read_deal, stale
 
 

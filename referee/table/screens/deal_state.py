@@ -39,9 +39,8 @@ from tournaments.competition.access import (
 from tournaments.competition.display import card_face
 from tournaments.models import Deal
 from tournaments.scoring.board_hands import banker_pickup, board_of, start_hands
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.settlement import Settlement, distinct, key_of, penalty_for, read_settlement
-from tournaments.scoring.snapshot import Snapshot, snapshot
+from tournaments.scoring.snapshot import Snapshot, snapshot, start_levels
 
 
 def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:

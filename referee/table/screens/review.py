@@ -22,9 +22,8 @@ from tournaments.competition.access import (
 )
 from tournaments.models import Deal
 from tournaments.scoring.entries import may_reopen
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.settlement import read_settlement
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 
 
 def review_screen(deal: Deal, user) -> dict:
