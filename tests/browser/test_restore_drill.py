@@ -31,8 +31,7 @@ from tools.loadtest.server import Server, server_env
 from tournaments.backup import identity
 from tournaments.backup.notice import restore_notice
 from tournaments.models import Deal, Match, Tournament
-from tournaments.scoring.fold import start_levels
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 from tournaments.table_links.services import issue_card
 
 pytestmark = pytest.mark.browser
