@@ -55,12 +55,12 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "referee.middleware.ChineseFirstLocaleMiddleware",
-    "referee.api_limit.ApiRateLimit",  # the public API: requests per address (before any database read)
+    "referee.middleware.ApiRateLimit",  # the public API: requests per address (before any database read)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "referee.security.RequestSizeLimitMiddleware",
-    "referee.security.RequestCheckMiddleware",
+    "referee.middleware.RequestSizeLimitMiddleware",
+    "referee.middleware.RequestCheckMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",

@@ -15,8 +15,7 @@ from tests.table.helpers import play_through_service, record_play
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
 from tournaments.scoring import corrections
-from tournaments.scoring.fold import start_levels
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 
 PASSWORD = "judge-pass-1"
 LONG_NAMES = (

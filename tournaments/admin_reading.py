@@ -138,7 +138,7 @@ class ReadableFilters(AdminMixin):
     what fails while it builds the query (a database that is down is no fault of the address). The list's
     count and its page are read here, in a savepoint (PostgreSQL refuses anything more in a transaction that
     failed), so such a failure is caught before the page is drawn. A NUL never gets here: the whole site refuses
-    it (``referee.security.RequestCheckMiddleware``).
+    it (``referee.middleware.RequestCheckMiddleware``).
     """
 
     def lookup_allowed(self, lookup, value, request) -> bool:

@@ -24,7 +24,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from referee.table.forms import PenaltyForm
-from referee.table.posted import (
+from referee.table.recording import boards, deal_entry, quick, receipts, settling, winner_check
+from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
+from referee.table.recording.given_back import give_back
+from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
+from referee.table.recording.play import record as recorded
+from referee.table.recording.receipts import Outcome, Receipt, attempt
+from referee.table.recording.words import (
     posted_cards,
     posted_id,
     posted_seat,
@@ -32,12 +38,6 @@ from referee.table.posted import (
     posted_trick,
     posted_version,
 )
-from referee.table.recording import boards, deal_entry, quick, receipts, settling, winner_check
-from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
-from referee.table.recording.given_back import give_back
-from referee.table.recording.pin_confirm import checked_pairs, confirm_by_pin, posted_pins
-from referee.table.recording.play import record as recorded
-from referee.table.recording.receipts import Outcome, Receipt, attempt
 from referee.table.screens.deal_state import current_deal_state, deal_state
 from referee.table.screens.labels import done_sentence
 from tournaments.competition import access

@@ -7,7 +7,7 @@ from typing import cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from referee.table.posted import MAX_CARD_TEXT
+from referee.table.recording.words import MAX_CARD_TEXT
 from rules.ruleset import Ruleset
 from tournaments.models import PENALTY_CODES, SEAT_CHOICES, TRUMP_CHOICES
 from tournaments.scoring.quick_totals import LAST_LEADS, last_lead_choices, most_kitty_points

@@ -28,11 +28,10 @@ from tools.loadtest.clients import Judge, TableJob, run_table
 from tools.loadtest.plays import plays_of
 from tools.loadtest.prepare import set_up
 from tools.loadtest.server import Server, server_env
-from tournaments.backup import given_back, identity
+from tournaments.backup import identity
 from tournaments.backup.notice import restore_notice
 from tournaments.models import Deal, Match, Tournament
-from tournaments.scoring.fold import start_levels
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 from tournaments.table_links.services import issue_card
 
 pytestmark = pytest.mark.browser
@@ -230,8 +229,8 @@ def test_a_desk_restored_from_a_backup_gets_back_from_the_phones_what_it_lost(
             after = deals_as_held(restored)
             with file_connection(restored):
                 notice = restore_notice(Tournament.objects.get())  # what the desk's page shows
-                waiting = [(d.match.table, d.number) for d in given_back.waiting_again(Deal.objects.all())]
-                confirm_again = given_back.confirm_again(Deal.objects.get(pk=after[CONFIRMED_AFTER, 1]["id"]))
+                waiting = [(d.match.table, d.number) for d in identity.waiting_again(Deal.objects.all())]
+                confirm_again = identity.confirm_again(Deal.objects.get(pk=after[CONFIRMED_AFTER, 1]["id"]))
             identity.forget()
         for page in pages.values():
             page.context.close()

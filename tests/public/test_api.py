@@ -9,7 +9,7 @@ from django.urls import URLPattern, get_resolver, reverse
 from lxml import html as lxml_html
 from openapi_spec_validator import validate
 
-from referee import api_limit
+from referee import middleware
 from tests.desk.helpers import deal, finish, play
 from tests.desk.test_knockout_pages import cup, play_semis  # noqa: F401 - the knockout fixture
 from tournaments.api import urls as api_urls
@@ -205,7 +205,7 @@ def test_the_bracket_answer_gives_the_bracket_pages_ties_and_winners(cup):  # no
 @pytest.mark.django_db
 def test_more_requests_than_the_limit_from_one_address_get_a_429_with_retry_after(played, monkeypatch):
     t, _ab = played
-    monkeypatch.setattr(api_limit, "API", Throttle("api-test", limit=3, seconds=60))
+    monkeypatch.setattr(middleware, "API", Throttle("api-test", limit=3, seconds=60))
     client = Client()
     codes = [client.get(reverse("api-tournament", args=[t.slug])).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]

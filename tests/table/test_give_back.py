@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from referee.table.recording.deal_entry import confirm_deal, set_kitty, submit_deal
 from tests.table.helpers import act, as_user, key, play_through_service, posted_plays, simulated
-from tournaments.backup import given_back, identity
+from tournaments.backup import identity
 from tournaments.models import Deal, Play
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +100,7 @@ def test_a_deal_confirmed_after_the_backup_waits_for_the_pins_again_and_the_page
     assert "再次输入" in answer["state"]["deal"]["confirm_again"]
     review = client.get(reverse("review", args=[played_deal.pk])).content.decode()
     assert answer["state"]["deal"]["confirm_again"] in review
-    assert list(given_back.waiting_again(Deal.objects.all())) == [played_deal]
+    assert list(identity.waiting_again(Deal.objects.all())) == [played_deal]
 
 
 def test_a_give_back_of_a_deal_the_desk_holds_confirmed_changes_nothing(played_deal, judge, director):
@@ -111,7 +111,7 @@ def test_a_give_back_of_a_deal_the_desk_holds_confirmed_changes_nothing(played_d
     fields = {"identity": "0" * 16, "seen": "confirmed", "version": played_deal.version}
     answer = act(as_user(judge), played_deal, "given_back", idempotency_key=key(), **fields).json()
     assert answer["ok"] and answer["state"]["deal"]["confirm_again"] == ""
-    assert not given_back.waiting_again(Deal.objects.all()).exists()
+    assert not identity.waiting_again(Deal.objects.all()).exists()
 
 
 @pytest.mark.parametrize("fields", [{}, {"identity": "x" * 40}, {"identity": "abc", "seen": "lost"}])

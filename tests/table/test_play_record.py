@@ -12,9 +12,8 @@ from rules.record import parse_record
 from tests.table.helpers import play_through_service, record_play, simulated
 from tournaments.models import Deal
 from tournaments.scoring import corrections
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.rulesets import ruleset_for
-from tournaments.scoring.snapshot import snapshot, typed_record
+from tournaments.scoring.snapshot import snapshot, start_levels, typed_record
 
 pytestmark = pytest.mark.django_db
 

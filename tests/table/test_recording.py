@@ -271,7 +271,7 @@ def test_a_deal_without_stored_start_levels_is_folded(match, judge, director):
     deal = start(match, judge, declarer=None)
     Deal.objects.filter(pk=deal.pk).update(start_levels=None)
     deal.refresh_from_db()
-    assert fold.start_levels(deal) == fold.levels_before(deal) != {"NS": "2", "EW": "2"}
+    assert snapshot.start_levels(deal) == fold.levels_before(deal) != {"NS": "2", "EW": "2"}
 
 
 def expected_levels_after_two(match, first, second):

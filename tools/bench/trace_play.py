@@ -1,6 +1,7 @@
 """Measure (not a test): which of the project's files one play touches, from the request to the answer.
 
-A deal is prepared (a tournament, a judge, a match, a deal with its trump), a few plays are posted through
+A deal is prepared (a tournament, a judge, a match, a deal dealt at the table with its trump: a duplicate board's
+deal would add the board's module, ``tournaments/scoring/board_hands.py``), a few plays are posted through
 Django's test client as the page posts them, and one lead and one follow are each posted under
 ``sys.setprofile``: every Python frame entered is noted by its file. The project's files are those under the
 repository (the linked ``.venv`` and this tool left out). The first play is posted untraced, so what a first

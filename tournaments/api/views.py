@@ -4,7 +4,7 @@ A tournament's answers are kept as its public pages are (``tournaments.public.ca
 the language and the tournament's generation, which is also the answer's ETag, so a poll sending it back gets a
 304 before anything is read. Every answer is the public's, whoever is signed in, so every request may be served
 from the cache. Refusals are JSON too: ``error`` (a code) and ``message`` (one sentence in the active language).
-The rate limit per address is the project's (``referee.api_limit``).
+The rate limit per address is the project's (``referee.middleware.ApiRateLimit``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Each key allows ``limit`` tries in a window of exactly ``seconds`` from the firs
 atomic step *before* the slow check it guards, so sixty-four wrong PINs at once check five and refuse the rest; a
 try that turns out right is given back, so only failures count.
 
-The public API (``referee.api_limit``) takes a try for every request instead, and gives none back; so does the
+The public API (``referee.middleware.ApiRateLimit``) takes a try for every request instead, and gives none back; so does the
 public pages' cache for each copy of a page it keeps beyond the plain one (``tournaments.public.caching``).
 """
 

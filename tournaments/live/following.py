@@ -21,8 +21,7 @@ from tournaments.models import Deal, FeaturedTable, Match, Play, Round, Tourname
 from tournaments.public.charts import TrickCards
 from tournaments.scoring.board_hands import start_hands
 from tournaments.scoring.errors import RecordingError
-from tournaments.scoring.fold import start_levels
-from tournaments.scoring.snapshot import judge_record, snapshot
+from tournaments.scoring.snapshot import judge_record, snapshot, start_levels
 
 
 @dataclass(frozen=True)

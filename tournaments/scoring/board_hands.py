@@ -5,7 +5,7 @@ revoke is proven at the play that commits it.
 The board gives the four hands and the dealt kitty; the banker takes the kitty and buries as many cards (the
 deal's ``kitty``), so the banker starts play with the hand, plus the dealt kitty, less the buried cards. Before the
 buried cards are entered the banker's holding is not known: no hands then (``start_hands`` is None) and no play
-is taken (``referee.table.recording.boards``).
+is taken (``referee.table.recording.play.require_buried``).
 """
 
 from __future__ import annotations
@@ -68,12 +68,4 @@ def require_buried_held(deal: Deal, kitty: str) -> None:
         raise RecordingError(
             _("%(seat)s did not hold %(cards)s with the kitty: it cannot be buried.")
             % {"seat": str(SEAT_NAMES[deal.banker]), "cards": show(parse_cards(" ".join(missing)))}
-        )
-
-
-def require_buried(deal: Deal) -> None:
-    """No play on a board before the banker's buried cards are entered: the banker's hand is known only then."""
-    if deal.board_id and not deal.kitty:
-        raise RecordingError(
-            _("Enter the cards the banker buried first: the banker's hand is known only then.")
         )

@@ -28,11 +28,19 @@ from tournaments.scoring.awarded import apply_to_match, ruled_state
 from tournaments.scoring.entries import lock_for_entry, require_record
 from tournaments.scoring.errors import PermissionRefused, RecordingError
 from tournaments.scoring.rulesets import ruleset_for
-from tournaments.scoring.snapshot import penalty_entry
 
 FOLD_FIELDS = ("pk", "number", "banker", "declarer", "level", "started_at", "finished_at", "attackers_total")
 OFFICIAL = (Deal.State.CONFIRMED,)
 PLAYED = (Deal.State.SUBMITTED, Deal.State.CONFIRMED)
+
+
+def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
+    """One DEAL-RECORD ``penalties`` entry (``trick`` left out when the judge named none): the fold's deals and a
+    snapshot's record carry them alike."""
+    entry: dict[str, Any] = {"seat": seat, "code": code, "note": note}
+    if trick is not None:
+        entry["trick"] = trick
+    return entry
 
 
 def fold_rows(match: Match, states: Iterable[str], before: int | None) -> list[dict]:
@@ -165,11 +173,6 @@ def levels_before(deal: Deal) -> dict[str, str]:
     if deal.board_id is not None:
         return {"NS": deal.level, "EW": deal.level}
     return dict(replay_match(deal.match, states=PLAYED, before=deal.number).levels)
-
-
-def start_levels(deal: Deal) -> dict[str, str]:
-    """``levels_before``, as stored on the deal (``Deal.start_levels``); folded when the deal has none stored."""
-    return dict(deal.start_levels) if deal.start_levels else levels_before(deal)
 
 
 def refresh_start_levels(match: Match, played_rows: list[dict] | None = None) -> None:

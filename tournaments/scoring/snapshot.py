@@ -23,16 +23,9 @@ from tournaments.models import Deal, Play, Trick
 from tournaments.scoring import sql
 from tournaments.scoring.board_hands import start_hands
 from tournaments.scoring.errors import RecordingError
+from tournaments.scoring.fold import levels_before, penalty_entry
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.sql import TRICK_COLUMNS
-
-
-def penalty_entry(seat: str, code: str, trick: int | None, note: str) -> dict:
-    """One DEAL-RECORD ``penalties`` entry (``trick`` left out when the judge named none)."""
-    entry: dict[str, Any] = {"seat": seat, "code": code, "note": note}
-    if trick is not None:
-        entry["trick"] = trick
-    return entry
 
 
 def read_penalties(deal: Deal) -> tuple[list[dict], list[str]]:
@@ -229,8 +222,15 @@ def tricks_from_rows(rows: Iterable[tuple]) -> tuple[list[Trick], list[list[Play
     return tricks, plays
 
 
+def start_levels(deal: Deal) -> dict[str, str]:
+    """Both sides' levels when the deal began, as every snapshot of it is read with them: as stored on the deal
+    (``Deal.start_levels``, which the fold keeps, ``fold.refresh_start_levels``); folded when it has none stored
+    (``fold.levels_before``)."""
+    return dict(deal.start_levels) if deal.start_levels else levels_before(deal)
+
+
 def snapshot(deal: Deal, levels: Mapping[str, str]) -> Snapshot:
-    """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``fold.start_levels``)."""
+    """Read the deal's tricks once; ``levels`` are both sides' levels when it began (``start_levels``)."""
     tricks, plays = read_tricks(deal)
     penalties, keys = read_penalties(deal)
     return Snapshot(deal, ruleset_for(deal.match), tricks, plays, levels, penalties, penalty_keys=keys)

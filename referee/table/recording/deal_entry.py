@@ -29,12 +29,11 @@ from tournaments.scoring.fold import (
     has_open_deal,
     recompute_match,
     refresh_start_levels,
-    start_levels,
     table_state,
 )
 from tournaments.scoring.quick_totals import quick_verdict
 from tournaments.scoring.rulesets import ruleset_for
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 from tournaments.scoring.versions import lock_deal, touch
 
 TRUMPS = frozenset(code for code, _label in TRUMP_CHOICES)

@@ -27,10 +27,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.table.posted import posted_cards, posted_seat, posted_version
 from referee.table.recording import settling
 from referee.table.recording.receipts import Outcome, Receipt
-from referee.table.recording.words import parse_card_text, seat_name, verdict_message
+from referee.table.recording.words import (
+    parse_card_text,
+    posted_cards,
+    posted_seat,
+    posted_version,
+    seat_name,
+    verdict_message,
+)
 from rules.card_counts import used_up
 from rules.cards import CARD_TEXT, parse_cards
 from rules.record import Record, ThrowRecord
@@ -38,13 +44,11 @@ from rules.ruleset import Ruleset
 from rules.verdict import Verdict
 from tournaments.models import Deal, Play, Trick
 from tournaments.scoring import sql
-from tournaments.scoring.board_hands import require_buried
 from tournaments.scoring.entries import require_open, require_record
 from tournaments.scoring.errors import IllegalPlay, RecordingError
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.rulesets import ruleset_for
 from tournaments.scoring.settlement import key_of
-from tournaments.scoring.snapshot import Snapshot, judge_record, snapshot, with_play
+from tournaments.scoring.snapshot import Snapshot, judge_record, snapshot, start_levels, with_play
 from tournaments.scoring.versions import read_deal, stale
 
 
@@ -232,6 +236,14 @@ def require_a_hand(rs: Ruleset, *entries: str) -> None:
             raise RecordingError(
                 _("A hand holds %(n)s cards: no play or throw can hold more.") % {"n": rs.hand_size}
             )
+
+
+def require_buried(deal: Deal) -> None:
+    """No play on a board before the banker's buried cards are entered: the banker's hand is known only then."""
+    if deal.board_id and not deal.kitty:
+        raise RecordingError(
+            _("Enter the cards the banker buried first: the banker's hand is known only then.")
+        )
 
 
 def require_another_player(challenger: str, thrower: str) -> None:

@@ -32,14 +32,13 @@ from tournaments.competition.free_text import text_problem
 from tournaments.models import Deal, Penalty, Ruling
 from tournaments.scoring.entries import require_open, require_record
 from tournaments.scoring.errors import PermissionRefused, RecordingError
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.settlement import (
     key_of,
     penalty_for,
     read_settlement,
     violation_key,
 )
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 from tournaments.scoring.versions import lock_deal, touch
 
 KEY_PATTERN = re.compile(r"(?:-|\d{1,3}):[NWSE-]:[a-z_]{1,20}")

@@ -15,8 +15,7 @@ from referee.table.recording.words import seat_name
 from tournaments.models import Deal
 from tournaments.scoring.entries import require_record
 from tournaments.scoring.errors import RecordingError
-from tournaments.scoring.fold import start_levels
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 
 
 def check_winner(deal: Deal, user, *, trick: int, seat: str) -> Outcome:

@@ -1,7 +1,14 @@
-"""The engine's cards, seats and violations in the judge's words, and the judge's typed cards back into the
-engine's: typed cards made canonical (a bad token named in words), a seat named in the active language, and the
-engine's own messages (it gives each violation in English and Chinese) in the judge's language, seats named: the
-text of an illegal play's refusal and of the review's violations."""
+"""The judge's words, in and out: what a page posts read into the recording service's terms, and the engine's
+cards, seats and violations given back in the judge's language.
+
+- In: the posted fields read at the boundary (``posted_*``). The pages post plain fields, but a tampered page or
+  a program may post anything (any seat, any length, NUL characters, numbers too large for the database): each
+  reader returns what the service expects or raises ``RecordingError`` (400) naming the field, before anything is
+  written. The judge's typed cards made canonical (``parse_card_text``), a bad token named in words.
+- Out: a seat named in the active language, and the engine's own messages (it gives each violation in English and
+  Chinese) in the judge's language, seats named: the text of an illegal play's refusal and of the review's
+  violations.
+"""
 
 from __future__ import annotations
 
@@ -15,16 +22,70 @@ from django.utils.translation import gettext as _
 from referee.traditional import to_traditional
 from rules.cards import BJ, CARD_SYMBOL, LJ, CardError, format_cards, parse_cards
 from rules.messages import SEAT_ZH
+from rules.seats import SEATS
+from tournaments.competition.free_text import text_problem
 from tournaments.models import SEAT_CHOICES
 from tournaments.scoring.errors import RecordingError
 
-SEAT_NAMES = dict(SEAT_CHOICES)
+# ---------------------------------------------------------------- in: the posted fields
+
+# Typed cards of one field: a whole four-deck hand fits in the loosest notation (``♠10, ♠10, …``) several times.
+MAX_CARD_TEXT = 1000
+MAX_ID = 2**63 - 1  # the largest primary key the databases store
+
+
+def posted_text(fields: Mapping[str, str], name: str, label: str, max_length: int | None = None) -> str:
+    """A free-text field as posted ('' when absent); NUL characters and overlong text are refused."""
+    value = fields.get(name) or ""
+    problem = text_problem(value, max_length)
+    if problem:
+        raise RecordingError(_("%(field)s: %(problem)s") % {"field": label, "problem": problem})
+    return value
+
+
+def posted_cards(fields: Mapping[str, str], name: str, label: str) -> str:
+    """Typed cards as posted, refused before parsing when absurdly long (the service reads the cards)."""
+    return posted_text(fields, name, label, MAX_CARD_TEXT)
+
+
+def posted_seat(fields: Mapping[str, str], name: str) -> str | None:
+    """A seat (N, W, S or E), or None when the field is empty."""
+    value = fields.get(name) or ""
+    if not value:
+        return None
+    if value not in SEATS:
+        raise RecordingError(_("The seat must be N, W, S or E."))
+    return value
+
+
+def posted_id(fields: Mapping[str, str], name: str) -> int:
+    """The id of a row the page shows (a penalty to remove): a positive integer the database can hold."""
+    value = (fields.get(name) or "").strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 19 and 0 < int(value) <= MAX_ID):
+        raise RecordingError(_("The page sent no valid entry to change: reload it and try again."))
+    return int(value)
+
+
+def posted_trick(fields: Mapping[str, str], name: str = "trick") -> int:
+    """A trick's number as the page counts it (from 0): a small non-negative integer."""
+    value = (fields.get(name) or "").strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 3):
+        raise RecordingError(_("The page sent no valid trick: reload it and try again."))
+    return int(value)
+
+
+def posted_version(fields: Mapping[str, str]) -> int:
+    """The deal version the page shows; every page sends it, so a stale page can never overwrite."""
+    raw = fields.get("version")
+    try:
+        return int(raw or "")
+    except (TypeError, ValueError):
+        raise RecordingError(_("The page sent no version of the deal: reload it and try again.")) from None
+
+
+# ---------------------------------------------------------------- in: typed cards
+
 CARD_SEPARATORS = re.compile(r"[\s,，、;]+")  # as rules.cards splits typed cards
-
-
-def seat_name(seat: str | None) -> str:
-    """A seat in the active language (the model's label: ``W`` → West), '' for none."""
-    return str(SEAT_NAMES[seat]) if seat else ""
 
 
 def parse_card_text(text: str, field: str) -> str:
@@ -48,6 +109,16 @@ def unreadable_token(text: str) -> str:
         except CardError:
             return token
     return text.strip()
+
+
+# ---------------------------------------------------------------- out: in the judge's language
+
+SEAT_NAMES = dict(SEAT_CHOICES)
+
+
+def seat_name(seat: str | None) -> str:
+    """A seat in the active language (the model's label: ``W`` → West), '' for none."""
+    return str(SEAT_NAMES[seat]) if seat else ""
 
 
 # A seat the engine's English (and a challenge's reason in Chinese) writes as its letter: N, W, S, E.

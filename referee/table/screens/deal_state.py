@@ -31,7 +31,7 @@ from rules.ranks import rank_text
 from rules.scoring import failed_throw_points
 from rules.seats import SEATS, play_order, side_of
 from rules.verdict import Verdict
-from tournaments.backup import given_back, identity
+from tournaments.backup import identity
 from tournaments.competition.access import (
     can_confirm,
     can_record,
@@ -39,9 +39,8 @@ from tournaments.competition.access import (
 from tournaments.competition.display import card_face
 from tournaments.models import Deal
 from tournaments.scoring.board_hands import banker_pickup, board_of, start_hands
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.settlement import Settlement, distinct, key_of, penalty_for, read_settlement
-from tournaments.scoring.snapshot import Snapshot, snapshot
+from tournaments.scoring.snapshot import Snapshot, snapshot, start_levels
 
 
 def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
@@ -79,7 +78,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
     due = snap.due(verdict) if deal.state == Deal.State.RECORDING else None
     current = tricks[-1] if tricks and len(tricks[-1]["plays"]) < 4 else None
     leader = (current and current["leader"]) or due  # a trick without plays yet waits for its lead
-    board = board_state(snap, due)
+    board = board_state(snap, due) if deal.board_id else None  # a duplicate board's part
     return {
         "board": board,
         "desk": identity.current(),  # which history the desk holds: a phone that knew another gives back
@@ -96,7 +95,7 @@ def deal_state(deal: Deal, user, snap: Snapshot | None = None) -> dict:
             "trump_label": deal.get_trump_display(),
             "kitty": [card_label(c, labels) for c in deal.kitty.split()] if deal.kitty else [],
             "kitty_text": deal.kitty,
-            "confirm_again": given_back.confirm_again(deal),
+            "confirm_again": identity.confirm_again(deal),
         },
         "seats": {s: {"name": seat_name(s), "player": players[s], "side": side_of(s)} for s in SEATS},
         "order": list(play_order(leader, rs.clockwise)) if leader else [],

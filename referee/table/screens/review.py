@@ -13,7 +13,7 @@ from referee.table.consequences import (
 from referee.table.explain import causes, level_stops, quick_stops, stop_lines
 from referee.table.recording.changes import deal_changes
 from referee.table.screens.deal_state import card_label, violation_rows
-from tournaments.backup import given_back
+from tournaments.backup import identity
 from tournaments.competition.access import (
     can_confirm,
     can_confirm_by_pin,
@@ -22,9 +22,8 @@ from tournaments.competition.access import (
 )
 from tournaments.models import Deal
 from tournaments.scoring.entries import may_reopen
-from tournaments.scoring.fold import start_levels
 from tournaments.scoring.settlement import read_settlement
-from tournaments.scoring.snapshot import snapshot
+from tournaments.scoring.snapshot import snapshot, start_levels
 
 
 def review_screen(deal: Deal, user) -> dict:
@@ -77,7 +76,5 @@ def review_screen(deal: Deal, user) -> dict:
         "can_confirm": deal.state == Deal.State.SUBMITTED and can_confirm(user, deal),
         "can_pin_confirm": can_confirm_by_pin(user, deal),
         "pin_pairs": (("NS", deal.match.pair_ns), ("EW", deal.match.pair_ew)),
-        "confirm_again": given_back.confirm_again(
-            deal
-        ),  # confirmed before a restore: the PINs again, and why
+        "confirm_again": identity.confirm_again(deal),  # confirmed before a restore: the PINs again, and why
     }
