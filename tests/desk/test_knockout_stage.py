@@ -18,7 +18,7 @@ from django.core.management.base import CommandError
 from django.utils import translation
 
 from referee.table.simulation import simulate_round
-from tests.desk.helpers import finish
+from tests.desk.helpers import finish, finish_tables
 from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Round, Tournament
 from tournaments.pairing.bracket import final_placings
@@ -68,18 +68,6 @@ def finished(
     publish_round(rnd)
     finish_tables(rnd, rng, draws, skip_tables)
     return rnd
-
-
-def finish_tables(
-    rnd: Round, rng: random.Random, draws: bool = False, skip_tables: frozenset[int] = frozenset()
-) -> None:
-    for m in rnd.matches.exclude(table__in=skip_tables).order_by("table"):
-        winner = rng.choice([m.pair_ns, m.pair_ew] + ([None] if draws else []))
-        high, low = sorted(rng.sample("3456789", 2), key="3456789".index, reverse=True)
-        if winner is None:
-            finish(m, None, low, low)
-        else:
-            finish(m, winner, *((high, low) if winner == m.pair_ns else (low, high)))
 
 
 @pytest.mark.django_db
