@@ -15,8 +15,10 @@ from tournaments.teams import services
 FIRST_DAY = dt.date.today() + dt.timedelta(days=30)  # line-ups still due
 
 
-def league(teams: int = 6, tables: int = 3, scoring: str = "table_points", zone: str = "A") -> Tournament:
-    t = Tournament.objects.create(name="联赛", slug="league", ruleset={"preset": "standard"})
+def league(
+    teams: int = 6, tables: int = 3, scoring: str = "table_points", zone: str = "A", slug: str = "league"
+) -> Tournament:
+    t = Tournament.objects.create(name="联赛", slug=slug, ruleset={"preset": "standard"})
     services.save_team_event(t, tables=tables, scoring=scoring)
     for i in range(1, teams + 1):
         pairs = [(f"队{i}甲{j}", f"队{i}乙{j}") for j in range(1, tables + 2)]
