@@ -4,6 +4,7 @@ the files a director uploads, the setup forms as posted, and a client that reads
 from __future__ import annotations
 
 import io
+import random
 import zipfile
 from xml.sax.saxutils import escape
 
@@ -148,6 +149,23 @@ def finish(match: Match, winner=None, level_ns="2", level_ew="2", ended_by="targ
     match.level_ns, match.level_ew, match.ended_by = level_ns, level_ew, ended_by
     match.save()
     return match
+
+
+def finish_tables(
+    rnd: Round, rng: random.Random, draws: bool = False, skip_tables: frozenset[int] = frozenset()
+) -> None:
+    """The round's results set straight in, table by table (but ``skip_tables``): a winner drawn by ``rng``, or a
+    draw when ``draws``, the winner a level higher than the loser; then the round finished when every table is, as
+    the match fold finishes it. For tests of what follows from results."""
+    for m in rnd.matches.exclude(table__in=skip_tables).order_by("table"):
+        winner = rng.choice([m.pair_ns, m.pair_ew] + ([None] if draws else []))
+        high, low = sorted(rng.sample("3456789", 2), key="3456789".index, reverse=True)
+        if winner is None:
+            finish(m, None, low, low)
+        else:
+            finish(m, winner, *((high, low) if winner == m.pair_ns else (low, high)))
+    rnd.refresh_from_db(fields=["state"])  # as published
+    rnd.refresh_state()
 
 
 def verdict(

@@ -1,14 +1,20 @@
-"""A knockout played through with the simulator: the bracket's first round by seed (byes to the top seeds),
-each round only the previous round's winners, a level match refused until the director decides it, the final
-placings and the third-place match."""
+"""A knockout played through: the bracket's first round by seed (byes to the top seeds), each round only the
+previous round's winners, a level match refused until the director decides it, the final placings and the
+third-place match.
+
+The eight pairs' bracket is played by the rules simulator (each match as a table plays it); the six and the sixteen
+pairs' have their results set straight in (``finish_tables``), as their claims are the byes and the placings that
+follow from the winners, whoever the simulator would make them."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from django.utils import translation
 
 from referee.table.simulation import simulate_round
-from tests.desk.helpers import finish
+from tests.desk.helpers import finish, finish_tables
 from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Match, Round, Tournament
 from tournaments.pairing.bracket import final_placings
@@ -38,10 +44,14 @@ def knockout(db, make_pair):
     return make
 
 
-def play_round(t: Tournament, director, seed: int = 1) -> Round:
+def play_round(t: Tournament, director, seed: int = 1, simulated: bool = True) -> Round:
+    """The next round paired, published and played: by the rules simulator, else its results set straight in."""
     rnd = pair_round(t)
     publish_round(rnd)
-    simulate_round(t, rnd.number, director, seed=seed)
+    if simulated:
+        simulate_round(t, rnd.number, director, seed=seed)
+    else:
+        finish_tables(rnd, random.Random(seed))
     rnd.refresh_from_db()
     assert rnd.state == Round.State.FINISHED
     return rnd
@@ -55,13 +65,13 @@ def winners(rnd: Round) -> set[int]:
     return {m.goes_through_id for m in rnd.matches.all()}
 
 
-def play_through(t: Tournament, director) -> list[Round]:
+def play_through(t: Tournament, director, simulated: bool = True) -> list[Round]:
     rounds = []
     while why_not_pair(t) is None:
         before = (
             winners(rounds[-1]) | set(rounds[-1].byes.values_list("pair_id", flat=True)) if rounds else None
         )
-        rnd = play_round(t, director, seed=len(rounds))
+        rnd = play_round(t, director, seed=len(rounds), simulated=simulated)
         if before is not None:
             bracket_pairs = {p for m in rnd.matches.all() for p in (m.pair_ns_id, m.pair_ew_id)}
             third = bracket_of(t).third
@@ -91,7 +101,7 @@ def test_a_knockout_of_eight_pairs_the_standard_bracket_and_plays_three_rounds(k
 @pytest.mark.django_db
 def test_a_knockout_of_six_gives_byes_to_the_two_top_seeds(knockout, director):
     t = knockout(6)
-    rounds = play_through(t, director)
+    rounds = play_through(t, director, simulated=False)
     first = rounds[0]
     assert sorted(first.byes.values_list("pair__seed", flat=True)) == [1, 2]
     assert seeds_at_tables(first) == [(4, 5), (3, 6)]
@@ -103,7 +113,7 @@ def test_a_knockout_of_six_gives_byes_to_the_two_top_seeds(knockout, director):
 @pytest.mark.django_db
 def test_a_knockout_of_sixteen_with_a_third_place_match_places_everyone(knockout, director):
     t = knockout(16, third_place_match=True)
-    rounds = play_through(t, director)
+    rounds = play_through(t, director, simulated=False)
     assert len(rounds) == 4 and rounds[-1].matches.count() == 2
     assert seeds_at_tables(rounds[0])[0] == (1, 16)
     places = sorted((place for place, _p in final_placings(t)), key=lambda s: int(s.split("–")[0]))

@@ -1,6 +1,10 @@
 """A Swiss stage, then a knockout of its top pairs: seeded by the standings after the stage (withdrawn pairs
 skipped), the director's swap of two seeds in the draft, the placings after the bracket, the settings that make
-it and the command that creates one."""
+it and the command that creates one.
+
+The rules simulator plays the knockout of the first test (a semi-final, the final and the third-place match:
+the bracket played as a table plays it); elsewhere a round's results are set straight in (``finished``), as the
+claims are about the draw and the placings that follow from results, not about how a table reaches them."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from django.core.management.base import CommandError
 from django.utils import translation
 
 from referee.table.simulation import simulate_round
-from tests.desk.helpers import finish
+from tests.desk.helpers import finish, finish_tables
 from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Round, Tournament
 from tournaments.pairing.bracket import final_placings
@@ -47,9 +51,22 @@ def staged(make_pair, n: int, rounds: int, size: int, ruleset=SHORT, **fields) -
 
 
 def play(t: Tournament, director, seed: int) -> Round:
+    """The next round paired, published and played by the rules simulator."""
     rnd = pair_round(t)
     publish_round(rnd)
     simulate_round(t, rnd.number, director, seed=seed)
+    return rnd
+
+
+def finished(
+    t: Tournament, seed: int, draws: bool = False, skip_tables: frozenset[int] = frozenset()
+) -> Round:
+    """The next round paired and published, each match's result set straight in (a random winner, or a draw
+    when ``draws``), but at ``skip_tables``."""
+    rng = random.Random(seed)
+    rnd = pair_round(t)
+    publish_round(rnd)
+    finish_tables(rnd, rng, draws, skip_tables)
     return rnd
 
 
@@ -58,7 +75,7 @@ def test_a_swiss_of_twelve_then_a_knockout_of_its_top_four(make_pair, director):
     t = staged(make_pair, 12, 3, 4, third_place_match=True)
     assert t.rounds_planned == 5
     for number in range(1, 4):
-        play(t, director, number)
+        finished(t, number, draws=True)
     top = [line.pair for line in compute_standings(t, up_to_round=3)][:5]
     set_withdrawn(top[1], True)  # a withdrawn pair is skipped: the fifth enters
     seeds = [top[0], top[2], top[3], top[4]]
@@ -83,47 +100,43 @@ def test_a_swiss_of_twelve_then_a_knockout_of_its_top_four(make_pair, director):
 
 
 @pytest.mark.django_db
-def test_the_knockout_waits_for_the_last_swiss_round_and_its_tables_change_only_by_a_swap(
-    make_pair, director
-):
+def test_the_knockout_waits_for_the_last_swiss_round_and_its_tables_change_only_by_a_swap(make_pair):
     t = staged(make_pair, 8, 1, 4)
-    rnd = pair_round(t)
-    publish_round(rnd)
-    simulate_round(t, 1, director, skip_tables=frozenset({4}))
+    rnd = finished(t, 1, draws=True, skip_tables=frozenset({4}))
     assert why_not_pair(t) == "Round 1 still has unfinished matches."
-    simulate_round(t, 1, director)
+    finish_tables(rnd, random.Random(4), draws=True, skip_tables=frozenset({1, 2, 3}))  # table 4 now
     semis = pair_round(t)
     games = [(m.pair_ns_id, m.pair_ew_id, None) for m in semis.matches.all()]
     with pytest.raises(PairingError, match="swapping two pairs only"):
         set_round_matches(semis, games[::-1])
     publish_round(semis)
-    simulate_round(t, 2, director)
+    finish_tables(semis, random.Random(2))
     final = pair_round(t)
     with pytest.raises(PairingError, match="follows from the results"):
         swap_pairs(final, games[0][0], games[0][1])
 
 
 @pytest.mark.django_db
-def test_the_full_swiss_of_twenty_four_in_six_rounds_then_the_top_eight(make_pair, director):
+def test_the_full_swiss_of_twenty_four_in_six_rounds_then_the_top_eight(make_pair):
     t = staged(make_pair, 24, 6, 8)
     rng = random.Random(24)
     for _number in range(
         1, 7
-    ):  # the Swiss's results straight in (it is the seeding under test), then simulated
+    ):  # the Swiss's results straight in (it is the seeding under test), the knockout's too
         rnd = pair_round(t)
         publish_round(rnd)
         for m in rnd.matches.all():
             finish(m, rng.choice([m.pair_ns, m.pair_ew, None]), rng.choice("3456789"), rng.choice("3456789"))
     order = [line.pair.seed for line in compute_standings(t, up_to_round=6)][:8]
-    quarters = play(t, director, 7)
+    quarters = finished(t, 7)
     assert [(m.pair_ns.seed, m.pair_ew.seed) for m in quarters.matches.order_by("table")] == [
         (order[0], order[7]),
         (order[3], order[4]),
         (order[2], order[5]),
         (order[1], order[6]),
     ]
-    play(t, director, 8)
-    play(t, director, 9)
+    finished(t, 8)
+    finished(t, 9)
     assert [place for place, _pair in final_placings(t)][:8] == ["1", "2", "3–4", "3–4"] + ["5–8"] * 4
     assert len(final_placings(t)) == 24
 
@@ -145,9 +158,9 @@ def test_settings_that_make_no_knockout_are_refused(fields, field):
 
 
 @pytest.mark.django_db
-def test_the_knockout_cannot_move_once_its_first_round_is_paired(make_pair, director):
+def test_the_knockout_cannot_move_once_its_first_round_is_paired(make_pair):
     t = staged(make_pair, 4, 1, 4)
-    play(t, director, 1)
+    finished(t, 1, draws=True)
     pair_round(t)
     t.num_rounds = 3
     with pytest.raises(ValidationError) as caught:
@@ -171,16 +184,16 @@ def test_the_command_creates_a_knockout_and_a_swiss_with_a_knockout_stage():
 
 
 @pytest.mark.django_db
-def test_a_late_entry_is_told_the_knockout_is_settled(make_pair, director):
+def test_a_late_entry_is_told_the_knockout_is_settled(make_pair):
     from tournaments.people.pairs import late_entry_note
 
     t = staged(make_pair, 4, 1, 4)
-    play(t, director, 1)
+    finished(t, 1, draws=True)
     assert late_entry_note(t) == "The knockout's pairs are settled: a pair added now plays no more rounds."
 
 
 @pytest.mark.django_db
-def test_a_round_robin_then_a_knockout_of_its_top_four(make_pair, director):
+def test_a_round_robin_then_a_knockout_of_its_top_four(make_pair):
     t = staged(make_pair, 5, 5, 4, format=Tournament.Format.ROUND_ROBIN)
     for _number in range(5):  # five pairs: five rounds, a bye each
         rnd = pair_round(t)

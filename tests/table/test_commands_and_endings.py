@@ -1,5 +1,9 @@
 """The table's commands (record_deal, match_state, simulate) and the recording service end to end: penalties from
-the review page, challenged throws, the state after each play, time called, forfeits, a round finishing."""
+the review page, challenged throws, the state after each play, time called, forfeits, a round finishing.
+
+The rounds the ``simulate`` command plays to the end are played to a target of 4 (``short_matches``): a few deals a
+match instead of a climb to A, through the same simulator and the same folds; what is claimed is the round's
+end, not its length."""
 
 from __future__ import annotations
 
@@ -20,6 +24,15 @@ from tournaments.models import Deal, Match
 from tournaments.scoring import corrections, errors, fold
 
 pytestmark = pytest.mark.django_db
+SHORT = {"preset": "standard", "target_level": "4"}
+
+
+def short_matches(round1, make_pair) -> None:
+    """Two tables in the round, its tournament played to a target of 4."""
+    round1.tournament.ruleset = SHORT
+    round1.tournament.save(update_fields=["ruleset"])
+    for table in (1, 2):
+        Match.objects.create(round=round1, table=table, pair_ns=make_pair(), pair_ew=make_pair())
 
 
 # ------------------------------------------------------------------ commands
@@ -67,8 +80,7 @@ def test_record_deal_refuses_a_disagreeing_record_with_exit_2(tmp_path, match, d
 
 
 def test_simulate_command_plays_the_round_to_the_end(round1, make_pair, director):
-    for table in (1, 2):
-        Match.objects.create(round=round1, table=table, pair_ns=make_pair(), pair_ew=make_pair())
+    short_matches(round1, make_pair)
     out = StringIO()
     call_command("simulate", round1.tournament.slug, "--round", "1", "--seed", "7", stdout=out)
     for m in round1.matches.all():
@@ -214,8 +226,7 @@ def test_a_write_without_a_version_is_refused(deal, judge):
 def test_a_round_finishes_with_its_last_match_and_reopens_with_it(round1, make_pair, director):
     from tournaments.models import Round
 
-    for table in (1, 2):
-        Match.objects.create(round=round1, table=table, pair_ns=make_pair(), pair_ew=make_pair())
+    short_matches(round1, make_pair)
     call_command("simulate", round1.tournament.slug, "--round", "1", "--seed", "3", stdout=StringIO())
     round1.refresh_from_db()
     assert round1.state == Round.State.FINISHED

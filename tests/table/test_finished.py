@@ -1,14 +1,19 @@
 """A finished tournament takes no entry at the table: every write of the recording service is refused (409, one
 sentence) with nothing saved, and works again once the director reopens the tournament; the judges' pages say
-so and offer nothing that would be refused."""
+so and offer nothing that would be refused.
+
+The finished day (``Day``) is built once for the module (``finished_day``, rolled back at its end) and read again
+by each test inside its own savepoint, so a test's reopening and writes are undone before the next."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
@@ -16,11 +21,29 @@ from django.utils import timezone, translation
 
 from referee.table.recording import deal_entry, quick, records, settling
 from rules.simulate import simulate_deal
-from tests.table.helpers import play_through_service, record_play, simulated
+from tests.table.helpers import (
+    module_transaction,
+    one_match,
+    play_through_service,
+    record_play,
+    simulated,
+    table_judge,
+)
 from tournaments.adjusted import awarding as adjusting
-from tournaments.competition.accounts import seat_table
+from tournaments.competition.accounts import create_director, seat_table
 from tournaments.competition.finishing import finish_tournament, reopen_tournament
-from tournaments.models import Adjustment, Deal, Match, Penalty, Play, Round, Ruling, Tournament
+from tournaments.models import (
+    Adjustment,
+    Deal,
+    Match,
+    Pair,
+    Penalty,
+    Play,
+    Player,
+    Round,
+    Ruling,
+    Tournament,
+)
 from tournaments.scoring import corrections
 from tournaments.scoring.errors import Finished
 from tournaments.scoring.fold import call_time, forfeit_match
@@ -51,8 +74,11 @@ class Day:
     ready: Deal | None = None  # a deal a ``ready`` step made for the write (to submit, to confirm)
 
 
-@pytest.fixture
-def day(match, judge, director, make_pair) -> Day:
+def build_day() -> dict[str, int]:
+    """The day (see ``Day``) built in the conftest's match, with its judge and a director: the ids of each."""
+    judge = table_judge("judge")
+    director = create_director("td", "director-pass-1")
+    match = one_match("spring", judge)
     t = match.round.tournament
     t.quick_entry_allowed, t.match_time_limit = True, 60
     t.save()
@@ -63,14 +89,50 @@ def day(match, judge, director, make_pair) -> Day:
     first.refresh_from_db()
     penalty = corrections.add_penalty(first, judge, seat="E", code="signal", version=first.version)
     adjusting.award(match, director, kind="forfeit", side="NS", reason="E–W did not come back")
-    played = Match.objects.create(
-        round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair(), judge=judge
-    )
+    ns, ew = (
+        Pair.objects.create(
+            tournament=t, name=f"队{n}", player1=Player.objects.create(name=f"甲{n}"),
+            player2=Player.objects.create(name=f"乙{n}"),
+        )
+        for n in (3, 4)
+    )  # fmt: skip
+    played = Match.objects.create(round=match.round, table=2, pair_ns=ns, pair_ew=ew, judge=judge)
     record = simulate_deal(t.ruleset, banker="N", level="2", seed=3)
     confirmed = records.record_deal(played, record, director)
     forfeit_match(played, director, side="NS")
     finish_tournament(t, director)
-    return Day(t, judge, director, first, penalty, played, confirmed)
+    return {
+        "tournament": t.pk, "judge": judge.pk, "director": director.pk, "open": first.pk,
+        "penalty": penalty.pk, "played": played.pk, "confirmed": confirmed.pk,
+    }  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def finished_day(django_db_setup, django_db_blocker) -> Iterator[dict[str, int]]:
+    """Built once per module (``module_transaction``): each test runs in its own savepoint."""
+    with module_transaction(django_db_blocker):
+        yield build_day()
+
+
+@pytest.fixture
+def judge(finished_day):
+    return get_user_model().objects.get(pk=finished_day["judge"])
+
+
+@pytest.fixture
+def director(finished_day):
+    return get_user_model().objects.get(pk=finished_day["director"])
+
+
+@pytest.fixture
+def day(finished_day, judge, director) -> Day:
+    """The module's day, read again (a test's writes, and what its steps add to the ``Day``, are its own)."""
+    ids = finished_day
+    return Day(
+        Tournament.objects.get(pk=ids["tournament"]), judge, director, Deal.objects.get(pk=ids["open"]),
+        Penalty.objects.get(pk=ids["penalty"]), Match.objects.get(pk=ids["played"]),
+        Deal.objects.get(pk=ids["confirmed"]),
+    )  # fmt: skip
 
 
 def current(deal: Deal) -> Deal:

@@ -15,8 +15,10 @@ from tournaments.teams import services
 FIRST_DAY = dt.date.today() + dt.timedelta(days=30)  # line-ups still due
 
 
-def league(teams: int = 6, tables: int = 3, scoring: str = "table_points", zone: str = "A") -> Tournament:
-    t = Tournament.objects.create(name="联赛", slug="league", ruleset={"preset": "standard"})
+def league(
+    teams: int = 6, tables: int = 3, scoring: str = "table_points", zone: str = "A", slug: str = "league"
+) -> Tournament:
+    t = Tournament.objects.create(name="联赛", slug=slug, ruleset={"preset": "standard"})
     services.save_team_event(t, tables=tables, scoring=scoring)
     for i in range(1, teams + 1):
         pairs = [(f"队{i}甲{j}", f"队{i}乙{j}") for j in range(1, tables + 2)]
@@ -59,9 +61,9 @@ def play(fixture, home_wins: int) -> None:
         after_table(finish(m, winner, high if ns_won else low, low if ns_won else high))
 
 
-def two_zones(per_zone: int = 3, tables: int = 2) -> Tournament:
+def two_zones(per_zone: int = 3, tables: int = 2, slug: str = "playoffs") -> Tournament:
     """Two zones (北区 first, then 南区) of ``per_zone`` teams; in each, team 1 is the strongest."""
-    t = Tournament.objects.create(name="季后赛", slug="playoffs", ruleset={"preset": "standard"})
+    t = Tournament.objects.create(name="季后赛", slug=slug, ruleset={"preset": "standard"})
     services.save_team_event(t, tables=tables)
     for zone in ("北区", "南区"):
         for i in range(1, per_zone + 1):

@@ -2,13 +2,18 @@
 form: two team matches of two tables a round, the round's boards at all four tables. The director's victory-point
 table read on the scale points' margin; a board fouled at one table ruled 0 or 2 to one side (versioned, once);
 a board's scale points hidden on the public fixture page, the deal log and the API until every table of the
-round has played it; the setup form's event seated at two tables a match."""
+round has played it; the setup form's event seated at two tables a match.
+
+The event (``four_teams``: made by the setup form, its teams entered and round 1 paired on the desk's pages) is
+built once for the module (``event``, rolled back at its end) and read again by each test inside its own
+savepoint, so what one test sets or plays is undone before the next."""
 
 from __future__ import annotations
 
 import io
 import math
 import re
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -20,6 +25,7 @@ from referee.table.recording.records import record_deal
 from rules.boards import deal_board
 from rules.judge import judge
 from rules.simulate import simulate_from_hands
+from tests.databases import module_transaction
 from tests.desk.helpers import settings_data
 from tests.table.board_scene import SEED, store_boards
 from tournaments.adjusted.artificial import give_artificial
@@ -79,9 +85,29 @@ def by_the_table(home: int, away: int) -> tuple[float, float]:
     return (win, lose) if home >= away else (lose, win)
 
 
+DIRECTOR = "dupteams-td"
+
+
+@pytest.fixture(scope="module")
+def event(django_db_setup, django_db_blocker) -> Iterator[tuple[int, list[int]]]:
+    """``four_teams`` by the module's director, built once per module (``module_transaction``): the tournament's
+    id and its round 1 fixtures' ids; each test runs in its own savepoint."""
+    with module_transaction(django_db_blocker):
+        tournament, fixtures = four_teams(create_director(DIRECTOR, "dupteams-director-1"))
+        yield tournament.pk, [fx.pk for fx in fixtures]
+
+
 @pytest.fixture
-def director():
-    return create_director("dupteams-td", "dupteams-director-1")
+def director(event):
+    return get_user_model().objects.get(username=DIRECTOR)
+
+
+@pytest.fixture
+def teams(event) -> tuple[Tournament, list[TeamMatch]]:
+    """The module's event and its round 1 fixtures, read again (a test's writes are its own)."""
+    tournament, fixtures = event
+    by_pk = TeamMatch.objects.in_bulk(fixtures)
+    return Tournament.objects.get(pk=tournament), [by_pk[pk] for pk in fixtures]
 
 
 def desk(user) -> Client:
@@ -141,8 +167,10 @@ def play_round(fixtures, director) -> dict[tuple[int, int, int], dict]:
     return {(fx.number, t, b): play(fx, t, b, director) for fx in fixtures for t in (1, 2) for b in (1, 2)}
 
 
-def test_the_setup_form_makes_a_duplicate_teams_event_whose_first_round_has_two_table_matches(director):
-    tournament, fixtures = four_teams(director)
+def test_the_setup_form_makes_a_duplicate_teams_event_whose_first_round_has_two_table_matches(
+    teams, director
+):
+    tournament, fixtures = teams
     assert tournament.format == Tournament.Format.DUPLICATE_TEAMS
     assert (tournament.team_event.tables, tournament.team_event.kind) == (2, TeamEvent.Kind.SWISS)
     assert DuplicateEvent.objects.get(tournament=tournament).boards_per_round == 2
@@ -170,8 +198,10 @@ def test_the_setup_form_offers_duplicate_teams_with_its_boards_a_round(director)
     assert 'value="duplicate-teams"' in page and 'name="boards_per_round"' in page
 
 
-def test_a_victory_point_table_the_director_sets_scores_each_match_on_its_scale_points_margin(director):
-    tournament, fixtures = four_teams(director)
+def test_a_victory_point_table_the_director_sets_scores_each_match_on_its_scale_points_margin(
+    teams, director
+):
+    tournament, fixtures = teams
     form = {
         "action": "settings", "kind": "swiss", "scoring": "victory_points", "victory_table": VP_TEXT,
         "first_deal_at": "19:00", "lineups_due_at": "",
@@ -207,8 +237,8 @@ def test_a_victory_point_table_the_director_sets_scores_each_match_on_its_scale_
         assert f"{vp_home:.2f} : {vp_away:.2f}" in page
 
 
-def test_a_victory_point_table_that_does_not_read_one_way_is_refused_in_a_sentence(director):
-    tournament, _fixtures = four_teams(director)
+def test_a_victory_point_table_that_does_not_read_one_way_is_refused_in_a_sentence(teams, director):
+    tournament, _fixtures = teams
     form = {"action": "settings", "kind": "swiss", "scoring": "victory_points", "first_deal_at": "19:00"}
     for text in ("0: 10–10\n3: 12–8\n2: 15–5", "1: 12–8", "0: 10–10\n2: 8–12", "零: 10–10"):
         page = desk(director).post(
@@ -218,8 +248,8 @@ def test_a_victory_point_table_that_does_not_read_one_way_is_refused_in_a_senten
     assert TeamEvent.objects.get(tournament=tournament).victory_table == []
 
 
-def test_the_default_victory_table_is_shown_filled_in_for_the_boards_a_round(director):
-    tournament, _fixtures = four_teams(director)
+def test_the_default_victory_table_is_shown_filled_in_for_the_boards_a_round(teams, director):
+    tournament, _fixtures = teams
     page = desk(director).get(f"/t/{tournament.slug}/desk/teams/", headers=ZH).content.decode()
     assert "0: 10–10" in page and "7: 20–0" in page  # two boards a match: all 20 from a margin of 7
 
@@ -229,8 +259,8 @@ def rule(client, tournament, fixture, board, award, version):
     return client.post(url, {"award": award, "version": version, "note": "牌不对"}, headers=ZH)
 
 
-def test_a_board_fouled_at_one_table_scores_as_the_director_rules_it_0_or_2_to_one_side(director):
-    tournament, fixtures = four_teams(director)
+def test_a_board_fouled_at_one_table_scores_as_the_director_rules_it_0_or_2_to_one_side(teams, director):
+    tournament, fixtures = teams
     fx = fixtures[0]
     board1 = tournament.boards.get(number=1)
     table1 = fx.tables.get(
@@ -270,8 +300,8 @@ def test_a_board_fouled_at_one_table_scores_as_the_director_rules_it_0_or_2_to_o
     )  # the ruling on the public page, once board 1 is out
 
 
-def test_a_board_with_a_result_at_both_tables_is_not_ruled(director):
-    tournament, fixtures = four_teams(director)
+def test_a_board_with_a_result_at_both_tables_is_not_ruled(teams, director):
+    tournament, fixtures = teams
     play_round(fixtures, director)
     before = results(tournament)[fixtures[0].pk]
     page = rule(desk(director), tournament, fixtures[0], 1, "home", 0)
@@ -296,8 +326,10 @@ def member(organisation, role: str, name: str):
 
 
 @pytest.mark.parametrize("who", list(MAY_RULE))
-def test_a_board_is_ruled_by_the_directors_of_the_tournaments_organisation_alone(director, make_judge, who):
-    tournament, fixtures = four_teams(director)
+def test_a_board_is_ruled_by_the_directors_of_the_tournaments_organisation_alone(
+    teams, director, make_judge, who
+):
+    tournament, fixtures = teams
     own = Organisation.objects.create(name="俱乐部甲", slug="club-own")
     other = Organisation.objects.create(name="俱乐部乙", slug="club-other")
     Tournament.objects.filter(pk=tournament.pk).update(organisation=own)
@@ -317,8 +349,10 @@ def test_a_board_is_ruled_by_the_directors_of_the_tournaments_organisation_alone
     assert BoardRuling.objects.filter(award="home").exists() == MAY_RULE[who]
 
 
-def test_a_board_and_its_scale_points_are_hidden_until_every_table_of_the_round_has_played_it(director):
-    tournament, fixtures = four_teams(director)
+def test_a_board_and_its_scale_points_are_hidden_until_every_table_of_the_round_has_played_it(
+    teams, director
+):
+    tournament, fixtures = teams
     fx, other = fixtures
     play(fx, 1, 1, director)
     table1 = fx.tables.get(number=1).match
@@ -363,8 +397,8 @@ def test_a_board_and_its_scale_points_are_hidden_until_every_table_of_the_round_
     assert shown and score == results(tournament)[fx.pk].home_score
 
 
-def test_victory_points_with_the_table_left_empty_read_the_default_20_vp_table(director):
-    tournament, fixtures = four_teams(director)
+def test_victory_points_with_the_table_left_empty_read_the_default_20_vp_table(teams, director):
+    tournament, fixtures = teams
     form = {
         "action": "settings", "kind": "swiss", "scoring": "victory_points", "victory_table": "",
         "first_deal_at": "19:00", "lineups_due_at": "",

@@ -1,10 +1,16 @@
 """The playoffs of a league's zone leaders: the field seeded from the zone tables, the bracket's ties as team
 matches, a drawn one decided by the tie-breaks, the next fixture made once a tie is decided, the public bracket
-page and who may start the playoffs."""
+page and who may start the playoffs.
+
+Most tests start from the same played league (two zones of three teams, every league fixture played). It is built
+once for the module (``played_league``, by its own director, rolled back at the module's end) and read again by each
+test inside its own savepoint, so what one test draws or plays is undone before the next; the tests that need a
+league not yet played build their own."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
 import pytest
 from django.urls import reverse
@@ -12,9 +18,11 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from rules.teams import BY_SCORE, BY_ZONE_ORDER
+from tests.databases import module_transaction
 from tests.desk.helpers import finish
 from tests.teams.scene import captain, hand_in_both, play, play_league, two_zones
 from tournaments.adjusted import awarding
+from tournaments.competition.accounts import create_director
 from tournaments.league.playoffs import (
     advance_playoffs,
     playoff_picture,
@@ -31,6 +39,22 @@ from tournaments.workbook.export import write_workbook
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def played_league(django_db_setup, django_db_blocker) -> Iterator[int]:
+    """``two_zones()`` under another address with every league fixture played (``play_league``) by a director of
+    its own: built once per module (``module_transaction``); each test runs in its own savepoint."""
+    with module_transaction(django_db_blocker):
+        t = two_zones(slug="playoffs-played")
+        play_league(t, create_director("league-td", "director-pass-1"))
+        yield t.pk
+
+
+@pytest.fixture
+def league_played(played_league) -> Tournament:
+    """The module's played league, read again (a test's writes are its own)."""
+    return Tournament.objects.get(pk=played_league)
+
+
 def names(teams) -> list[str]:
     return [Team.objects.get(pk=pk).name if pk else None for pk in teams]
 
@@ -42,9 +66,8 @@ def test_the_playoffs_are_refused_until_every_league_match_has_its_result(direct
     assert refused.value.status == 409 and playoffs_of(t) is None
 
 
-def test_the_zone_winners_are_seeded_first_and_zone_mates_meet_only_in_the_final(director):
-    t = two_zones()
-    play_league(t, director)
+def test_the_zone_winners_are_seeded_first_and_zone_mates_meet_only_in_the_final(league_played, director):
+    t = league_played
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     assert names(po.lines) == ["北区1队", "南区2队", "北区2队", "南区1队"]
     first = TeamMatch.objects.filter(round__number=po.start).order_by("number")
@@ -52,18 +75,15 @@ def test_the_zone_winners_are_seeded_first_and_zone_mates_meet_only_in_the_final
     assert all(f.zone is None and f.venue == f.home.venue for f in first)
 
 
-def test_three_teams_per_zone_give_the_two_best_zone_winners_a_bye(director):
-    t = two_zones(per_zone=3)
-    play_league(t, director)
+def test_three_teams_per_zone_give_the_two_best_zone_winners_a_bye(league_played, director):
+    t = league_played  # three teams a zone
     po = start_playoffs(t, 3, BY_ZONE_ORDER)
     assert names(po.lines) == ["北区1队", None, "北区3队", "南区2队", "北区2队", "南区3队", None, "南区1队"]
     assert TeamMatch.objects.filter(round__number=po.start).count() == 2  # the two byes go through
 
 
-def semi_finals(director):
-    """A league of two zones played, its playoffs drawn, both semi-finals' line-ups handed in."""
-    t = two_zones()
-    play_league(t, director)
+def semi_finals(t, director):
+    """The module's played league with its playoffs drawn, both semi-finals' line-ups handed in."""
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     semis = list(TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"))
     for fx in semis:
@@ -71,8 +91,10 @@ def semi_finals(director):
     return t, po, semis
 
 
-def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_commit_callbacks):
-    t, po, semis = semi_finals(director)
+def test_a_decided_tie_pair_makes_the_next_fixture(
+    league_played, director, django_capture_on_commit_callbacks
+):
+    t, po, semis = semi_finals(league_played, director)
     with django_capture_on_commit_callbacks(execute=True):
         play(semis[0], home_wins=2)
     assert not TeamMatch.objects.filter(round__number=po.start + 1).exists()  # the other semi-final is open
@@ -83,9 +105,10 @@ def test_a_decided_tie_pair_makes_the_next_fixture(director, django_capture_on_c
     assert t.rounds.get(number=po.start + 1).state == "published"
 
 
-def test_a_drawn_playoff_match_with_level_table_points_goes_to_the_better_level_difference(director):
-    t = two_zones()
-    play_league(t, director)
+def test_a_drawn_playoff_match_with_level_table_points_goes_to_the_better_level_difference(
+    league_played, director
+):
+    t = league_played
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     fx = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start, number=1)
     hand_in_both(fx, director)
@@ -98,9 +121,8 @@ def test_a_drawn_playoff_match_with_level_table_points_goes_to_the_better_level_
     assert playoffs.won[0] == {fx.home_id} and playoffs.why[fx.pk] == "level_diff"
 
 
-def test_a_wholly_drawn_playoff_match_goes_to_the_higher_seed(director):
-    t = two_zones()
-    play_league(t, director)
+def test_a_wholly_drawn_playoff_match_goes_to_the_higher_seed(league_played, director):
+    t = league_played
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     fx = TeamMatch.objects.select_related("home", "away", "round").get(round__number=po.start, number=1)
     hand_in_both(fx, director)
@@ -110,9 +132,8 @@ def test_a_wholly_drawn_playoff_match_goes_to_the_higher_seed(director):
     assert po.seeds[fx.home_id] == 1
 
 
-def test_the_playoffs_drawn_again_replace_the_first_draw(director):
-    t = two_zones()
-    play_league(t, director)
+def test_the_playoffs_drawn_again_replace_the_first_draw(league_played, director):
+    t = league_played
     start_playoffs(t, 2, BY_SCORE)
     start_playoffs(t, 2, BY_SCORE)
     assert TeamMatch.objects.filter(round__number=playoffs_of(t).start).count() == 2
@@ -128,9 +149,10 @@ def test_a_team_swiss_has_no_playoffs(director):
 # --- pages and permissions ---------------------------------------------------------------------------------
 
 
-def test_the_director_draws_the_playoffs_at_the_desk_and_the_bracket_page_names_the_teams(client, director):
-    t = two_zones()
-    play_league(t, director)
+def test_the_director_draws_the_playoffs_at_the_desk_and_the_bracket_page_names_the_teams(
+    league_played, client, director
+):
+    t = league_played
     client.force_login(director)
     response = client.post(
         reverse("desk-teams", args=[t.slug]), {"action": "playoffs", "per_zone": 2, "seeding": BY_SCORE}
@@ -153,9 +175,10 @@ def test_the_playoffs_page_of_a_pairs_tournament_is_404(client, tournament):
 
 @pytest.mark.parametrize("action", ["playoffs", "playoffs-next"])
 @pytest.mark.parametrize("who", ["anonymous", "judge", "captain"])
-def test_only_the_director_draws_the_playoffs_or_makes_their_fixtures(client, director, judge, who, action):
-    t = two_zones()
-    play_league(t, director)
+def test_only_the_director_draws_the_playoffs_or_makes_their_fixtures(
+    league_played, client, director, judge, who, action
+):
+    t = league_played
     if action == "playoffs-next":
         po = start_playoffs(t, 2, BY_ZONE_ORDER)
         for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
@@ -205,18 +228,16 @@ def test_a_zoneless_leagues_table_leaves_the_playoffs_out(director):
     assert [(s.team.name, s.score, s.played) for s in zone_table(t, None)] == before
 
 
-def test_the_overview_links_the_playoffs_once_drawn(client, director):
-    t = two_zones()
+def test_the_overview_links_the_playoffs_once_drawn(league_played, client, director):
+    t = league_played
     overview = reverse("tournament", args=[t.slug])
-    assert 'data-testid="playoffs-link"' not in client.get(overview).content.decode()
-    play_league(t, director)
+    assert 'data-testid="playoffs-link"' not in client.get(overview).content.decode()  # played, not drawn
     start_playoffs(t, 2, BY_SCORE)
     assert 'data-testid="playoffs-link"' in client.get(overview).content.decode()
 
 
-def test_without_public_results_the_bracket_shows_who_plays_but_no_score(client, director):
-    t = two_zones()
-    play_league(t, director)
+def test_without_public_results_the_bracket_shows_who_plays_but_no_score(league_played, client, director):
+    t = league_played
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
         hand_in_both(fx, director)
@@ -229,9 +250,8 @@ def test_without_public_results_the_bracket_shows_who_plays_but_no_score(client,
     assert "bracket-line won" not in page and 'class="ko-level"' not in page
 
 
-def test_the_desk_makes_the_playoff_fixtures_now_due(client, director):
-    t = two_zones()
-    play_league(t, director)
+def test_the_desk_makes_the_playoff_fixtures_now_due(league_played, client, director):
+    t = league_played
     po = start_playoffs(t, 2, BY_ZONE_ORDER)
     for fx in TeamMatch.objects.filter(round__number=po.start).select_related("home", "away", "round"):
         hand_in_both(fx, director)
@@ -250,8 +270,8 @@ def test_the_desk_makes_the_playoff_fixtures_now_due(client, director):
 
 def semis_played(t, director, django_capture_on_commit_callbacks, third_place: bool):
     """The playoffs of two zones drawn in the zones' order (北区1队 v 南区2队, 南区1队 v 北区2队) and both
-    semi-finals played, the last table's commit making what is due: 北区1队 and 北区2队 go through."""
-    play_league(t, director)
+    semi-finals played, the last table's commit making what is due: 北区1队 and 北区2队 go through (``t``: the
+    module's played league)."""
     po = start_playoffs(t, 2, BY_ZONE_ORDER, third_place=third_place)
     semis = list(
         TeamMatch.objects.filter(round__number=po.start)
@@ -280,9 +300,9 @@ def placings_of(t) -> list[tuple[str, str]]:
 
 
 def test_with_a_third_place_match_the_semi_final_losers_play_for_third_and_the_places_run_one_to_four(
-    director, django_capture_on_commit_callbacks
+    league_played, director, django_capture_on_commit_callbacks
 ):
-    t = two_zones()
+    t = league_played
     po, _semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=True)
     final, third = final_round(po)
     assert (final.home.name, final.away.name) == ("北区1队", "北区2队")
@@ -297,9 +317,9 @@ def test_with_a_third_place_match_the_semi_final_losers_play_for_third_and_the_p
 
 
 def test_without_the_third_place_match_the_final_is_alone_and_the_semi_final_losers_share_third(
-    director, django_capture_on_commit_callbacks
+    league_played, director, django_capture_on_commit_callbacks
 ):
-    t = two_zones()
+    t = league_played
     po, _semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=False)
     (final,) = final_round(po)
     hand_in_both(final, director)
@@ -307,9 +327,8 @@ def test_without_the_third_place_match_the_final_is_alone_and_the_semi_final_los
     assert placings_of(t) == [("1", "北区1队"), ("2", "北区2队"), ("3–4", "南区1队"), ("3–4", "南区2队")]
 
 
-def test_the_desks_checkbox_draws_the_playoffs_with_a_third_place_match(client, director):
-    t = two_zones()
-    play_league(t, director)
+def test_the_desks_checkbox_draws_the_playoffs_with_a_third_place_match(league_played, client, director):
+    t = league_played
     client.force_login(director)
     form = client.get(reverse("desk-teams", args=[t.slug])).content.decode()
     assert 'name="third_place"' in form and "季军" in form
@@ -322,9 +341,9 @@ def test_the_desks_checkbox_draws_the_playoffs_with_a_third_place_match(client, 
 
 
 def test_the_playoffs_page_and_the_workbook_show_the_third_place_match(
-    client, director, django_capture_on_commit_callbacks
+    league_played, client, director, django_capture_on_commit_callbacks
 ):
-    t = two_zones()
+    t = league_played
     po, _semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=True)
     _final, third = final_round(po)
     hand_in_both(third, director)
@@ -346,9 +365,9 @@ def test_the_playoffs_page_and_the_workbook_show_the_third_place_match(
 
 
 def test_a_corrected_semi_final_re_seats_the_untouched_final_and_third_place_match(
-    director, django_capture_on_commit_callbacks
+    league_played, director, django_capture_on_commit_callbacks
 ):
-    t = two_zones()
+    t = league_played
     po, semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=True)
     final, third = final_round(po)
     with django_capture_on_commit_callbacks(execute=True):
@@ -361,9 +380,9 @@ def test_a_corrected_semi_final_re_seats_the_untouched_final_and_third_place_mat
 
 
 def test_a_corrected_semi_final_leaves_a_started_final_as_it_is_and_warns_the_director(
-    client, director, django_capture_on_commit_callbacks
+    league_played, client, director, django_capture_on_commit_callbacks
 ):
-    t = two_zones()
+    t = league_played
     po, semis = semis_played(t, director, django_capture_on_commit_callbacks, third_place=False)
     (final,) = final_round(po)
     hand_in_both(final, director)  # line-ups in, tables seated
@@ -383,10 +402,10 @@ def test_a_corrected_semi_final_leaves_a_started_final_as_it_is_and_warns_the_di
 
 
 def test_the_match_fold_itself_makes_the_next_playoff_fixture_when_the_last_table_is_decided(
-    director, django_capture_on_commit_callbacks
+    league_played, director, django_capture_on_commit_callbacks
 ):
     """No receiver on a saved match: the fold (here after the director's adjusted result) asks for it."""
-    t, po, semis = semi_finals(director)
+    t, po, semis = semi_finals(league_played, director)
     with django_capture_on_commit_callbacks(execute=True):
         play(semis[0], home_wins=2)
     with django_capture_on_commit_callbacks(execute=True):

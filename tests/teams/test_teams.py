@@ -1,14 +1,20 @@
 """Teams and leagues on the database: rosters, the league's fixtures, line-ups hidden until both are in, the
-tables seated from them, team results and zone tables, the team Swiss, postponing, and who may do what."""
+tables seated from them, team results and zone tables, the team Swiss, postponing, and who may do what.
+
+Most tests start from the same scheduled league (``league()``: six teams, three tables a match). It is built once
+for the module (``scheduled``, rolled back at its end) and read again by each test inside its own savepoint, so
+what one test hands in, plays or postpones is undone before the next; the tests of another league build their own."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.databases import module_transaction
 from tests.teams.scene import FIRST_DAY, captain, hand_in_both, league, play
 from tournaments.league.results import results, zone_table
 from tournaments.models import Match, Team, TeamMatch, Tournament
@@ -16,6 +22,20 @@ from tournaments.teams import services
 from tournaments.teams.swiss import pair_swiss_round
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def scheduled(django_db_setup, django_db_blocker) -> Iterator[int]:
+    """``league()`` under another address, built once per module (``module_transaction``); each test runs in its
+    own savepoint."""
+    with module_transaction(django_db_blocker):
+        yield league(slug="league-scheduled").pk
+
+
+@pytest.fixture
+def six_teams(scheduled) -> Tournament:
+    """The module's scheduled league, read again (a test's writes are its own)."""
+    return Tournament.objects.get(pk=scheduled)
 
 
 def first_fixture(t: Tournament) -> TeamMatch:
@@ -44,8 +64,10 @@ def test_a_roster_of_fewer_than_two_or_more_than_eight_pairs_is_refused(size):
     assert not Team.objects.exists()
 
 
-def test_six_teams_play_a_double_round_robin_of_ten_match_days():
-    t = league()
+def test_six_teams_play_a_double_round_robin_of_ten_match_days(
+    six_teams,
+):
+    t = six_teams
     fixtures = TeamMatch.objects.filter(round__tournament=t)
     assert fixtures.count() == 30 and t.rounds.count() == 10
     meetings = {(f.home_id, f.away_id) for f in fixtures}
@@ -53,8 +75,8 @@ def test_six_teams_play_a_double_round_robin_of_ten_match_days():
     assert fixtures.get(round__number=2, number=1).date == FIRST_DAY + dt.timedelta(days=7)
 
 
-def test_a_line_up_stays_hidden_from_the_other_captain_until_both_are_in(client):
-    t = league()
+def test_a_line_up_stays_hidden_from_the_other_captain_until_both_are_in(six_teams, client):
+    t = six_teams
     fx = first_fixture(t)
     home_cap, away_cap = captain(fx.home, "home-cap"), captain(fx.away, "away-cap")
     home_pairs = services.roster(fx.home)
@@ -69,8 +91,8 @@ def test_a_line_up_stays_hidden_from_the_other_captain_until_both_are_in(client)
     assert home_pairs[0].player1.name in client.get(url).content.decode()
 
 
-def test_both_line_ups_seat_three_ordinary_matches_with_the_sides_alternating(director):
-    t = league()
+def test_both_line_ups_seat_three_ordinary_matches_with_the_sides_alternating(six_teams, director):
+    t = six_teams
     fx = first_fixture(t)
     hand_in_both(fx, director)
     home, away = services.roster(fx.home), services.roster(fx.away)
@@ -83,8 +105,10 @@ def test_both_line_ups_seat_three_ordinary_matches_with_the_sides_alternating(di
     assert [tt.match.table for tt in tables] == [1, 2, 3]
 
 
-def test_a_captain_cannot_hand_in_the_other_teams_line_up_nor_after_the_deadline():
-    t = league()
+def test_a_captain_cannot_hand_in_the_other_teams_line_up_nor_after_the_deadline(
+    six_teams,
+):
+    t = six_teams
     fx = first_fixture(t)
     cap = captain(fx.home, "cap")
     with pytest.raises(services.TeamError) as other:
@@ -98,8 +122,8 @@ def test_a_captain_cannot_hand_in_the_other_teams_line_up_nor_after_the_deadline
 
 
 @pytest.mark.parametrize("pick", ["short", "twice", "foreign"])
-def test_a_line_up_of_the_wrong_pairs_is_refused(director, pick):
-    t = league()
+def test_a_line_up_of_the_wrong_pairs_is_refused(six_teams, director, pick):
+    t = six_teams
     fx = first_fixture(t)
     own = [p.pk for p in services.roster(fx.home)]
     pairs = {
@@ -111,8 +135,8 @@ def test_a_line_up_of_the_wrong_pairs_is_refused(director, pick):
         services.hand_in_lineup(fx, fx.home, pairs[pick], director)
 
 
-def test_the_team_result_sums_the_tables_match_points(director):
-    t = league()
+def test_the_team_result_sums_the_tables_match_points(six_teams, director):
+    t = six_teams
     fx = first_fixture(t)
     hand_in_both(fx, director)
     play(fx, home_wins=2)
@@ -121,8 +145,8 @@ def test_the_team_result_sums_the_tables_match_points(director):
     assert res.level_diff == (4 - 1) + (4 - 1) - (4 - 1)  # ladder positions of 6 and 3
 
 
-def test_a_table_the_points_time_rule_ended_counts_two_whatever_the_events_win_points(director):
-    t = league()
+def test_a_table_the_points_time_rule_ended_counts_two_whatever_the_events_win_points(six_teams, director):
+    t = six_teams
     t.ruleset, t.points_win = {"preset": "standard", "time_rule": "points"}, 3
     t.save()
     fx = first_fixture(t)
@@ -142,8 +166,8 @@ def test_victory_points_scoring_shares_twenty_by_the_level_difference(director):
     assert res.winner == "away" and res.home_score + res.away_score == 2000
 
 
-def test_a_team_match_has_no_result_until_every_table_is_finished(director):
-    t = league()
+def test_a_team_match_has_no_result_until_every_table_is_finished(six_teams, director):
+    t = six_teams
     fx = first_fixture(t)
     hand_in_both(fx, director)
     play(fx, 3)
@@ -153,8 +177,8 @@ def test_a_team_match_has_no_result_until_every_table_is_finished(director):
     assert results(t)[fx.pk] is None
 
 
-def test_the_zone_table_ranks_the_winners_first(director):
-    t = league()
+def test_the_zone_table_ranks_the_winners_first(six_teams, director):
+    t = six_teams
     day = TeamMatch.objects.filter(round__tournament=t, round__number=1).select_related("home", "away")
     for fx in day:
         hand_in_both(fx, director)
@@ -165,8 +189,8 @@ def test_the_zone_table_ranks_the_winners_first(director):
     assert table[0].score == 6 and table[-1].score == 0
 
 
-def test_a_postponed_match_takes_its_new_date_and_deadline(director):
-    t = league()
+def test_a_postponed_match_takes_its_new_date_and_deadline(six_teams, director):
+    t = six_teams
     fx = first_fixture(t)
     services.postpone(fx, dt.date(2026, 7, 1), director)
     fx.refresh_from_db()
@@ -208,16 +232,16 @@ def args_for(t, names):
 
 
 @pytest.mark.parametrize(("name", "args"), PUBLIC)
-def test_every_team_page_opens_to_the_public(client, name, args):
-    t = league()
+def test_every_team_page_opens_to_the_public(six_teams, client, name, args):
+    t = six_teams
     assert client.get(reverse(name, args=args_for(t, args))).status_code == 200
 
 
 @pytest.mark.parametrize(("name", "args"), PUBLIC)
 def test_a_hidden_tournaments_team_pages_are_404_to_the_public_and_open_to_the_director(
-    client, director, name, args
+    six_teams, client, director, name, args
 ):
-    t = league()
+    t = six_teams
     Tournament.objects.filter(pk=t.pk).update(is_public=False)
     url = reverse(name, args=args_for(t, args))
     assert client.get(url).status_code == 404
@@ -231,8 +255,8 @@ def test_a_pairs_tournaments_team_pages_are_404(client, tournament):
 
 @pytest.mark.parametrize("who", ["anonymous", "judge", "captain"])
 @pytest.mark.parametrize(("method", "name", "args"), DESK)
-def test_the_team_desk_needs_the_director(client, judge, who, method, name, args):
-    t = league()
+def test_the_team_desk_needs_the_director(six_teams, client, judge, who, method, name, args):
+    t = six_teams
     if who == "judge":
         client.force_login(judge)
     elif who == "captain":
@@ -241,15 +265,15 @@ def test_the_team_desk_needs_the_director(client, judge, who, method, name, args
     assert response.status_code == (302 if who == "anonymous" else 403)
 
 
-def test_a_visitor_posting_a_line_up_is_refused(client):
-    t = league()
+def test_a_visitor_posting_a_line_up_is_refused(six_teams, client):
+    t = six_teams
     fx = first_fixture(t)
     response = client.post(reverse("team-fixture", args=[t.slug, fx.pk]), {"team": fx.home.pk})
     assert response.status_code == 403 and not fx.lineups.exists()
 
 
-def test_a_captain_hands_in_a_line_up_through_the_page(client):
-    t = league()
+def test_a_captain_hands_in_a_line_up_through_the_page(six_teams, client):
+    t = six_teams
     fx = first_fixture(t)
     client.force_login(captain(fx.home, "cap"))
     pairs = services.roster(fx.home)
@@ -281,8 +305,8 @@ def test_the_director_enters_a_team_and_makes_the_fixtures_through_the_desk(clie
     assert "甲队" in client.get(reverse("team-tables", args=[t.slug])).content.decode()
 
 
-def test_the_public_team_table_changes_once_a_table_finishes(client, director):
-    t = league()
+def test_the_public_team_table_changes_once_a_table_finishes(six_teams, client, director):
+    t = six_teams
     fx = first_fixture(t)
     url = reverse("team-tables", args=[t.slug])
     before = client.get(url).content
