@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from referee.serve import BASE_DIR, ensure_secret_key, gunicorn_argv, prepare
+from referee.serve import BASE_DIR, ensure_secret_key, free_port, gunicorn_argv, prepare
 
 CONF_DIR = BASE_DIR / "deploy" / "nginx"
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/referee_hall"
@@ -39,12 +38,6 @@ def app_argv(port: int) -> list[str]:
 
     quiet = ["--no-control-socket"] if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else []
     return [*gunicorn_argv(f"127.0.0.1:{port}"), *quiet]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def site_conf(*, port: int, apps: list[int], run: Path, static: Path) -> str:

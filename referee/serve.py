@@ -38,6 +38,26 @@ KEEPALIVE = 75
 SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
 
 
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on, for a server started next on this machine (`make hall`'s, the load test's, a
+    test's). Chosen below the kernel's range for outgoing connections: a port the kernel hands out for a probe is
+    handed to the next client connection just as well, and a server binding it moments later found it taken (seen
+    under a loaded test run: gunicorn's "Connection in use")."""
+    low = 10_000
+    try:
+        high = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        high = 32_768
+    while True:
+        port = secrets.randbelow(max(high - low, 1)) + low
+        with socket.socket() as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return port
+
+
 def ensure_secret_key(path: Path = KEY_FILE) -> str:
     """SECRET_KEY from the environment, else from ``path``, else a new one written there (mode 600)."""
     key = os.environ.get("SECRET_KEY", "").strip()

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 import pytest
 
 from referee.hall import DEFAULT_REDIS, site_conf
-from tools.loadtest.server import free_port
+from referee.serve import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 PG = os.environ.get("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")

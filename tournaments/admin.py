@@ -249,7 +249,7 @@ class MatchInline(ReadableAutocomplete, admin.TabularInline):
     extra = 0
     fields = ("table", "pair_ns", "pair_ew", "judge", "state")
     readonly_fields = ("state",)
-    autocomplete_fields = ("pair_ns", "pair_ew")
+    autocomplete_fields = ("pair_ns", "pair_ew", "judge")  # a select of every account on every table's row
     show_change_link = True
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -263,10 +263,11 @@ class MatchInline(ReadableAutocomplete, admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(KeptByTheDesk, admin.ModelAdmin):
+class RoundAdmin(KeptByTheDesk, ReadableAutocomplete, admin.ModelAdmin):
     list_display = ("__str__", "tournament", "number", "state")
     list_filter = ("tournament", "state")
     search_fields = ("tournament__name",)
+    autocomplete_fields = ("tournament",)
     inlines = [MatchInline]
 
     def why_not_delete(self, obj) -> str | None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.serve import free_port
 from tools.checks.probes import Figure, other_pin, statuses_text
-from tools.loadtest.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

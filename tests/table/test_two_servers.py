@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from referee.serve import free_port
 from tools.loadtest.browser import Browser
 from tools.loadtest.clients import Judge
-from tools.loadtest.server import Server, free_port
+from tools.loadtest.server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -17,7 +17,8 @@ from pathlib import Path
 import dj_database_url
 
 from referee import serve
-from tools.loadtest.server import Server, free_port
+from referee.serve import free_port
+from tools.loadtest.server import Server
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 START_SECONDS = 600.0  # a first start migrates a new database: minutes on a busy machine

@@ -29,6 +29,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from referee import serve
+from referee.serve import free_port
 from tools.loadtest.audit import verify
 from tools.loadtest.browser import CONNECTION_ERRORS
 from tools.loadtest.budget import Budget, Pace
@@ -41,7 +42,6 @@ from tools.loadtest.prepare import set_up
 from tools.loadtest.report import figures, report
 from tools.loadtest.server import (
     Server,
-    free_port,
     kill_midway,
     local_address,
     server_env,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -25,12 +24,6 @@ def local_address(url: str) -> tuple[str, int]:
     if parts.scheme != "http" or parts.hostname not in LOCAL_HOSTS:
         raise ValueError(f"{url!r}: the load test only sends traffic to http://127.0.0.1 or http://localhost")
     return parts.hostname, parts.port or 80
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
