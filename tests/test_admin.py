@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.desk.helpers import deal
-from tournaments.admin import MATCH_COMPUTED
+from tournaments.admin import MATCH_COMPUTED, most_tables
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 from tournaments.pairing import services as pairing
 
@@ -394,3 +394,15 @@ def test_two_tables_of_a_round_swap_numbers_here(hostile_admin, match, make_pair
     response = hostile_admin.post(url, round_form(match.round, {match: 3, other: 3}))
     assert response.status_code == 200 and "errorlist" in response.content.decode()
     assert set(Match.objects.values_list("table", flat=True)) == {1, 2}
+
+
+@pytest.mark.django_db
+def test_a_round_form_claiming_more_tables_than_pairs_builds_only_the_rounds_tables(hostile_admin, match):
+    """The posted count of tables is the visitor's: ``TOTAL_FORMS=9223372036854775808`` built 2,000 table forms
+    and showed them again (a second a request); now the round's form takes as many as its pairs can fill."""
+    url = reverse("admin:tournaments_round_change", args=[match.round_id])
+    data = round_form(match.round, {match: 1}) | {"matches-TOTAL_FORMS": str(2**63)}
+    response = hostile_admin.post(url, data)
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    formset = response.context["inline_admin_formsets"][0].formset
+    assert len(formset.forms) == formset.absolute_max == most_tables(match.round) < 10

@@ -165,7 +165,9 @@ def test_every_admin_list_page_is_fuzzed_auths_and_axes_too():
 @pytest.mark.parametrize("model", registered(), ids=lambda model: model._meta.label)
 def test_the_filters_the_issue_named_answer_without_a_500(model, world, directors):
     """Each filter, search, ordering and date of a list page once with a NUL and once with a value it cannot
-    be: on PostgreSQL ``?slug=%00``, ``?state__exact=%00`` or ``?ip_address=abc`` were 500s."""
+    be: on PostgreSQL ``?slug=%00``, ``?state__exact=%00`` or ``?ip_address=abc`` were 500s. Every kind of field
+    of the model (its class, and its target's for a relation) with every lookup, the fields of a kind in turn
+    (``probes``)."""
     check = Sweep()
     path = changelist(model)
     for name, value in probes(model):
@@ -176,16 +178,29 @@ def test_the_filters_the_issue_named_answer_without_a_500(model, world, director
 PROBE_VALUES = ("%00", "abc", "9" * 30)  # a NUL, a value of the wrong type, a number too large for the column
 
 
+def field_kind(field: models.Field) -> tuple[str, str]:
+    """What a lookup on the field runs through: its class (which reads the value and picks the lookup), and for a
+    relation its target's. Two fields of one kind given one lookup and one value take one path."""
+    target = field.target_field if field.is_relation else None
+    return type(field).__name__, type(target).__name__
+
+
 def probes(model: type[models.Model]) -> list[tuple[str, str]]:
-    """Each filter's parameters, the search, ordering and page, and each field's plain name, with every hostile
-    value (the 500s the issue named were of these); a field's other lookups (``__in``, ``__range``…) take the
-    values in turn, one each, which keeps the sweep to a third of its requests."""
+    """Each filter's parameters, the search, ordering and page with every hostile value (the 500s the issue named
+    were of these); then each kind of field (``field_kind``) with its plain name given every value and each other
+    lookup (``__in``, ``__range``…) one value in turn: a sixth of the sweep's requests of one per field."""
     filters = filter_params(model)
-    plain = {field.name for field in model._meta.concrete_fields}
     found = [(name, value) for name in [*filters, "q", "o", "p"] for value in PROBE_VALUES]
-    for turn, name in enumerate(n for n in field_lookups(model) if n not in filters):
-        values = PROBE_VALUES if name in plain else [PROBE_VALUES[turn % len(PROBE_VALUES)]]
-        found += [(name, value) for value in values]
+    kinds: dict[tuple[str, str], list[str]] = {}
+    for field in model._meta.concrete_fields:
+        kinds.setdefault(field_kind(field), []).append(field.name)
+    for k, names in enumerate(kinds.values()):
+        asked = [(lookup, value) for value in PROBE_VALUES for lookup in LOOKUPS[:1]]
+        asked += [(lookup, PROBE_VALUES[(k + i) % 3]) for i, lookup in enumerate(LOOKUPS[1:])]
+        for turn, (lookup, value) in enumerate(asked):  # the kind's fields in turn
+            name = names[turn % len(names)] + lookup
+            if name not in filters:
+                found.append((name, value))
     return found
 
 

@@ -22,6 +22,7 @@ from django.core.exceptions import (
     ValidationError,
 )
 from django.db import models
+from django.db.models import Count, Max
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
@@ -242,6 +243,15 @@ class PairAdmin(KeptByTheDesk, ReadableAutocomplete, HistoryForReading):
 TABLE_LIMIT = 32767
 
 
+def most_tables(rnd: Round | None) -> int:
+    """The most tables a round's form takes: one for each two pairs of its tournament, or as many as it has (a
+    new round's: the largest tournament's). Each posted table is a form to build and show again, and the management
+    form's count is the visitor's to write: ``TOTAL_FORMS=9223372036854775808`` built 2,000 forms (a second)."""
+    pairs = Pair.objects.all() if rnd is None else Pair.objects.filter(tournament_id=rnd.tournament_id)
+    most = pairs.values("tournament").annotate(n=Count("pk")).aggregate(most=Max("n"))["most"] or 0
+    return max((most + 1) // 2, rnd.matches.count() if rnd is not None else 0, 1)
+
+
 class MatchInline(ReadableAutocomplete, admin.TabularInline):
     """The tables of a round, changed here only while the round's tournament is open (``obj`` is the round)."""
 
@@ -251,6 +261,11 @@ class MatchInline(ReadableAutocomplete, admin.TabularInline):
     readonly_fields = ("state",)
     autocomplete_fields = ("pair_ns", "pair_ew", "judge")  # a select of every account on every table's row
     show_change_link = True
+
+    def get_formset(self, request, obj=None, **kwargs):
+        """As many table forms as the round can have, however many the posted form claims (as on the desk)."""
+        most = most_tables(obj)
+        return super().get_formset(request, obj, **{"max_num": most, "absolute_max": most, **kwargs})
 
     def has_add_permission(self, request, obj=None) -> bool:
         return super().has_add_permission(request, obj) and not (obj and obj.tournament.is_finished)
