@@ -60,13 +60,13 @@ check: setup
 	DEBUG=1 $(MANAGE) makemigrations --check --dry-run
 	DEBUG=1 $(MANAGE) check
 
-# Every test on three workers for two cores: the browser tests wait on Chromium and the live servers, so a third
-# worker keeps the cores busy. A test module is one unit of work, the longest sent first (tests/scheduling.py,
-# docs/decisions/0019): a scene built once per module is built once a run, and no long module ends the run alone.
-# The slowest 15 are named at the end, where a slow one is seen the day it comes. WORKERS=2 (or 1) for a smaller
+# Every test on three workers for two cores: the browser tests wait on Chromium and the live servers (two workers
+# left the cores idle 40 % of the run), so a third keeps them busy; single tests, stolen by idle workers
+# (`worksteal`: 507 s, against 519–548 s with a module a worker and the longest first; docs/benchmarks.md). The
+# slowest 15 are named at the end, where a slow one is seen the day it comes. WORKERS=2 (or 1) for a smaller
 # machine.
 WORKERS ?= 3
-PYTEST := $(BIN)/pytest -n $(WORKERS) --dist loadscope --durations=15
+PYTEST := $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=15
 # It prints its own wall time after set-up (lint, checks and every test), the figure the 5-minute target is for.
 test: setup browser proxy
 	@start=$$(date +%s); $(MAKE) --no-print-directory lint check && $(PYTEST) $(PYTEST_ARGS); rc=$$?; \

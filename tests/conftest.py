@@ -14,10 +14,6 @@ from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from tests import databases
-from tests.scheduling import (  # noqa: F401  the run's order and its units of work
-    pytest_collection_modifyitems,
-    pytest_xdist_make_scheduler,
-)
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Pair, Player, Round, Tournament
