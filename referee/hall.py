@@ -154,7 +154,8 @@ def child_environment(*, port: int, database: str, redis_url: str) -> dict[str, 
     env = dict(os.environ)
     env.update(
         DEBUG="0",
-        DJANGO_SETTINGS_MODULE="referee.settings",
+        # Django's own variable, as manage.py and referee/wsgi.py read it: the site's settings unless named.
+        DJANGO_SETTINGS_MODULE=os.environ.get("DJANGO_SETTINGS_MODULE", "").strip() or "referee.settings",
         DATABASE_URL=database,
         REDIS_URL=redis_url,
         BEHIND_PROXY="1",

@@ -114,6 +114,7 @@ def hall(tmp_path_factory):
         "SECRET_KEY": secrets.token_urlsafe(50),
         "STATIC_ROOT": str(run / "static"),
         "TMPDIR": str(run),
+        "DJANGO_SETTINGS_MODULE": "tests.server_settings",  # the suite's fast password hasher, nothing else
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "referee.hall"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
