@@ -33,6 +33,8 @@ def run_load(tmp_path: Path, migrated: Path, *args: str) -> dict:
         "DEBUG": "1",
         "DATABASE_URL": f"sqlite:///{database}",
         "STATIC_ROOT": str(tmp_path / "static"),
+        # the site's settings with the suite's fast password hasher, for the judges' accounts and their log-ins
+        "DJANGO_SETTINGS_MODULE": "tests.server_settings",
     }
     manage = [sys.executable, "manage.py"]
     figures_path = tmp_path / "figures.json"

@@ -43,7 +43,8 @@ def scratch_env(folder: Path, database_url: str) -> dict[str, str]:
         "STATIC_ROOT": str(folder / "static"),
         "SECRET_KEY": secrets.token_urlsafe(50),  # else referee.serve writes .secret_key in the repository
         "DEBUG": "0",
-        "DJANGO_SETTINGS_MODULE": "referee.settings",
+        # The site's settings, unless this process was given others (the test suite's: its fast password hasher).
+        "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "").strip() or "referee.settings",
     }
 
 
