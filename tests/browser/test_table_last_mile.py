@@ -1,13 +1,16 @@
 """Issue 30's "Done when", on small phones (360×640, 390×844), in both languages: the director prints table 1's
 card at the desk opened on this machine's own address (127.0.0.1), and the card's QR link carries the hall's
 address (``PUBLIC_URL``; ``hall.test`` stands for it, mapped to the test server); a fresh phone opens it and
-taps a whole deal while the first trick's plays take 1.5 s more to be answered, tapping on while plays are
-on their way (the rest answered at once: the queue behind the slow ones drains as it would when the hall's
-Wi-Fi recovers):
-every play is stored once and no tap is lost or mixed into another play. The kitty is filled in by one tap from
+taps while the first trick's plays take 1.5 s more to be answered, tapping on while plays are on their way (the
+rest answered at once: the queue behind the slow ones drains as it would when the hall's Wi-Fi recovers): every
+play is stored once and no tap is lost or mixed into another play. The smallest phone (360×640, in Chinese) taps
+the whole deal; the other (390×844, in English) taps the slow trick and the two after it, tapped while it is on
+its way, and the rest of the deal comes through the play service (as from another device of the table) and the
+reloaded page shows it: the journal and its queue do not depend on the language, and a later trick is the same
+screen with fewer cards in the picker than the first. The kitty is filled in by one tap from
 the cards left; after the submit the PIN form is in view at once, a wrong PIN stays on it with the sentence, and
-both pairs' PINs confirm the deal. This is the suite's one journey tapping every trick of a deal, once per
-language: the other whole-deal tests (test_entry_screen, test_table_done, test_three_decks) tap the tricks that
+both pairs' PINs confirm the deal. This is the suite's one journey tapping every trick of a deal: the other
+whole-deal tests (test_entry_screen, test_table_done, test_three_decks) tap the tricks that
 show something and send the rest through the recording service. Screenshots in test-output/screenshots/lastmile/ (with SCREENSHOTS=1)."""
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from rules.judge import judge
 from tests.browser import shots
 from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, sign_in
-from tests.browser.journal_steps import stored_once
+from tests.browser.journal_steps import played_elsewhere, stored_once
 from tests.browser.taps import field_free, tap_in_view
 from tests.browser.test_table_done import plain_record
 from tournaments.models import Deal, TableLink
@@ -51,7 +54,8 @@ WORDS = {
         "confirmed": "confirmed",
     },
 }
-PHONES = [({"width": 360, "height": 640}, "zh-hans"), ({"width": 390, "height": 844}, "en")]
+TAPPED_EN = 3  # the English phone's tricks tapped: the slow first one and two while it is on its way
+PHONES = [({"width": 360, "height": 640}, "zh-hans", None), ({"width": 390, "height": 844}, "en", TAPPED_EN)]
 
 
 def shot(page, name: str, language: str, size: dict) -> None:
@@ -127,9 +131,9 @@ def hall_phones(browser):
     phones.close()
 
 
-@pytest.mark.parametrize(("size", "language"), PHONES)
+@pytest.mark.parametrize(("size", "language", "tapped"), PHONES)
 def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole_deal_loses_no_tap(
-    browser, hall_phones, live_server, settings, size, language
+    browser, hall_phones, live_server, settings, size, language, tapped
 ):
     words = WORDS[language]
     port = int(live_server.url.rsplit(":", 1)[1])
@@ -161,7 +165,7 @@ def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole
         first.get_by_role("button").click()  # read: it gives the screen back
         expect(first).to_have_count(0)
         sent = slow_plays(page)
-        for n, trick in enumerate(record["tricks"]):
+        for n, trick in enumerate(record["tricks"][:tapped]):
             for j, (_seat, cards) in enumerate(trick["plays"]):
                 tap(page, cards, size)  # while the plays before it are still on their way
                 if j == 0:
@@ -169,10 +173,16 @@ def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole
                 field_free(page)  # taken: the field is free at once
             if n == 2:
                 shot(page, "2-tapping-on-while-sending", language, size)
-        plays = 4 * len(record["tricks"])
+        taps = 4 * len(record["tricks"][:tapped])
         expect(page.locator(".journal-count")).to_have_attribute("data-count", "0", timeout=SENDING_ALL_MS)
-        expect(page.locator("#deal-app")).to_have_attribute("data-version", str(plays))
-        assert len(sent) == plays  # each play sent once: no tap dropped, none merged into another play
+        expect(page.locator("#deal-app")).to_have_attribute("data-version", str(taps))
+        assert len(sent) == taps  # each play sent once: no tap dropped, none merged into another play
+        stored_once(deal, taps)
+        plays = played_elsewhere(deal, account, record["tricks"][tapped:]) if tapped else taps
+        if tapped:
+            page.reload()  # the rest of the deal, from another device of the table
+            expect(page.locator("#deal-app")).to_have_attribute("data-version", str(plays))
+        assert plays == 4 * len(record["tricks"])
         stored_once(deal, plays)
         shot(page, "3-all-tricks", language, size)
 
