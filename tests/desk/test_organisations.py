@@ -5,18 +5,23 @@ an organisation's members are invited by a one-time link and managed by its admi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.databases import module_transaction
 from tests.table.helpers import confirmed_deal
 from tournaments.competition import access
+from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import seat_table
 from tournaments.models import (
     Adjustment,
+    Deal,
     Invitation,
+    Match,
     Membership,
     Organisation,
     Role,
@@ -65,42 +70,63 @@ def test_the_desk_has_the_pages_this_table_checks():
     assert len(DESK) > 50 and SCORING <= {name for name, _route in DESK}
 
 
-@pytest.fixture
-def two_organisations(db, make_judge):
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker) -> Iterator[dict]:
     """Two organisations, each with a tournament (a published round, a match with a confirmed deal, a call and
-    an adjustment) and one member in each role."""
-    site_admin = get_user_model().objects.create_superuser("site-admin", password="site-admin-pass")
-    made = {}
-    for key in ("a", "b"):
-        organisation = Organisation.objects.create(name=f"俱乐部{key}", slug=f"club-{key}")
-        tournament = Tournament.objects.create(
-            name=f"赛事{key}", slug=f"event-{key}", ruleset={"preset": "standard"}, organisation=organisation
-        )
-        rnd = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
-        match = seat_table(rnd, 1, make_judge(f"judge-{key}"), names=(f"南北{key}", f"东西{key}"))
-        deal = confirmed_deal(match, site_admin)
-        call = TableCall.objects.create(match=match, reason=TableCall.Reason.OTHER)
-        adjustment = Adjustment.objects.create(
-            match=match, kind=Adjustment.Kind.VOID_DEAL, deal=deal, reason="—"
-        )
-        members = {}
-        for role in ROLES:
-            user = get_user_model().objects.create_user(f"{role}-{key}", password="member-pass-1")
-            Membership.objects.create(organisation=organisation, user=user, role=role)
-            members[role] = user
-        made[key] = {
-            "organisation": organisation,
-            "tournament": tournament,
-            "match": match,
-            "deal": deal,
-            "call": call,
-            "adjustment": adjustment,
-            "members": members,
-            "series": Series.objects.create(
-                name=f"系列{key}", slug=f"series-{key}", organisation=organisation
-            ),
+    an adjustment) and one member in each role: built once per module (``module_transaction``), each test in its
+    own savepoint; the rows' ids."""
+    with module_transaction(django_db_blocker):
+        site_admin = get_user_model().objects.create_superuser("site-admin", password="site-admin-pass")
+        made = {}
+        for key in ("a", "b"):
+            organisation = Organisation.objects.create(name=f"俱乐部{key}", slug=f"club-{key}")
+            tournament = Tournament.objects.create(
+                name=f"赛事{key}",
+                slug=f"event-{key}",
+                ruleset={"preset": "standard"},
+                organisation=organisation,
+            )
+            rnd = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
+            judge = get_user_model().objects.create_user(f"judge-{key}", password="judge-pass-1")
+            add_to_group(judge, JUDGE_GROUP)
+            match = seat_table(rnd, 1, judge, names=(f"南北{key}", f"东西{key}"))
+            deal = confirmed_deal(match, site_admin)
+            call = TableCall.objects.create(match=match, reason=TableCall.Reason.OTHER)
+            adjustment = Adjustment.objects.create(
+                match=match, kind=Adjustment.Kind.VOID_DEAL, deal=deal, reason="—"
+            )
+            members = {}
+            for role in ROLES:
+                user = get_user_model().objects.create_user(f"{role}-{key}", password="member-pass-1")
+                Membership.objects.create(organisation=organisation, user=user, role=role)
+                members[role] = user.pk
+            series = Series.objects.create(name=f"系列{key}", slug=f"series-{key}", organisation=organisation)
+            made[key] = {
+                "organisation": (Organisation, organisation.pk),
+                "tournament": (Tournament, tournament.pk),
+                "match": (Match, match.pk),
+                "deal": (Deal, deal.pk),
+                "call": (TableCall, call.pk),
+                "adjustment": (Adjustment, adjustment.pk),
+                "series": (Series, series.pk),
+                "members": members,
+            }
+        yield made
+
+
+@pytest.fixture
+def two_organisations(db, built) -> dict:
+    """``built``'s rows read afresh for each test (what one test changes in its objects never reaches the next)."""
+    users = get_user_model().objects.in_bulk(
+        [pk for side in built.values() for pk in side["members"].values()]
+    )
+    return {
+        key: {
+            **{name: row[0].objects.get(pk=row[1]) for name, row in side.items() if name != "members"},
+            "members": {role: users[pk] for role, pk in side["members"].items()},
         }
-    return made
+        for key, side in built.items()
+    }
 
 
 def url_of(route: str, name: str, scene: dict) -> str:

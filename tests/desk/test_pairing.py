@@ -11,7 +11,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tests.desk.helpers import deal, finish
+from tests.desk.helpers import deal, finish, finish_tables
 from tournaments.checkin.forfeits import publish_round
 from tournaments.models import Bye, Match, Round, Seating, Tournament
 from tournaments.pairing.services import (
@@ -25,11 +25,6 @@ from tournaments.pairing.services import (
 from tournaments.people.pairs import set_withdrawn
 
 # --- the database services ----------------------------------------------------------------------------------
-
-
-def finish_round(rnd: Round, rng: random.Random) -> None:
-    for m in rnd.matches.all():
-        finish(m, rng.choice([m.pair_ns, m.pair_ew, None]), rng.choice("2345"), rng.choice("2345"))
 
 
 def assert_everyone_once(rnd: Round, active: set[int]) -> None:
@@ -58,7 +53,7 @@ def test_swiss_event_everyone_once_no_rematch_byes_rotate(tournament, make_pair,
             met.add(key)
         bye_pairs += list(rnd.byes.values_list("pair_id", flat=True))
         publish_round(rnd)
-        finish_round(rnd, rng)
+        finish_tables(rnd, rng, draws=True)
     if n % 2:
         assert len(bye_pairs) == 5 and len(set(bye_pairs)) == 5  # nobody gets a second bye
         assert set(Bye.objects.values_list("points", flat=True)) == {tournament.bye_points}
@@ -94,7 +89,7 @@ def test_swiss_seats_balance_over_rounds(tournament, make_pair):
     for _n in range(4):
         rnd = pair_round(tournament)
         publish_round(rnd)
-        finish_round(rnd, rng)
+        finish_tables(rnd, rng, draws=True)
     for p in pairs:
         sides = Counter(Seating.objects.filter(pair=p).values_list("side", flat=True))
         assert abs(sides["NS"] - sides["EW"]) <= 2
@@ -114,7 +109,7 @@ def play_swiss_rounds(tournament, rounds: int, rng: random.Random) -> None:
     for _n in range(rounds):
         rnd = pair_round(tournament)
         publish_round(rnd)
-        finish_round(rnd, rng)
+        finish_tables(rnd, rng, draws=True)
 
 
 @pytest.mark.django_db
