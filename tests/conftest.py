@@ -14,14 +14,14 @@ from django.contrib.auth import get_user_model
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
-from tests import databases
+from tests import databases, server_settings
 from tournaments.competition.access import JUDGE_GROUP, add_to_group
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Pair, Player, Round, Tournament
 from tournaments.table_links.services import PinHasher
 
 # Hashing passwords at full strength is most of the suite's time; the tests check who may log in, not the hash.
-settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+settings.PASSWORD_HASHERS = server_settings.PASSWORD_HASHERS  # the servers the tests start use it too
 PinHasher.iterations = 1_000  # the tables' PINs likewise (a round's cards hash two PINs a table)
 
 # Each test process its own cache of the public pages (a shared file cache would mix the workers' databases).

@@ -151,8 +151,8 @@ def hall(tmp_path_factory):
 
 def test_wrong_passwords_lock_the_client_the_proxy_saw_and_no_other(hall):
     guesser, neighbour = Client(hall, "127.0.0.2"), Client(hall, "127.0.0.3")
-    statuses = [guesser.log_in(f"guess-{n}", "wrong-password") for n in range(6)]
-    assert statuses[:4] == [200] * 4 and statuses[5] == 429  # five failures from one address lock it
+    statuses = [guesser.log_in(f"guess-{n}", "wrong-password") for n in range(10)]
+    assert statuses[:4] == [200] * 4 and set(statuses[5:]) == {429}  # five failures from one address lock it
     assert neighbour.log_in("neighbour", "wrong-password") == 200  # another client is not locked with it
 
 
