@@ -88,17 +88,31 @@ class file_connection:
         connections["default"] = self.saved_connection
 
 
+# `make test` migrates the run's template beside the lint, before the workers start, and names it here: the first
+# worker to need it no longer migrates while the others wait (10 s of a core idle at the start of every run).
+MADE_AHEAD = "REFEREE_MIGRATED_SQLITE"
+
+
 def sqlite_template(tmp_path_factory) -> Path:
-    """The run's migrated SQLite file (production engine and options), made once for all workers."""
+    """The run's migrated SQLite file (production engine and options), made once for all workers: the one
+    ``make test`` made ahead for this run (``MADE_AHEAD``), else by the first worker to ask."""
+    ahead = Path(os.environ.get(MADE_AHEAD) or "/nonexistent")
+    if ahead.is_file():
+        return ahead
     folder = shared_folder(tmp_path_factory)
     path = folder / "migrated.sqlite3"
 
     def make() -> None:
-        with file_connection(path):
-            migrate()
+        make_sqlite_template(path)
 
     once(folder, "migrated.sqlite3", make)
     return path
+
+
+def make_sqlite_template(path: Path) -> None:
+    """Migrate a new SQLite file at ``path`` as the tests' template is made (production engine and options)."""
+    with file_connection(path):
+        migrate()
 
 
 @contextmanager
@@ -195,3 +209,21 @@ def module_transaction(django_db_blocker) -> Iterator[None]:
             yield
         finally:
             TestCase._rollback_atomics(atomics)
+
+
+if __name__ == "__main__":
+    # `python -m tests.databases FILE`: the run's template made ahead (the Makefile's `test`), by the code the
+    # workers would run, under the settings the suite's servers use (the site's, with the suite's hasher).
+    import sys
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.server_settings")
+    django.setup()
+    target = Path(sys.argv[1])
+    partial = target.with_name(target.name + ".partial")  # named only once whole: a failed one is never used
+    for stale in (target, partial, *(partial.with_name(partial.name + end) for end in ("-wal", "-shm"))):
+        stale.unlink(missing_ok=True)
+    make_sqlite_template(partial)
+    partial.rename(target)
+    partial.with_name(partial.name + ".gate").unlink(missing_ok=True)  # the write gate's lock file (referee.sqlite)
