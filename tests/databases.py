@@ -226,4 +226,5 @@ if __name__ == "__main__":
         stale.unlink(missing_ok=True)
     make_sqlite_template(partial)
     partial.rename(target)
-    partial.with_name(partial.name + ".gate").unlink(missing_ok=True)  # the write gate's lock file (referee.sqlite)
+    # the write gate's lock file (referee.sqlite) of the partial name
+    partial.with_name(partial.name + ".gate").unlink(missing_ok=True)
