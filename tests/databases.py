@@ -2,9 +2,9 @@
 
 Migrating is mostly Django rendering the models of each migration's state (seconds of CPU, whatever the database),
 and a run used to do it once per worker for the test database, again per worker for the SQLite file the table's
-threaded tests copy, and twice more for the load test's and the two servers' files. Now the first worker to ask
-migrates a template and the others wait for it: a SQLite file (``sqlite_template``) copied into each worker's
-in-memory test database with SQLite's backup, and on PostgreSQL a database ``test_<name>_template`` that each
+threaded tests copy, and twice more for the load test's and the two servers' files. Now one template is migrated
+(by `make test` beside its lint, else by the first worker to ask, the others waiting): a SQLite file
+(``sqlite_template``) copied into each worker's in-memory test database with SQLite's backup, and on PostgreSQL a database ``test_<name>_template`` that each
 worker's test database is created from (``CREATE DATABASE … TEMPLATE``); the controller drops it at the end. Both
 are made by Django's own ``migrate`` command, so the test databases hold exactly what migrating gives, rows of the
 data migrations and ``post_migrate`` included. Every run starts afresh: nothing is reused from an earlier run."""
