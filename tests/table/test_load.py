@@ -58,15 +58,21 @@ def run_load(tmp_path: Path, migrated: Path, *args: str) -> dict:
 
 @pytest.fixture(scope="module")
 def short_run(tmp_path_factory, migrated_file) -> dict:
-    """One short run for the tests below (a run costs a migration and a server's start): 4 tables and a racing
-    pair in a closed loop, deals played to the end and new ones started, beside spectators polling a simulated
-    event's public pages; then the closed-loop standings and the checks."""
+    """One short run for the tests below (a run costs a server's start): 4 tables and a racing pair in a closed
+    loop, deals played to the end and new ones started, beside spectators polling a simulated event's public
+    pages; then the closed-loop standings and the checks. Each closed loop burns all the CPU it is given for as
+    long as it lasts, so the phases are as short as still gives every test below a figure: one second of plays
+    (some 80 accepted and a few races alone, every deal one trick from its end, so each ends and a new one
+    begins), a quarter of a second each of standings and of bare pages (a hundred requests or more, tenths of a
+    second of the server's CPU measured); the crowd polls every 0.3 s from before the sign-ins, as before. Four
+    seconds of plays and one each of standings and bare pages cost some 5–8 s more of the machine's CPU for the
+    same checks."""
     return run_load(
         tmp_path_factory.mktemp("load"),
         migrated_file,
-        *("--tables", "4", "--conflicts", "1", "--closed", "--duration", "4", "--preplayed", "20"),
-        *("--spectators", "6", "--spectator-interval", "0.3", "--event", "8x3", "--standings-burst", "1"),
-        *("--bare-seconds", "1", "--crowd-from-sign-ins"),
+        *("--tables", "4", "--conflicts", "1", "--closed", "--duration", "1", "--preplayed", "24"),
+        *("--spectators", "6", "--spectator-interval", "0.3", "--event", "8x3", "--standings-burst", "0.25"),
+        *("--bare-seconds", "0.25", "--crowd-from-sign-ins"),
     )
 
 
