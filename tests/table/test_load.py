@@ -62,8 +62,8 @@ def short_run(tmp_path_factory, migrated_file) -> dict:
     loop, deals played to the end and new ones started, beside spectators polling a simulated event's public
     pages; then the closed-loop standings and the checks. Each closed loop burns all the CPU it is given for as
     long as it lasts, so the phases are as short as still gives every test below a figure: one second of plays
-    (some 80 accepted and a few races alone, every deal one trick from its end, so each ends and a new one
-    begins), a quarter of a second each of standings and of bare pages (a hundred requests or more, tenths of a
+    (some 80 accepted and a few races alone; every deal starts one trick from its end, so deals end and new
+    ones begin), a quarter of a second each of standings and of bare pages (a hundred requests or more, tenths of a
     second of the server's CPU measured); the crowd polls every 0.3 s from before the sign-ins, as before. Four
     seconds of plays and one each of standings and bare pages cost some 5–8 s more of the machine's CPU for the
     same checks."""
