@@ -62,11 +62,11 @@ def short_run(tmp_path_factory, migrated_file) -> dict:
     loop, deals played to the end and new ones started, beside spectators polling a simulated event's public
     pages; then the closed-loop standings and the checks. Each closed loop burns all the CPU it is given for as
     long as it lasts, so the phases are as short as still gives every test below a figure: one second of plays
-    (some 80 accepted and a few races alone; every deal starts one trick from its end, so deals end and new
-    ones begin), a quarter of a second each of standings and of bare pages (a hundred requests or more, tenths of a
-    second of the server's CPU measured); the crowd polls every 0.3 s from before the sign-ins, as before. Four
-    seconds of plays and one each of standings and bare pages cost some 5–8 s more of the machine's CPU for the
-    same checks."""
+    (80 accepted and 4 races on a quiet machine, 20–30 and 4 at a load average of 8; every deal starts one trick
+    from its end, so deals end and new ones begin), a quarter of a second each of standings and of bare pages
+    (30–140 bare pages, a tenth of a second of the server's CPU or more); the crowd polls every 0.3 s from before
+    the sign-ins, as before. Four seconds of plays and one each of standings and bare pages cost 3–7 s more of
+    the machine's CPU for the same checks."""
     return run_load(
         tmp_path_factory.mktemp("load"),
         migrated_file,
