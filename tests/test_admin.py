@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.desk.helpers import deal
+from tests.hostile import HAN
 from tournaments.admin import MATCH_COMPUTED, most_tables
 from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
 from tournaments.pairing import services as pairing
@@ -394,6 +395,23 @@ def test_two_tables_of_a_round_swap_numbers_here(hostile_admin, match, make_pair
     response = hostile_admin.post(url, round_form(match.round, {match: 3, other: 3}))
     assert response.status_code == 200 and "errorlist" in response.content.decode()
     assert set(Match.objects.values_list("table", flat=True)) == {1, 2}
+
+
+@pytest.mark.django_db
+def test_a_table_moved_onto_one_the_posted_form_leaves_out_is_a_form_error_in_the_visitors_language(
+    hostile_admin, match, make_pair
+):
+    """The posted count of tables is the visitor's: a form of two of the round's three tables, the second moved to
+    the third's number, met the one-table-a-number constraint in the database (a 500 the fuzz found)."""
+    second = Match.objects.create(round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair())
+    Match.objects.create(round=match.round, table=3, pair_ns=make_pair(), pair_ew=make_pair())
+    url = reverse("admin:tournaments_round_change", args=[match.round_id])
+    hostile_admin.cookies["django_language"] = "zh-hans"
+    response = hostile_admin.post(url, round_form(match.round, {match: 1, second: 3}))
+    assert response.status_code == 200
+    errors = response.context["inline_admin_formsets"][0].formset.forms[1].errors["table"]
+    assert errors and all(HAN.search(error) for error in errors), errors
+    assert sorted(Match.objects.values_list("table", flat=True)) == [1, 2, 3]
 
 
 @pytest.mark.django_db

@@ -23,6 +23,8 @@ from django.core.exceptions import (
 )
 from django.db import models
 from django.db.models import Count, Max
+from django.forms.formsets import DELETION_FIELD_NAME
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
@@ -252,10 +254,28 @@ def most_tables(rnd: Round | None) -> int:
     return max((most + 1) // 2, rnd.matches.count() if rnd is not None else 0, 1)
 
 
+class RoundTables(BaseInlineFormSet):
+    """A round's table forms, each number checked against the round's tables the posted form leaves out (its count
+    is the visitor's to write): Django checks one-table-a-number only among the forms posted, as the round's key is
+    the formset's own, so a table moved onto one left out reached the database's constraint (a 500)."""
+
+    def clean(self) -> None:
+        super().clean()
+        posted = [form.instance.pk for form in self.initial_forms if form.instance.pk is not None]
+        left_out = set(
+            Match.objects.filter(round=self.instance).exclude(pk__in=posted).values_list("table", flat=True)
+        )
+        for form in self.forms:
+            cleaned = getattr(form, "cleaned_data", {})
+            if cleaned.get("table") in left_out and not cleaned.get(DELETION_FIELD_NAME):
+                form.add_error("table", form.instance.unique_error_message(Match, ("round", "table")))
+
+
 class MatchInline(ReadableAutocomplete, admin.TabularInline):
     """The tables of a round, changed here only while the round's tournament is open (``obj`` is the round)."""
 
     model = Match
+    formset = RoundTables
     extra = 0
     fields = ("table", "pair_ns", "pair_ew", "judge", "state")
     readonly_fields = ("state",)
