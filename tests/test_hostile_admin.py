@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.databases import module_transaction
-from tests.hostile import HUGE, NUMBERS, UNREADABLE, Sweep, forms_of, fuzz_examples
+from tests.hostile import HUGE, NUMBERS, UNREADABLE, Sweep, forms_of, fuzz_examples, templates_unrecorded
 from tests.hostile_world import World, build_world
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +120,7 @@ ORDERINGS = st.one_of(
 def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """The URL sweep's tournament, with axes' records of failed and successful log-ins, built once per module in
     a transaction rolled back at its end, DEBUG off so refusals are the site's own pages."""
-    with override_settings(DEBUG=False), module_transaction(django_db_blocker):
+    with override_settings(DEBUG=False), module_transaction(django_db_blocker), templates_unrecorded():
         built = build_world()
         now = timezone.now()
         AccessAttempt.objects.create(

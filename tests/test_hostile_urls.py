@@ -17,7 +17,9 @@ What is not sent, because it reaches nothing the rest does not (issue 37: the mo
   first, so of visitors answered alike it is the director who is sent every body.
 - An admin add page whose form the change page shows (same fields) gets its own fields; the change page all.
 - A page that answers a POST (fields missing, its own, NUL-bearing) with its GET's page, or its GET's redirect
-  (no message, no cookie), reads no body: no more.
+  (no message, no cookie), reads no body: no more. A page or a download made afresh for each request is the GET's
+  when only the time it was made differs (``made``: the screen's clock; the workbooks' and the archive's dates,
+  unpacked), so a download that takes any method is not built for fourteen bodies.
 - The 'numbers' bodies: one gives every field the overflowing one, two more give each field two of the other eight
   (a form of four fields gets all eight); a value past 64 bits in a path is 2**63 only (10**30 took its path).
 - Each hostile path argument gets the director's GET in Chinese and POST as JSON in English (the director passes
@@ -55,6 +57,7 @@ from tests.hostile import (
     fuzz_examples,
     hostile_queries,
     one_page,
+    templates_unrecorded,
 )
 from tests.hostile_world import World, build_world, fingerprint
 from tournaments.models import (
@@ -227,7 +230,7 @@ def hostile_paths(world: World, route: Route) -> list[str]:
 def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """Built once per module in a transaction rolled back at its end (each test runs in its own savepoint), with
     DEBUG off so refusals are the site's own pages."""
-    with override_settings(DEBUG=False), module_transaction(django_db_blocker):
+    with override_settings(DEBUG=False), module_transaction(django_db_blocker), templates_unrecorded():
         built = build_world()
         built.extra["fingerprint"] = fingerprint()
         yield built
