@@ -31,6 +31,9 @@ What is not sent, because it reaches nothing the rest does not (issue 37: the mo
 - The admin's pages and an address that takes no GET get the few hostile query strings and headers that found
   faults: no view reads them there, only the middleware, which every other address exercises with all of them.
 - The crawl for forms does not open the admin as the judge or the captain: it shows them its log-in page only.
+  Nor as the director: an admin page's forms post to itself (and to the admin's log-out, which reads no field; its
+  address is sent the bodies of an address no page shows a form for), so each admin address reads them off its own
+  page in its own test, and a worker that sweeps no admin address opens none (the fuzz reads them all).
 """
 
 from __future__ import annotations
@@ -268,34 +271,70 @@ def visitors(world, django_db_blocker) -> dict[str, Client]:
         }
 
 
+def read_forms(found: dict[str, dict[tuple, Form]], path: str, response) -> None:
+    """The forms of a page (one of each set of field names) added by the address each posts to."""
+    if response.status_code == 200 and "html" in response.get("Content-Type", ""):
+        for target, form in forms_of(path, response.content.decode()):
+            found.setdefault(target, {}).setdefault(tuple(sorted(form.fields)), form)
+
+
+def by_target(found: dict[str, dict[tuple, Form]]) -> dict[str, list[Form]]:
+    return {target: list(forms.values()) for target, forms in found.items()}
+
+
+def is_admin(route: Route) -> bool:
+    return route.route.startswith("admin/")
+
+
 @pytest.fixture(scope="module")
 def crawl(world, visitors, django_db_blocker) -> tuple[dict[str, list[Form]], dict[tuple, tuple]]:
-    """Every form of every page the judge, the captain and the director open, by the address it posts to (one
-    of each set of field names: the header's log-out and language forms are on every page); and each GET's answer
-    with its problems, the sweep's own GET of that page for that visitor (one request, not two)."""
+    """Every form of every page but the admin's that the judge, the captain and the director open, by the address
+    it posts to (one of each set of field names: the header's log-out and language forms are on every page); and
+    each GET's answer with its problems, the sweep's own GET of that page for that visitor (one request, not two).
+    The admin's pages post to themselves (and to its log-out, which reads no field) and no other page posts to
+    them: each admin address reads its forms off its own page in its own test, so a worker that sweeps none
+    opens none (``admin_forms`` for the fuzz)."""
     found: dict[str, dict[tuple, Form]] = {}
     gets: dict[tuple, tuple] = {}
     check = sweep(world)
     assert not (world.judge.is_staff or world.captain.is_staff)  # the admin shows them its log-in page only
     with django_db_blocker.unblock():
         for route in ROUTES:
-            roles = ("director",) if route.route.startswith("admin/") else ("director", "judge", "captain")
+            if is_admin(route):
+                continue
             for path in real_paths(world, route):
-                for role in roles:
+                for role in ("director", "judge", "captain"):
                     before = len(check.problems)
                     response = check.request(visitors[role], role, "get", path)
                     gets[path, role] = (response, check.problems[before:])
                     if response.status_code == 405:
                         break  # an address that takes no GET shows no form to anyone (a tenth of the crawl)
-                    if response.status_code == 200 and "html" in response.get("Content-Type", ""):
-                        for target, form in forms_of(path, response.content.decode()):
-                            found.setdefault(target, {}).setdefault(tuple(sorted(form.fields)), form)
-    return {target: list(forms.values()) for target, forms in found.items()}, gets
+                    read_forms(found, path, response)
+    return by_target(found), gets
 
 
 @pytest.fixture(scope="module")
-def site_forms(crawl) -> dict[str, list[Form]]:
-    return crawl[0]
+def admin_forms(world, visitors, django_db_blocker) -> dict[str, list[Form]]:
+    """The admin's forms, for the fuzz: every admin page the director opens (the others see its log-in page)."""
+    found: dict[str, dict[tuple, Form]] = {}
+    check = sweep(world)
+    with django_db_blocker.unblock():
+        for route in filter(is_admin, ROUTES):
+            for path in real_paths(world, route):
+                read_forms(found, path, check.request(visitors["director"], "director", "get", path))
+    check.check()
+    return by_target(found)
+
+
+@pytest.fixture(scope="module")
+def site_forms(crawl, admin_forms) -> dict[str, list[Form]]:
+    """Every form of the site, the admin's too, by the address it posts to (the crawl's as it was when it opened the
+    admin's pages itself)."""
+    found = {target: {tuple(sorted(f.fields)): f for f in forms} for target, forms in crawl[0].items()}
+    for target, forms in admin_forms.items():
+        for form in forms:
+            found.setdefault(target, {}).setdefault(tuple(sorted(form.fields)), form)
+    return by_target(found)
 
 
 def turned_away(response) -> bool:
@@ -335,13 +374,15 @@ def test_an_action_no_deal_or_match_takes_is_not_found(world, visitors):
                 assert visitors[role].post(path, {"version": deal.version}).status_code == 404, (role, path)
 
 
-def on_change_page(world: World, route: Route, form: Form | None, site_forms: dict[str, list[Form]]) -> bool:
+def on_change_page(world: World, route: Route, form: Form | None, check: Sweep, director: Client) -> bool:
     """An admin add page's form that the model's change page shows too: the change page gets its hostile bodies."""
-    if form is None or not (route.route.startswith("admin/") and route.route.endswith("/add/")):
+    if form is None or not (is_admin(route) and route.route.endswith("/add/")):
         return False
     change = Route(route.route.removesuffix("add/") + "<path:object_id>/change/", ("object_id",))
-    shown = site_forms.get(change.path({"object_id": object_ids(world, change)[0][0]}), [])
-    return any(f.fields.keys() == form.fields.keys() for f in shown)
+    path = change.path({"object_id": object_ids(world, change)[0][0]})
+    found: dict[str, dict[tuple, Form]] = {}
+    read_forms(found, path, check.request(director, "director", "get", path))
+    return any(fields == tuple(sorted(form.fields)) for fields in found.get(path, {}))
 
 
 # The director first: of visitors answered alike, the one sent every body.
@@ -351,7 +392,7 @@ OTHERS = (("anonymous-en", "get", {}), ("judge", "post", {}), ("captain-en", "ge
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.route for r in ROUTES])
-def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, site_forms, crawl):
+def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, crawl):
     """Every real variant of the address (each state of a deal, a match, a pair…) gets each visitor's GET, the
     missing fields and each form's own fields (the director: each form of the address; the others: its first);
     the hostile bodies (parsing, validation) go to the form whenever its answers to those two differ from every
@@ -364,12 +405,17 @@ def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, site_forms
     check = sweep(world)
     swept: set[tuple] = set()  # (form, its answers) already sent the bodies
     refuses: set[str] = set()  # the methods the view refuses the director (405) at its first real address
+    site_forms = crawl[0]
     for path in real_paths(world, route):
         for role in SWEEP_ORDER:
             c = visitors[role]
             got, found = crawl[1].get((path, role), (None, []))
             check.problems += found
             got = check.request(c, role, "get", path) if got is None else got
+            if is_admin(route) and role == "director":  # an admin page's forms post to it: read off its page
+                page: dict[str, dict[tuple, Form]] = {}
+                read_forms(page, path, got)
+                site_forms = {path: by_target(page).get(path, [])}
             missing = check.request(c, role, "post", path, "missing fields")
             if not refuses and role == "director":
                 refuses = {m for m, a in (("get", got), ("post", missing)) if a.status_code == 405} or {""}
@@ -381,7 +427,7 @@ def test_no_visitor_gets_a_500_on_any_address(route, world, visitors, site_forms
                 label, kwargs = next(every)  # the page's own fields
                 own = check.request(c, role, "post", path, label, **kwargs)
                 seen = (form and tuple(sorted(form.fields)), answer(missing), answer(own))
-                if seen in swept or on_change_page(world, route, form, site_forms):
+                if seen in swept or on_change_page(world, route, form, check, visitors["director"]):
                     continue
                 swept.add(seen)
                 for i, (label, kwargs) in enumerate(every, start=1):
@@ -480,6 +526,8 @@ def test_fuzz_every_form_of_the_site(world, visitors, site_forms, data):
     check.check()
 
 
-def test_the_fuzz_has_the_sites_forms_to_work_on(site_forms):
-    """Enough forms were read off the pages for the fuzz to mean something (the crawl itself works)."""
+def test_the_fuzz_has_the_sites_forms_to_work_on(crawl):
+    """Enough forms were read off the pages for the fuzz to mean something (the crawl itself works; the admin's
+    forms, which the fuzz reads too, aside)."""
+    site_forms = crawl[0]
     assert len(site_forms) > 20 and any("/desk/settings/" in path for path in site_forms), sorted(site_forms)
