@@ -6,18 +6,24 @@ and headers, and the check that an answer is no 500 and a refusal is in the visi
 from __future__ import annotations
 
 import copy
+import gzip
 import html
+import io
 import os
 import re
 import traceback
+import zipfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
+from django.template import Template
 from django.test import Client
+from django.test.utils import instrumented_test_render
 
 from tests.desk.helpers import xlsx_bytes
 
@@ -246,6 +252,27 @@ HEADERS = [
 # ------------------------------------------------------------------ sending, and what every answer must be
 
 
+def plain_render(self, context):
+    """``Template._render`` as Django has it outside the tests."""
+    return self.nodelist.render(context)
+
+
+@contextmanager
+def templates_unrecorded() -> Iterator[None]:
+    """The pages drawn without the test client's record of each template and a copy of its context
+    (``response.templates``, ``response.context``), which no sweep reads: a signal and a context copy for every
+    template and include, a fortieth of a sweep's CPU. Restored afterwards for the tests that do read them."""
+    recorded = Template._render
+    assert recorded is instrumented_test_render, (
+        recorded
+    )  # the test environment's, as set up by Django's runner
+    Template._render = plain_render
+    try:
+        yield
+    finally:
+        Template._render = recorded
+
+
 class Rollback(Exception):
     """Raised to undo a request's writes: every request starts from the same saved state."""
 
@@ -370,15 +397,32 @@ TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
 def one_page(*answers) -> bool:
-    """The answers are all the same page (each masks the form's token afresh), or all the same redirect saying
-    nothing and setting no cookie: a POST answered as the GET is, whatever its body, reads none."""
+    """The answers are all the same page or download (``made``), or all the same redirect saying nothing and setting
+    no cookie: a POST answered as the GET is, whatever its body, reads none."""
     if all(300 <= a.status_code < 400 and not (a.refused or a.cookies or queued(a)) for a in answers):
         return len({(a.status_code, a.get("Location")) for a in answers}) == 1
-    pages = {
-        TOKEN.sub(b"", a.content) if a.status_code == 200 and not (a.refused or a.streaming) else a
-        for a in answers
-    }
-    return len(pages) == 1 and isinstance(next(iter(pages)), bytes)
+    pages = {made(a) for a in answers}
+    return len(pages) == 1 and isinstance(next(iter(pages)), tuple)
+
+
+# When a page or a download was made: a date and time (a workbook's, an archive's), a clock's time (the screen's).
+STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?|\b\d\d:\d\d(?::\d\d)?\b")
+
+
+def made(response):
+    """What a 200 that refuses nothing gives the visitor, to compare: its type, its file name and its content (a
+    workbook's files or an archive unpacked), the form's token (masked afresh for each answer) and the time it was
+    made left out; any other answer as itself, equal to no other."""
+    if response.status_code != 200 or response.refused or response.streaming:
+        return response
+    content = response.content
+    if content.startswith(b"\x1f\x8b"):
+        content = gzip.decompress(content)
+    elif content.startswith(b"PK\x03\x04"):
+        with zipfile.ZipFile(io.BytesIO(content)) as files:
+            content = b"".join(info.filename.encode() + files.read(info) for info in files.infolist())
+    kind = (response.get("Content-Type"), response.get("Content-Disposition"))
+    return (*kind, STAMP.sub(b"#", TOKEN.sub(b"", content)))
 
 
 def queued(response) -> list:

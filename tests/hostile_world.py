@@ -5,7 +5,8 @@ A public tournament with a published round (a match with a confirmed, a submitte
 match, a forfeited one, a bye) and a draft round; pairs with and without a captain's account, one withdrawn;
 active and deactivated judges; and a hidden second tournament with its own pair, captain, match and deal, for
 the addresses that mix one tournament's slug with another's rows. ``fingerprint()`` sums up what it holds: what
-a refused request must leave as it was.
+a refused request must leave as it was; ``BUILDERS`` gives each URL parameter its real values in it and its
+hostile ones.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 
 from referee.table.recording import deal_entry, quick, records
@@ -214,6 +217,110 @@ def build_world() -> World:
             "other_invitation": other_invitation,
         },
     )
+
+
+# ------------------------------------------------------------------ the arguments of each URL parameter
+
+MISSING = "987654"
+# Past 64 bits is one path whatever the number (10**30 went where 2**63 did): the converter's int, then the lookup.
+OVERFLOW = ["0", str(2**63)]
+
+
+def admin_model(route):
+    """The model an admin route names (``admin/<app>/<model>/…``), or None."""
+    parts = route.route.split("/")
+    try:
+        return apps.get_model(parts[1], parts[2]) if parts[0] == "admin" and len(parts) > 2 else None
+    except (LookupError, ValueError):
+        return None
+
+
+def object_ids(world: World, route) -> tuple[list[str], list[str]]:
+    model = admin_model(route)
+    real = (model.objects.order_by("pk").first() if model else None) or world.tournament
+    return [str(real.pk)], ["abc", "%00", "%FF", "1.5", str(2**63), MISSING]
+
+
+def version_ids(world: World, route) -> tuple[list[str], list[str]]:
+    model = admin_model(route)
+    history = model.history.order_by("history_id").first() if model else None
+    return [str(history.history_id) if history else "1"], ["abc", "%00", str(2**63), MISSING]
+
+
+# Each parameter name: its real values (the world's) and its hostile ones (absent, another tournament's, too
+# large for the database), as URL-safe text.
+BUILDERS = {
+    "slug": lambda w, r: (
+        ([w.extra["organisation"].slug], ["nope", w.extra["other_organisation"].slug, "a" * 300])
+        if r.route.startswith("o/")
+        else ([w.tournament.slug], ["nope", w.other.slug, "a" * 300])
+    ),
+    "membership_id": lambda w, r: (
+        [str(w.extra["membership"].pk)],
+        [str(w.extra["other_membership"].pk), MISSING, *OVERFLOW],
+    ),
+    "invitation_id": lambda w, r: (
+        [str(w.extra["invitation"].pk)],
+        [str(w.extra["other_invitation"].pk), MISSING, *OVERFLOW],
+    ),
+    "pair_id": lambda w, r: ([str(p.pk) for p in w.pairs[:3]], [str(w.other_pair.pk), MISSING, *OVERFLOW]),
+    "match_id": lambda w, r: ([str(m.pk) for m in w.matches], [str(w.other_match.pk), MISSING, *OVERFLOW]),
+    "deal_id": lambda w, r: (
+        [str(d.pk) for d in w.deals.values()],
+        [str(w.other_deal.pk), MISSING, *OVERFLOW],
+    ),
+    "call_id": lambda w, r: (
+        [str(w.extra["call"].pk)],
+        [str(w.extra["other_call"].pk), MISSING, *OVERFLOW],
+    ),
+    "adjustment_id": lambda w, r: (
+        [str(w.extra["adjustment"].pk)],
+        [str(w.extra["other_adjustment"].pk), MISSING, *OVERFLOW],
+    ),
+    # a duplicate's artificial score: the world's tournament is not a duplicate, so every id is refused there
+    "score_id": lambda w, r: (["1"], [MISSING, *OVERFLOW]),
+    "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
+    "number": lambda w, r: ([str(n) for n in w.rounds], ["3", MISSING, "32768", *OVERFLOW]),
+    "table": lambda w, r: (["1"], ["0", MISSING, "32768", *OVERFLOW]),  # a hall table (featured: live/)
+    "user_id": lambda w, r: (
+        [str(w.judge.pk), str(w.idle_judge.pk)],
+        [str(w.director.pk), str(w.captain.pk), MISSING, *OVERFLOW],
+    ),
+    "series": lambda w, r: ([w.extra["series"].slug], ["nope", w.extra["hidden_series"].slug, "a" * 300]),
+    "name": lambda w, r: (  # a backup's file name (tournaments/backup/files.py)
+        ["referee-20261205-103512.sqlite3"],
+        ["..", "referee-20261205-103512.sqlite3.json", "a" * 300, "referee-%00.sqlite3"],
+    ),
+    "player_id": lambda w, r: (
+        [str(w.pairs[0].player1_id), str(w.other_pair.player1_id)],
+        [MISSING, *OVERFLOW],
+    ),
+    "team_id": lambda w, r: (
+        [str(w.extra["teams"]["home"].pk)],
+        [str(w.extra["other_team"].pk), MISSING, *OVERFLOW],
+    ),
+    "fixture_id": lambda w, r: (
+        [str(w.extra["teams"]["fixture"].pk)],
+        [str(w.extra["other_fixture"].pk), MISSING, *OVERFLOW],
+    ),
+    "kiosk_id": lambda w, r: (["1"], [MISSING, *OVERFLOW]),
+    "fmt": lambda w, r: (["csv", "xlsx"], ["exe", "%00", "%FF", "csv%20"]),
+    # A table's link: no live one (it would sign the visitor's client in as the table's device).
+    "token": lambda w, r: (
+        [w.extra["invitation"].token] if r.route.startswith("invite/") else ["no-such-link-" + "x" * 30],
+        ["a" * 300, "%00", "%FF", "-"],
+    ),
+    # The admin's.
+    "object_id": object_ids,
+    "id": lambda w, r: ([str(w.judge.pk)], ["abc", "%00", str(2**63), MISSING]),
+    "version_id": version_ids,
+    "content_type_id": lambda w, r: (
+        [str(ContentType.objects.get_for_model(Tournament).pk)],
+        ["abc", "%00", str(2**63), MISSING],
+    ),
+    "app_label": lambda w, r: (["tournaments", "auth"], []),
+    "url": lambda w, r: (["nope/"], ["%00/", "%FF", "a" * 300]),
+}
 
 
 # ------------------------------------------------------------------ what a refused request must leave as it was

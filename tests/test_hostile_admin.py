@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.databases import module_transaction
-from tests.hostile import HUGE, NUMBERS, UNREADABLE, Sweep, forms_of, fuzz_examples
+from tests.hostile import HUGE, NUMBERS, UNREADABLE, Sweep, forms_of, fuzz_examples, templates_unrecorded
 from tests.hostile_world import World, build_world
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +120,7 @@ ORDERINGS = st.one_of(
 def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """The URL sweep's tournament, with axes' records of failed and successful log-ins, built once per module in
     a transaction rolled back at its end, DEBUG off so refusals are the site's own pages."""
-    with override_settings(DEBUG=False), module_transaction(django_db_blocker):
+    with override_settings(DEBUG=False), module_transaction(django_db_blocker), templates_unrecorded():
         built = build_world()
         now = timezone.now()
         AccessAttempt.objects.create(
@@ -164,10 +164,10 @@ def test_every_admin_list_page_is_fuzzed_auths_and_axes_too():
 
 @pytest.mark.parametrize("model", registered(), ids=lambda model: model._meta.label)
 def test_the_filters_the_issue_named_answer_without_a_500(model, world, directors):
-    """Each filter, search, ordering and date of a list page once with a NUL and once with a value it cannot
-    be: on PostgreSQL ``?slug=%00``, ``?state__exact=%00`` or ``?ip_address=abc`` were 500s. Every kind of field
-    of the model (its class, and its target's for a relation) with every lookup, the fields of a kind in turn
-    (``probes``)."""
+    """Each filter, search, ordering and date of a list page once with a value it cannot be: on PostgreSQL
+    ``?slug=%00``, ``?state__exact=%00`` or ``?ip_address=abc`` were 500s. Every kind of field of the model (its
+    class, and its target's for a relation) with every lookup, the fields of a kind in turn (``probes``); a NUL,
+    refused before the admin reads it, once a page."""
     check = Sweep()
     path = changelist(model)
     for name, value in probes(model):
@@ -175,7 +175,8 @@ def test_the_filters_the_issue_named_answer_without_a_500(model, world, director
     check.check()
 
 
-PROBE_VALUES = ("%00", "abc", "9" * 30)  # a NUL, a value of the wrong type, a number too large for the column
+NUL = "%00"
+PROBE_VALUES = (NUL, "abc", "9" * 30)  # a NUL, a value of the wrong type, a number too large for the column
 
 
 def field_kind(field: models.Field) -> tuple[str, str]:
@@ -188,7 +189,8 @@ def field_kind(field: models.Field) -> tuple[str, str]:
 def probes(model: type[models.Model]) -> list[tuple[str, str]]:
     """Each filter's parameters, the search, ordering and page with every hostile value (the 500s the issue named
     were of these); then each kind of field (``field_kind``) with its plain name given every value and each other
-    lookup (``__in``, ``__range``…) one value in turn: a sixth of the sweep's requests of one per field."""
+    lookup (``__in``, ``__range``…) one value in turn: a sixth of the sweep's requests of one per field. Of the
+    NUL probes, which the middleware refuses before any admin code runs, the first alone."""
     filters = filter_params(model)
     found = [(name, value) for name in [*filters, "q", "o", "p"] for value in PROBE_VALUES]
     kinds: dict[tuple[str, str], list[str]] = {}
@@ -201,7 +203,10 @@ def probes(model: type[models.Model]) -> list[tuple[str, str]]:
             name = names[turn % len(names)] + lookup
             if name not in filters:
                 found.append((name, value))
-    return found
+    # A NUL in the query is refused before the admin reads it (referee/middleware.py, RequestCheckMiddleware, since
+    # the issue's NUL 500s): every NUL probe of a page takes one path, so one goes, the first.
+    nul = [probe for probe in found if probe[1] == NUL]
+    return [probe for probe in found if probe[1] != NUL or probe == nul[0]]
 
 
 @pytest.mark.parametrize("model", registered(), ids=lambda model: model._meta.label)
