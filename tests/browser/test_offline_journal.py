@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.browser.journal_steps import (
     BACK_ONLINE_MS,
@@ -248,11 +247,9 @@ def test_on_a_plain_http_network_the_journal_keeps_the_entries_and_the_page_says
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "lan.test"]
     deal, record = begun_deal()
     port = live_server.url.rsplit(":", 1)[1]
-    lan = browser.browser_type.launch(
-        executable_path=CHROMIUM, args=["--no-sandbox", "--host-resolver-rules=MAP lan.test 127.0.0.1"]
-    )
+    lan = browser.new_context(viewport=PHONE, locale="zh-CN")  # the browser maps lan.test (conftest.py)
     try:
-        page = lan.new_context(viewport=PHONE, locale="zh-CN").new_page()
+        page = lan.new_page()
         page.goto_path = lambda path: page.goto(f"http://lan.test:{port}{path}")
         login(page, "judge1", "demo-judge1-2026")
         page.goto_path(f"/deal/{deal.pk}/")
