@@ -32,9 +32,14 @@ from tournaments.scoring import corrections
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
-def test_a_deal_recorded_offline_through_a_reload_is_stored_once_when_the_network_returns(
+def test_a_deal_recorded_offline_through_a_reload_is_stored_once_and_logging_out_forgets_the_kept_pages(
     browser, live_server
 ):
+    """The deal recorded through a cut and a reload offline (the service worker serves the page) is stored once
+    when the network returns; then the judge logs out, and the pages the service worker kept are forgotten: the
+    deal no longer opens offline."""
+    from playwright.sync_api import Error
+
     deal, record = begun_deal()
     won = winners(record)
     context, page = phone_page(browser, live_server)
@@ -60,6 +65,13 @@ def test_a_deal_recorded_offline_through_a_reload_is_stored_once_when_the_networ
         stored_once(deal, 12)
         expect(page.locator(".journal-recovered")).to_contain_text("网络已恢复")
         shot(page, "zh-back-online")
+
+        # Logging out forgets the pages the service worker kept.
+        page.get_by_role("button", name="退出").click()
+        page.wait_for_url(lambda url: f"/deal/{deal.pk}/" not in url)
+        context.set_offline(True)
+        with pytest.raises(Error):
+            page.goto_path(f"/deal/{deal.pk}/")
     finally:
         context.close()
 
@@ -280,19 +292,3 @@ def test_on_a_plain_http_network_the_journal_keeps_the_entries_and_the_page_says
         stored_once(deal, 1)
     finally:
         lan.close()
-
-
-def test_logging_out_forgets_the_pages_the_service_worker_kept(browser, live_server):
-    from playwright.sync_api import Error
-
-    deal, _record = begun_deal()
-    context, page = phone_page(browser, live_server)
-    try:
-        open_deal_signed_in(page, live_server, deal)
-        page.get_by_role("button", name="退出").click()
-        page.wait_for_url(lambda url: f"/deal/{deal.pk}/" not in url)
-        context.set_offline(True)
-        with pytest.raises(Error):
-            page.goto_path(f"/deal/{deal.pk}/")
-    finally:
-        context.close()
