@@ -120,7 +120,11 @@ def test_the_four_colour_switch_clears_the_record_bar_and_the_call_reasons_fit_a
     assert page.locator(".call-reason input[type=radio]").first.bounding_box()["width"] >= 20
 
 
-def test_the_team_pages_fit_a_phones_width(phone, live_server, director, screenshot):
+def test_the_team_pages_and_a_drawn_playoff_bracket_fit_a_phones_width(
+    phone, live_server, director, screenshot
+):
+    """A league's team pages with long names and venues, and another league's playoff bracket once drawn (two
+    tournaments, one phone)."""
     t = league(teams=6, tables=3)
     for team in t.teams.all():  # a real league's names: long ones
         team.name = f"上海浦东新区桥牌俱乐部{team.name}"
@@ -130,6 +134,9 @@ def test_the_team_pages_fit_a_phones_width(phone, live_server, director, screens
         round__tournament=t, round__number=1, number=1
     )
     hand_in_both(fixture, director)
+    drawn = two_zones()
+    play_league(drawn, director)
+    start_playoffs(drawn, 2, "crossover", third_place=True)
     page = phone
     for name, path in [
         ("tables", f"/t/{t.slug}/teams/"),
@@ -137,19 +144,8 @@ def test_the_team_pages_fit_a_phones_width(phone, live_server, director, screens
         ("fixtures", f"/t/{t.slug}/fixtures/"),
         ("fixture", f"/t/{t.slug}/fixtures/{fixture.pk}/"),
         ("playoffs", f"/t/{t.slug}/playoffs/"),
+        ("playoffs-drawn", f"/t/{drawn.slug}/playoffs/"),
     ]:
         page.goto_path(path)
         screenshot(page, name)
         assert overflow(page) <= 0, name
-
-
-def test_a_drawn_playoff_bracket_and_its_fixtures_fit_a_phones_width(
-    phone, live_server, director, screenshot
-):
-    t = two_zones()
-    play_league(t, director)
-    start_playoffs(t, 2, "crossover", third_place=True)
-    page = phone
-    page.goto_path(f"/t/{t.slug}/playoffs/")
-    screenshot(page, "playoffs")
-    assert overflow(page) <= 0
