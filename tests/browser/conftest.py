@@ -47,6 +47,10 @@ CHROMIUM = (
 )
 
 
+# The names some tests open instead of 127.0.0.1, mapped to it: no other address is opened by those names.
+HOST_RULES = "MAP hall.test 127.0.0.1,MAP lan.test 127.0.0.1"
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser" in str(item.fspath):
@@ -72,6 +76,10 @@ def browser():
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--disable-sync",
+                # The hall's and a club LAN's names (test_table_last_mile, test_offline_journal's plain-http
+                # test) found at the test server: plain-http addresses that are not the loopback's, in this
+                # browser rather than in one launched for them (a browser's launch costs more than its contexts).
+                f"--host-resolver-rules={HOST_RULES}",
             ],
         )
         yield browser

@@ -141,9 +141,11 @@ def sweep(page, paths: list[str]) -> dict[str, list[str]]:
     return report
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-def test_no_page_has_a_serious_or_critical_accessibility_violation(browser, live_server, size):
-    world = build_world()
+def sweep_at(
+    browser, live_server, size: str, login_path: str, pages: dict[str, tuple[str, set[str]]]
+) -> list[str]:
+    """The sweep at one of ``SIZES``: the visitor's log-in page, then the families the size checks, as the director;
+    the problems found, one line each (also written to test-output/screenshots/accessibility-<size>.txt)."""
     viewport, locale, language = SIZES[size]
     context = browser.new_context(viewport=viewport, locale=locale, bypass_csp=True)
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
@@ -152,11 +154,7 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(browser, live
     page = context.new_page()
     page.goto_path = lambda path: page.goto(live_server.url + path)
     try:
-        pages = families(world)
-        assert len(pages) > 50, sorted(pages)  # the sweep still reaches the site's pages
-        report = sweep(
-            page, [pages.pop("registration/login.html")[0]]
-        )  # the visitor's; the rest the director's
+        report = sweep(page, [login_path])  # the visitor's; the rest the director's
         paths = sorted(
             path for path, classes in pages.values() if size == "desktop" or classes & PHONE_RESTYLED
         )
@@ -170,7 +168,19 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(browser, live
     lines = [f"{path}: {problem}" for path, found in report.items() for problem in found]
     OUTPUT.mkdir(parents=True, exist_ok=True)
     (OUTPUT / f"accessibility-{size}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert not lines, f"{len(lines)} violations at {size} size:\n" + "\n".join(lines)
+    return lines
+
+
+def test_no_page_has_a_serious_or_critical_accessibility_violation(browser, live_server):
+    """Both sizes in one test over one world: the families are sorted out once (every address of the URL tree
+    rendered by Django's client), not once a size."""
+    world = build_world()
+    pages = families(world)
+    assert len(pages) > 50, sorted(pages)  # the sweep still reaches the site's pages
+    login_path = pages.pop("registration/login.html")[0]
+    found = {size: sweep_at(browser, live_server, size, login_path, pages) for size in sorted(SIZES)}
+    lines = [f"{size}: {line}" for size, size_lines in found.items() for line in size_lines]
+    assert not lines, f"{len(lines)} violations:\n" + "\n".join(lines)
 
 
 def test_the_picker_is_used_by_keyboard_and_names_each_card_with_its_copies_left(browser, live_server, begun):  # noqa: F811

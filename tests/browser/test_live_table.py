@@ -1,6 +1,6 @@
 """A featured table followed on a phone (390×844, in Chinese): the live page shows the tricks the delay lets
 through, fits the screen, and its script brings the next trick in by itself once it is past the delay (a poll
-with the page's ETag: nothing new is a 304, left as it is)."""
+with the page's ETag: nothing new is a 304, left as it is), run on Playwright's clock rather than waited for."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def test_the_live_page_follows_a_featured_table_on_a_phone(browser, live_server,
     context.set_default_timeout(10_000)
     page = context.new_page()
     try:
+        page.clock.install()  # the poll (every 5 s) run when the test has played the trick, not waited for
         page.goto(f"{live_server.url}/t/{tournament.slug}/live/1/")
         box = page.get_by_test_id("live-table")
         expect(box.locator('[data-trick="1"]')).to_have_count(1)
@@ -34,6 +35,9 @@ def test_the_live_page_follows_a_featured_table_on_a_phone(browser, live_server,
         shots.save(page, shots.folder("live") / "live-table-390.png", full_page=True)
         deal.refresh_from_db()
         play_through_service(deal, judge, {"tricks": record["tricks"][2:3]})
+        with page.expect_response(lambda r: "/live/1/" in r.url and r.request.headers.get("x-live") == "1"):
+            page.clock.run_for(5_000)
+        page.clock.run_for(1_000)  # the fragment's swap, at the page's next second
         expect(box.locator('[data-trick="2"]')).to_have_count(1)  # brought in by the poll, no reload
         expect(box.locator('[data-trick="3"]')).to_have_count(0)
     finally:

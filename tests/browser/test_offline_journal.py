@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, login, wait_for_version
 from tests.browser.journal_steps import (
     BACK_ONLINE_MS,
@@ -33,9 +32,14 @@ from tournaments.scoring import corrections
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.both_databases]
 
 
-def test_a_deal_recorded_offline_through_a_reload_is_stored_once_when_the_network_returns(
+def test_a_deal_recorded_offline_through_a_reload_is_stored_once_and_logging_out_forgets_the_kept_pages(
     browser, live_server
 ):
+    """The deal recorded through a cut and a reload offline (the service worker serves the page) is stored once
+    when the network returns; then the judge logs out, and the pages the service worker kept are forgotten: the
+    deal no longer opens offline."""
+    from playwright.sync_api import Error
+
     deal, record = begun_deal()
     won = winners(record)
     context, page = phone_page(browser, live_server)
@@ -61,6 +65,13 @@ def test_a_deal_recorded_offline_through_a_reload_is_stored_once_when_the_networ
         stored_once(deal, 12)
         expect(page.locator(".journal-recovered")).to_contain_text("网络已恢复")
         shot(page, "zh-back-online")
+
+        # Logging out forgets the pages the service worker kept.
+        page.get_by_role("button", name="退出").click()
+        page.wait_for_url(lambda url: f"/deal/{deal.pk}/" not in url)
+        context.set_offline(True)
+        with pytest.raises(Error):
+            page.goto_path(f"/deal/{deal.pk}/")
     finally:
         context.close()
 
@@ -140,13 +151,48 @@ def test_faults_found_when_the_entries_arrive_are_shown_and_a_refused_entry_wait
         context.close()
 
 
-def test_closing_the_tab_and_opening_the_deal_again_replays_the_journal(browser, live_server):
+def test_a_reload_after_the_network_returns_two_tabs_and_a_tab_closed_offline_each_send_the_journal_once(
+    browser, live_server
+):
+    """Three ways a page comes back to what waited on the device, one after another on one deal in English (each
+    step begins with nothing waiting): a page reloaded after the network returns sends what waited; two tabs of
+    the deal read one journal and send it once between them; a tab closed offline and the deal opened again in
+    a new one replays the journal, the kitty with it."""
     deal, record = begun_deal()
+    first, second = record["tricks"][0]["plays"], record["tricks"][1]["plays"]
     context, page = phone_page(browser, live_server, "en")
     try:
         open_deal_signed_in(page, live_server, deal)
+
+        # A page reloaded after the network returns sends what waited.
+        page.route("**/play/", lambda route: route.abort())  # the page loads, the server cannot be reached
+        for _seat, cards in first[:2]:
+            enter(page, cards)
+        waiting(page, 2)
+        expect(page.locator(".journal-down")).to_contain_text("No network")
+        page.unroute("**/play/")
+        page.reload()
+        waiting(page, 0)
+        wait_for_version(page, 2)
+        stored_once(deal, 2)
+
+        # Two tabs of one deal send the journal once between them.
+        other = new_page(context, live_server)
+        other.goto_path(f"/deal/{deal.pk}/")
         context.set_offline(True)
-        for _seat, cards in record["tricks"][0]["plays"][:3]:
+        for _seat, cards in first[2:]:
+            enter(page, cards)
+        waiting(other, 2)  # the other tab reads the same journal
+        context.set_offline(False)
+        waiting(page, 0)
+        waiting(other, 0)
+        wait_for_version(other, 4)
+        stored_once(deal, 4)
+        other.close()
+
+        # A tab closed offline, the deal opened again in a new one: the journal replays, the kitty with it.
+        context.set_offline(True)
+        for _seat, cards in second[:3]:
             enter(page, cards)
         page.fill("#kitty-form input[name=kitty]", record["kitty"])
         page.locator("#kitty-form button[type=submit]").click()
@@ -160,8 +206,8 @@ def test_closing_the_tab_and_opening_the_deal_again_replays_the_journal(browser,
         again = new_page(context, live_server)
         again.goto_path(f"/deal/{deal.pk}/")
         waiting(again, 0)
-        wait_for_version(again, 4)
-        stored_once(deal, 3)
+        wait_for_version(again, 8)
+        stored_once(deal, 7)
         deal.refresh_from_db()
         assert sorted(deal.kitty.split()) == sorted(record["kitty"].split())
         shot(again, "en-replayed-in-a-new-tab")
@@ -169,59 +215,20 @@ def test_closing_the_tab_and_opening_the_deal_again_replays_the_journal(browser,
         context.close()
 
 
-def test_a_page_reloaded_after_the_network_returns_sends_what_waited(browser, live_server):
-    deal, record = begun_deal()
-    context, page = phone_page(browser, live_server, "en")
-    try:
-        open_deal_signed_in(page, live_server, deal)
-        page.route("**/play/", lambda route: route.abort())  # the page loads, the server cannot be reached
-        for _seat, cards in record["tricks"][0]["plays"][:2]:
-            enter(page, cards)
-        waiting(page, 2)
-        expect(page.locator(".journal-down")).to_contain_text("No network")
-        page.unroute("**/play/")
-        page.reload()
-        waiting(page, 0)
-        wait_for_version(page, 2)
-        stored_once(deal, 2)
-    finally:
-        context.close()
-
-
-def test_a_change_at_the_desk_while_offline_refuses_the_entry_until_the_judge_sends_it_again(
+def test_undo_while_offline_takes_back_the_last_entry_and_a_change_at_the_desk_refuses_the_next_until_sent_again(
     browser, live_server
 ):
+    """Two offline cases one after the other on one deal in Chinese (the second begins with nothing waiting): an
+    undo while offline takes back the last entry on the device; a change at the desk while offline refuses the
+    entry sent after it, naming who changed the deal, until the judge sends it again."""
     deal, record = begun_deal()
+    plays = record["tricks"][0]["plays"]
     context, page = phone_page(browser, live_server)
     try:
         open_deal_signed_in(page, live_server, deal)
-        context.set_offline(True)
-        for _seat, cards in record["tricks"][0]["plays"][:2]:
-            enter(page, cards)
-        director = User.objects.get(username="director")
-        corrections.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=0)
-        context.set_offline(False)
-        refused = page.locator(".journal-entry.status-refused")
-        expect(refused).to_contain_text(
-            display_name(director), timeout=BACK_ONLINE_MS
-        )  # who changed it, by name
-        waiting(page, 2)
-        shot(page, "zh-desk-conflict")
-        refused.get_by_role("button", name="重新发送").click()
-        waiting(page, 0)
-        wait_for_version(page, 3)
-        stored_once(deal, 2)
-    finally:
-        context.close()
 
-
-def test_undo_while_offline_takes_back_the_last_entry_on_the_device(browser, live_server):
-    deal, record = begun_deal()
-    context, page = phone_page(browser, live_server)
-    try:
-        open_deal_signed_in(page, live_server, deal)
+        # An undo while offline takes back the last entry on the device.
         context.set_offline(True)
-        plays = record["tricks"][0]["plays"]
         enter(page, plays[0][1])
         enter(page, "BJ")  # mistyped
         waiting(page, 2)
@@ -236,6 +243,24 @@ def test_undo_while_offline_takes_back_the_last_entry_on_the_device(browser, liv
             plays[0][1],
             plays[1][1],
         ]
+
+        # A change at the desk while offline refuses the entry until the judge sends it again.
+        context.set_offline(True)
+        for _seat, cards in plays[2:]:
+            enter(page, cards)
+        director = User.objects.get(username="director")
+        corrections.add_penalty(Deal.objects.get(pk=deal.pk), director, seat="E", code="misplay", version=2)
+        context.set_offline(False)
+        refused = page.locator(".journal-entry.status-refused")
+        expect(refused).to_contain_text(
+            display_name(director), timeout=BACK_ONLINE_MS
+        )  # who changed it, by name
+        waiting(page, 2)
+        shot(page, "zh-desk-conflict")
+        refused.get_by_role("button", name="重新发送").click()
+        waiting(page, 0)
+        wait_for_version(page, 5)
+        stored_once(deal, 4)
     finally:
         context.close()
 
@@ -248,11 +273,9 @@ def test_on_a_plain_http_network_the_journal_keeps_the_entries_and_the_page_says
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "lan.test"]
     deal, record = begun_deal()
     port = live_server.url.rsplit(":", 1)[1]
-    lan = browser.browser_type.launch(
-        executable_path=CHROMIUM, args=["--no-sandbox", "--host-resolver-rules=MAP lan.test 127.0.0.1"]
-    )
+    lan = browser.new_context(viewport=PHONE, locale="zh-CN")  # the browser maps lan.test (conftest.py)
     try:
-        page = lan.new_context(viewport=PHONE, locale="zh-CN").new_page()
+        page = lan.new_page()
         page.goto_path = lambda path: page.goto(f"http://lan.test:{port}{path}")
         login(page, "judge1", "demo-judge1-2026")
         page.goto_path(f"/deal/{deal.pk}/")
@@ -269,39 +292,3 @@ def test_on_a_plain_http_network_the_journal_keeps_the_entries_and_the_page_says
         stored_once(deal, 1)
     finally:
         lan.close()
-
-
-def test_two_tabs_of_one_deal_send_the_journal_once_between_them(browser, live_server):
-    deal, record = begun_deal()
-    context, page = phone_page(browser, live_server, "en")
-    try:
-        open_deal_signed_in(page, live_server, deal)
-        other = new_page(context, live_server)
-        other.goto_path(f"/deal/{deal.pk}/")
-        context.set_offline(True)
-        for _seat, cards in record["tricks"][0]["plays"]:
-            enter(page, cards)
-        waiting(other, 4)  # the other tab reads the same journal
-        context.set_offline(False)
-        waiting(page, 0)
-        waiting(other, 0)
-        wait_for_version(other, 4)
-        stored_once(deal, 4)
-    finally:
-        context.close()
-
-
-def test_logging_out_forgets_the_pages_the_service_worker_kept(browser, live_server):
-    from playwright.sync_api import Error
-
-    deal, _record = begun_deal()
-    context, page = phone_page(browser, live_server)
-    try:
-        open_deal_signed_in(page, live_server, deal)
-        page.get_by_role("button", name="退出").click()
-        page.wait_for_url(lambda url: f"/deal/{deal.pk}/" not in url)
-        context.set_offline(True)
-        with pytest.raises(Error):
-            page.goto_path(f"/deal/{deal.pk}/")
-    finally:
-        context.close()

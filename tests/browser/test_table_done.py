@@ -1,10 +1,14 @@
-"""Issue 21's "Done when", on a phone (390×844): the director prints table 1's card, a fresh browser opens its QR
+"""Issue 21's "Done when", on a phone (390×844), in Chinese: the director prints table 1's card, a fresh browser opens its QR
 link (no account) and records a whole simulated deal by tapping the picker only, through a network cut of several
 tricks (the tab closed and opened again while offline) and a trick after it, without scrolling and in at most five
 taps a trick of singles (the tricks after those come through the play service, as from another device of the
 table, and the page, reloaded, shows them); the deal is submitted, a player of the other side confirms it with their pair's PIN on the same phone,
 and the desk finds it confirmed, every play stored once, with the engine's result. Screenshots (one mid-cut with
-the waiting plays on the table and in the picker's counts) in test-output/screenshots/tabledone/ (with SCREENSHOTS=1)."""
+the waiting plays on the table and in the picker's counts) in test-output/screenshots/tabledone/ (with SCREENSHOTS=1).
+The English page is the same script and journal with other words: its whole deal by a table's link is
+test_table_last_mile's English phone, its journal through a network cut test_offline_journal's English tests,
+and the journal's English words (the waiting seat's "not sent yet" among them) the Django client's
+(tests/table/test_offline.py)."""
 
 from __future__ import annotations
 
@@ -42,15 +46,6 @@ WORDS = {
         "pin": "用双方 PIN 确认",
         "confirmed": "已确认",
         "unsent": "尚未发送",
-    },
-    "en": {
-        "links": "Table links",
-        "new card": "New card",
-        "record": "Record play",
-        "submit": "Submit the deal",
-        "pin": "Confirm with both PINs",
-        "confirmed": "confirmed",
-        "unsent": "not sent yet",
     },
 }
 
@@ -120,7 +115,7 @@ def left_after(record: dict, upto: int, lead_only: bool, code: str) -> str:
     return str(2 - played[code])
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("language", ["zh-hans"])
 def test_a_table_records_a_whole_deal_by_its_link_through_a_network_cut_and_the_other_side_confirms(
     browser, live_server, language
 ):

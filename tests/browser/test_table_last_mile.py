@@ -20,7 +20,6 @@ import pytest
 from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
-from tests.browser.conftest import CHROMIUM
 from tests.browser.helpers import expect, sign_in
 from tests.browser.journal_steps import played_elsewhere, stored_once
 from tests.browser.taps import field_free, tap_in_view
@@ -119,21 +118,9 @@ def slow_plays(page) -> list[int]:
     return sent
 
 
-@pytest.fixture(scope="module")
-def hall_phones(browser):
-    """A browser that finds the hall's address (``hall.test``) at the test server, launched once for both phones
-    (each opens a fresh context in it: no cookie, no cache, no service worker of the other)."""
-    phones = browser.browser_type.launch(
-        executable_path=CHROMIUM,
-        args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP hall.test 127.0.0.1"],
-    )
-    yield phones
-    phones.close()
-
-
 @pytest.mark.parametrize(("size", "language", "tapped"), PHONES)
 def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole_deal_loses_no_tap(
-    browser, hall_phones, live_server, settings, size, language, tapped
+    browser, live_server, settings, size, language, tapped
 ):
     words = WORDS[language]
     port = int(live_server.url.rsplit(":", 1)[1])
@@ -148,7 +135,9 @@ def test_a_card_printed_on_the_desks_own_address_opens_the_hall_and_a_slow_whole
     deal = deal_entry.start_deal(match, account, trump="S", declarer="N")
     record = plain_record(deal)
 
-    context = hall_phones.new_context(viewport=size, locale="zh-CN", has_touch=True)
+    # A fresh context (no cookie, no cache, no service worker of the other phone) in the browser that finds
+    # the hall's address (hall.test) at the test server (conftest.py).
+    context = browser.new_context(viewport=size, locale="zh-CN", has_touch=True)
     try:
         context.set_default_timeout(10_000)
         context.add_cookies([{"name": "django_language", "value": language, "url": hall}])

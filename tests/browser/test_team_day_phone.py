@@ -26,12 +26,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PHONE = {"width": 390, "height": 844}
 
 
+@pytest.fixture
 def phone(browser, live_server):
+    """A fresh phone-sized page, its context closed after the test (an open page's timers and requests would
+    go on running through the module's later tests)."""
     context = browser.new_context(viewport=PHONE, locale="zh-CN", has_touch=True)
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto_path = lambda path: page.goto(live_server.url + path)
-    return page
+    yield page
+    context.close()
 
 
 def overflow(page) -> int:
@@ -40,7 +44,7 @@ def overflow(page) -> int:
 
 
 def test_a_captain_hands_in_on_the_match_day_and_reads_why_after_the_deadline(
-    browser, live_server, director, screenshot
+    phone, live_server, director, screenshot
 ):
     t = league(teams=6, tables=3)
     first, second = TeamMatch.objects.filter(round__tournament=t, round__number=1).order_by("number")[:2]
@@ -53,7 +57,7 @@ def test_a_captain_hands_in_on_the_match_day_and_reads_why_after_the_deadline(
     )
     captain(first.home, "cap-1")
     captain(second.home, "cap-2")
-    page = phone(browser, live_server)
+    page = phone
     login(page, "cap-1", "captain-pass-1")
     page.goto_path(f"/t/{t.slug}/fixtures/{first.pk}/")
     for i, pair in enumerate(services.roster(first.home)[:3], 1):
@@ -72,12 +76,12 @@ def test_a_captain_hands_in_on_the_match_day_and_reads_why_after_the_deadline(
 
 
 def test_the_kiosk_link_checks_a_pair_in_without_a_directors_session_and_opens_nothing_else(
-    browser, live_server, director, tournament, make_pair, screenshot
+    phone, live_server, director, tournament, make_pair, screenshot
 ):
     pair: Pair = make_pair()
     pin = make_pin(pair, director)
     token = issue_kiosk(tournament, director)
-    page = phone(browser, live_server)
+    page = phone
     page.goto_path(f"/t/{tournament.slug}/check-in/{token}/")
     expect(page.locator("[data-testid=kiosk-header]")).to_contain_text(tournament.name)
     assert page.locator("a[href*='/desk/'], a[href*='/admin/'], a[href*='/login/']").count() == 0
@@ -92,14 +96,14 @@ def test_the_kiosk_link_checks_a_pair_in_without_a_directors_session_and_opens_n
 
 
 def test_the_four_colour_switch_clears_the_record_bar_and_the_call_reasons_fit_a_thumb(
-    browser, live_server, db
+    phone, live_server, db
 ):
     demo = create_demo()
     match = demo.tournament.rounds.get(number=1).matches.get(table=1)
     deal = deal_entry.start_deal(match, match.judge, trump="S", declarer="N")
     client = Client()
     client.force_login(match.judge)
-    page = phone(browser, live_server)
+    page = phone
     page.context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
@@ -116,7 +120,11 @@ def test_the_four_colour_switch_clears_the_record_bar_and_the_call_reasons_fit_a
     assert page.locator(".call-reason input[type=radio]").first.bounding_box()["width"] >= 20
 
 
-def test_the_team_pages_fit_a_phones_width(browser, live_server, director, screenshot):
+def test_the_team_pages_and_a_drawn_playoff_bracket_fit_a_phones_width(
+    phone, live_server, director, screenshot
+):
+    """A league's team pages with long names and venues, and another league's playoff bracket once drawn (two
+    tournaments, one phone)."""
     t = league(teams=6, tables=3)
     for team in t.teams.all():  # a real league's names: long ones
         team.name = f"上海浦东新区桥牌俱乐部{team.name}"
@@ -126,26 +134,18 @@ def test_the_team_pages_fit_a_phones_width(browser, live_server, director, scree
         round__tournament=t, round__number=1, number=1
     )
     hand_in_both(fixture, director)
-    page = phone(browser, live_server)
+    drawn = two_zones()
+    play_league(drawn, director)
+    start_playoffs(drawn, 2, "crossover", third_place=True)
+    page = phone
     for name, path in [
         ("tables", f"/t/{t.slug}/teams/"),
         ("team", f"/t/{t.slug}/teams/{fixture.home.pk}/"),
         ("fixtures", f"/t/{t.slug}/fixtures/"),
         ("fixture", f"/t/{t.slug}/fixtures/{fixture.pk}/"),
         ("playoffs", f"/t/{t.slug}/playoffs/"),
+        ("playoffs-drawn", f"/t/{drawn.slug}/playoffs/"),
     ]:
         page.goto_path(path)
         screenshot(page, name)
         assert overflow(page) <= 0, name
-
-
-def test_a_drawn_playoff_bracket_and_its_fixtures_fit_a_phones_width(
-    browser, live_server, director, screenshot
-):
-    t = two_zones()
-    play_league(t, director)
-    start_playoffs(t, 2, "crossover", third_place=True)
-    page = phone(browser, live_server)
-    page.goto_path(f"/t/{t.slug}/playoffs/")
-    screenshot(page, "playoffs")
-    assert overflow(page) <= 0

@@ -2,10 +2,12 @@
 internal code or seat letter on screen, the typed cards read back before they are sent, undo says what it took
 back, the last trick gives way to the kitty and the review, and no page is wider than the screen.
 
-Each page is seen once a size and once a language: English, the longer words, on the narrower screen; every
-text check in both languages on all the flow's pages. What the server writes is checked in both languages on
-every page of the flow by Django's client (``tests/test_no_codes_on_screen.py``); here is what the browser shows
-(the script's drawing, the preview) and what fits the screen."""
+The phone in English, the longer words on the narrower screen, walks every page of the flow; the tablet in
+Chinese walks the pages the script draws (the trick entry, its preview, the last trick, the first trick and its
+undo) and the match and quick-entry pages whose words it reads, not the server-drawn pages the phone has shown to
+fit (the reviews, the deal log, the standings, the round). What the server writes is checked in both languages
+on every page of the flow by Django's client (``tests/test_no_codes_on_screen.py``); here is what the browser
+shows (the script's drawing, the preview) and what fits the screen."""
 
 from __future__ import annotations
 
@@ -120,11 +122,12 @@ def test_the_judges_flow_in_words(judge_page, screenshot):
             page.fill("#cards-input", typed)
             assert page.locator("#cards-preview").inner_text().strip() == server_reading(typed, page), typed
 
-    page.goto_path(f"/deal/{scene.open_deal.pk}/review/")
-    look(page, screenshot, "4-review")
-
-    page.goto_path(f"/deal/{scene.confirmed.pk}/review/")
-    look(page, screenshot, "5-review-confirmed")
+    every_page = not zh  # the server-drawn pages once, on the phone in English
+    if every_page:
+        page.goto_path(f"/deal/{scene.open_deal.pk}/review/")
+        look(page, screenshot, "4-review")
+        page.goto_path(f"/deal/{scene.confirmed.pk}/review/")
+        look(page, screenshot, "5-review-confirmed")
 
     # After the last trick: the kitty and the review, no card entry; the heading counts the tricks played.
     page.goto_path(f"/deal/{scene.complete_deal.pk}/")
@@ -158,10 +161,11 @@ def test_the_judges_flow_in_words(judge_page, screenshot):
     assert "♠7" in undone and ("西" in undone if zh else "West" in undone), undone
     look(page, screenshot, "10-undone")
 
-    slug = scene.tournament.slug
-    page.goto_path(f"/t/{slug}/matches/{scene.played.pk}/deals/")
-    look(page, screenshot, "11-deal-log")
-    page.goto_path(f"/t/{slug}/standings/")
-    look(page, screenshot, "12-standings")
-    page.goto_path(f"/t/{slug}/rounds/1/")
-    look(page, screenshot, "13-round")
+    if every_page:
+        slug = scene.tournament.slug
+        page.goto_path(f"/t/{slug}/matches/{scene.played.pk}/deals/")
+        look(page, screenshot, "11-deal-log")
+        page.goto_path(f"/t/{slug}/standings/")
+        look(page, screenshot, "12-standings")
+        page.goto_path(f"/t/{slug}/rounds/1/")
+        look(page, screenshot, "13-round")

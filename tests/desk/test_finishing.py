@@ -293,6 +293,20 @@ def test_the_director_finishes_from_the_desk_in_chinese(client, day, director):
     assert reverse("desk-pair-edit", args=[day.slug, day.pairs.first().pk]) not in page
 
 
+def test_the_director_finishes_from_the_desk_in_english(client, day, director):
+    """The English words of the finish the browser's desk journey once clicked through (its claims, in Chinese,
+    are the test above's)."""
+    en(client).force_login(director)
+    desk = reverse("desk", args=[day.slug])
+    assert ">Finish the tournament</a>" in client.get(desk).content.decode()
+    confirm = client.get(reverse("desk-finish", args=[day.slug])).content.decode()
+    assert "Finish 春季赛?" in confirm and ">Finish the tournament</button>" in confirm
+    assert client.post(reverse("desk-finish", args=[day.slug])).status_code == 302
+    page = client.get(desk).content.decode()
+    assert "by td: the results are final." in page and ">Reopen</a>" in page
+    assert reverse("desk-pair-round", args=[day.slug]) not in page  # no round 2 offered
+
+
 def test_the_finish_page_says_what_is_still_open_in_english(client, day, director):
     pair_round(day)
     en(client).force_login(director)

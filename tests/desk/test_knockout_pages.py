@@ -154,3 +154,30 @@ def test_the_workbooks_first_sheet_is_the_final_placings_once_the_final_is_playe
     wb = openpyxl.load_workbook(io.BytesIO(desk_client.get(reverse("desk-export", args=[cup.slug])).content))
     assert wb.sheetnames[0] == "Final placings"
     assert list(wb.worksheets[0].values)[1][:2] == ("1", match.pair_ew.name)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_level_match_decided_in_chinese_pairs_and_publishes_the_final_and_the_desk_shows_it(
+    cup, client, director
+):
+    """The director's phone journey once walked in the browser, in Chinese: the desk names the level table, the
+    round's page decides it, the final and the third-place match pair and publish themselves (on the decision's
+    commit, which the view reads: a transactional test, as the live server's was), and the desk's bracket shows
+    them."""
+    Tournament.objects.filter(pk=cup.pk).update(third_place_match=True)
+    rnd = play_semis(cup, level_table=2)
+    level = rnd.matches.get(table=2)
+    client.force_login(director)
+    client.cookies["django_language"] = "zh-hans"
+    desk = reverse("desk", args=[cup.slug])
+    assert "第1轮第2桌打平：请在该轮页面裁定哪一对搭档晋级。" in client.get(desk).content.decode()
+    assert (
+        'data-testid="level-matches"'
+        in client.get(reverse("desk-round", args=[cup.slug, 1])).content.decode()
+    )
+    decide = reverse("desk-decide-tie", args=[cup.slug, 1, level.pk])
+    answer = client.post(decide, {"pair": level.pair_ns_id, "reason": "庄家局数多"}, follow=True)
+    said = answer.content.decode()
+    assert "第2桌已裁定。" in said and "第2轮已按胜者自动编排并发布。" in said
+    page = client.get(desk).content.decode()
+    assert 'data-testid="bracket"' in page and "三四名决赛" in page

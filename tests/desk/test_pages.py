@@ -264,7 +264,8 @@ def test_desk_import_preview_then_confirm(client, director, tournament):
     html = client.post(url, {"file": good}).content.decode()
     assert "东风队" in html and "Import 1 pair" in html
     assert not tournament.pairs.exists()  # only a preview
-    client.post(reverse("desk-import-confirm", args=[tournament.slug]))
+    done = client.post(reverse("desk-import-confirm", args=[tournament.slug]), follow=True).content.decode()
+    assert "1 pairs imported." in done  # back on the desk, which says so
     assert list(tournament.pairs.values_list("name", flat=True)) == ["东风队"]
     template = client.get(reverse("desk-import-template", args=[tournament.slug, "xlsx"]))
     assert template.status_code == 200 and template.content[:2] == b"PK"

@@ -251,7 +251,8 @@ def test_only_the_director_sets_a_tournament_up(client, tournament, who, status,
 def test_the_director_creates_a_tournament_with_an_override_stored_short_and_marked(client, director):
     en(client).force_login(director)
     home = client.get(reverse("home")).content.decode()
-    assert NEW in home
+    assert NEW in home and ">New tournament</a>" in home
+    assert ">Create the tournament</button>" in client.get(NEW).content.decode()
     data = settings_data(preset="jj-competition", name="Spring Cup", **{"rules-strikes_to_forfeit": "2"})
     response = client.post(NEW, data)
     t = Tournament.objects.get(name="Spring Cup")
@@ -265,9 +266,8 @@ def test_the_director_creates_a_tournament_with_an_override_stored_short_and_mar
     assert len(marked) == 2, "one setting differs from the preset"
     assert "Strikes that lose the match" in marked[1][:600]
     assert 'value="jj-competition" checked' in page
-    assert (
-        reverse("desk-settings", args=[t.slug]) in client.get(reverse("desk", args=[t.slug])).content.decode()
-    )
+    desk = client.get(reverse("desk", args=[t.slug])).content.decode()
+    assert f'href="{reverse("desk-settings", args=[t.slug])}">Settings and rules</a>' in desk
 
 
 @pytest.mark.django_db

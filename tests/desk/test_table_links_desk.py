@@ -96,6 +96,18 @@ def test_the_links_page_lists_each_tables_devices(public, director, match):
     assert page.count("Safari · iPad") == 1
 
 
+def test_the_round_and_its_links_page_read_in_english(public, director, match):
+    """The words the browser's table-link journey (test_table_link, in Chinese) clicks, in English: the round's
+    "Table links", a table's "New card" and, once its link is live, "Revoke"."""
+    print_cards(director, match=match.pk)
+    client = as_user(director)
+    client.cookies["django_language"] = "en"
+    assert ">Table links</a>" in client.get(reverse("desk-round", args=["spring", 1])).content.decode()
+    page = client.get(links_url()).content.decode()
+    row = page.split('data-table="1"', 1)[1].split("</tr>", 1)[0]
+    assert ">New card</button>" in row and ">Revoke</button>" in row
+
+
 def test_revoking_a_link_from_the_desk_stops_its_device(public, director, match):
     token = tokens_in(print_cards(director, match=match.pk).content.decode())[0]
     _response, device = open_link(token)

@@ -93,22 +93,30 @@ def test_a_wrong_typed_name_is_a_form_error_and_deletes_nothing(
 
 
 @pytest.mark.parametrize(
-    ("language", "asked", "done"),
+    ("language", "asked", "wrong_name", "done"),
     [
-        ("en", "Delete 春季赛?", "春季赛 is deleted."),
-        ("zh-hans", "删除赛事春季赛？", "春季赛 已删除。"),
+        (
+            "en",
+            "Delete 春季赛?",
+            "Type the tournament&#x27;s name exactly as it is shown above.",
+            "春季赛 is deleted.",
+        ),
+        ("zh-hans", "删除赛事春季赛？", "请按上面显示的赛事名称原样输入。", "春季赛 已删除。"),
     ],
 )
 @pytest.mark.django_db
 def test_the_director_deletes_a_mistaken_tournament_from_its_settings(
-    client, director, tournament, make_pair, language, asked, done
+    client, director, tournament, make_pair, language, asked, wrong_name, done
 ):
     make_pair("东风队")
+    make_pair("长城队")
     client.cookies["django_language"] = language
     client.force_login(director)
     assert delete_url(tournament) in client.get(settings_url(tournament)).content.decode()
     page = client.get(delete_url(tournament)).content.decode()
-    assert asked in page and "东风队" in page and 'name="confirm_name"' in page
+    assert asked in page and "东风队, 长城队" in page and 'name="confirm_name"' in page
+    wrong = client.post(delete_url(tournament), {"confirm_name": "春季"}).content.decode()
+    assert wrong_name in wrong and asked in wrong  # still the same page, saying why
     response = client.post(delete_url(tournament), {"confirm_name": "春季赛"})
     assert response.status_code == 302 and response["Location"] == reverse("home")
     assert done in client.get(reverse("home")).content.decode()

@@ -127,3 +127,21 @@ def test_the_deal_page_loads_the_journal_and_its_words_before_the_entry_script(d
         page.split('id="journal-labels" type="application/json">', 1)[1].split("</script>", 1)[0]
     )
     assert words["waiting"] == "等待发送：%(n)s 条"
+
+
+def test_the_journals_words_on_the_deal_page_are_the_judges_language_english_too(deal, judge):
+    """The journal's words (what the page shows beside a play kept on the device, a waiting seat's mark among
+    them) come with the page in the judge's language: the browser's network-cut journey (test_table_done) walks
+    the Chinese page only, so the English words are read here."""
+    english = as_user(judge)
+    english.cookies["django_language"] = "en"
+    chinese = as_user(judge)
+    words = {}
+    for language, client in (("en", english), ("zh-hans", chinese)):
+        page = client.get(reverse("deal", args=[deal.pk])).content.decode()
+        words[language] = json.loads(
+            page.split('id="journal-labels" type="application/json">', 1)[1].split("</script>", 1)[0]
+        )
+    assert words["en"]["unsent"] == "not sent yet" and words["zh-hans"]["unsent"] == "尚未发送"
+    assert words["en"]["waiting"] == "Waiting to be sent: %(n)s"
+    assert words["en"]["down"].startswith("No network: every entry is kept on this device")

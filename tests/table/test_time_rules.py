@@ -111,8 +111,8 @@ def test_the_match_page_says_the_match_plays_on_at_a_after_time(match, judge, di
 def test_the_match_page_ends_the_match_when_time_is_called_under_the_points_rule(
     match, judge, director, language, button, ended
 ):
-    """The page's button and the ended match's line in each language (the browser's click on such a button is
-    ``tests/browser/test_timed_match.py``'s)."""
+    """The page's button and the ended match's line in each language. The button is a plain form (no script), so
+    the post here is what a browser's click sends; this was also a browser test."""
     timed_match(match, director, "points")
     client = as_user(judge)
     client.cookies["django_language"] = language

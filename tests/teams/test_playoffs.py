@@ -415,3 +415,20 @@ def test_the_match_fold_itself_makes_the_next_playoff_fixture_when_the_last_tabl
             awarding.award(tt.match, director, kind="levels", reason="裁判长判定", **levels)
     final = TeamMatch.objects.get(round__number=po.start + 1)
     assert (final.home.name, final.away.name) == ("北区1队", "北区2队")
+
+
+def test_the_playoffs_page_and_the_screen_read_in_english(
+    league_played, client, director, django_capture_on_commit_callbacks
+):
+    """The words the browser's playoffs journey (test_team_playoffs, in Chinese) reads, in English: the bracket
+    page's title, its semi-finals and final made by itself, the placings' team column, the screen's zone table."""
+    t = league_played
+    semis_played(t, director, django_capture_on_commit_callbacks, third_place=False)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("team-playoffs", args=[t.slug])).content.decode()
+    assert "<h1>季后赛 · Playoffs</h1>" in page  # the tournament's own name, then the page's
+    assert "<h3>Semi-finals · " in page and "<h3>Final · " in page
+    placings = page.split('data-testid="placings"', 1)[1].split("</thead>", 1)[0]
+    assert "<th>team</th>" in placings
+    screen = client.get(reverse("screen", args=[t.slug])).content.decode()
+    assert 'data-testid="panel-zone"' in screen and "<h2>Zone table 北区</h2>" in screen

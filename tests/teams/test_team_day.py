@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.teams.scene import captain, hand_in_both, league
+from tests.teams.scene import captain, hand_in_both, league, play
 from tournaments.models import Match, TeamMatch, Tournament
 from tournaments.teams import services
 
@@ -171,3 +171,40 @@ def test_the_captains_home_page_shows_his_team_and_its_next_fixture(client, dire
     page = client.get(reverse("home")).content.decode()
     assert 'data-testid="my-teams"' in page and fx.home.name in page
     assert reverse("team-fixture", args=[t.slug, fx.pk]) in page  # day 1 is not finished: still the next
+
+
+def test_two_captains_line_up_three_tables_and_the_zone_table_combines_their_results(client):
+    """A 6-team zone's match day as its two captains walk it (this was a browser test; the pages are forms and
+    text with no script of their own): the home captain's line-up is in and hidden from the away captain until
+    theirs is, the three tables are seated, the tables' results come in and the fixture's page and the zone's
+    table show the team result combined from them."""
+    t = league(teams=6, tables=3)
+    fx = fixture(t)
+    home_cap, away_cap = captain(fx.home, "home-cap"), captain(fx.away, "away-cap")
+    home_pairs, away_pairs = services.roster(fx.home)[:3], services.roster(fx.away)[1:4]
+    url = reverse("team-fixture", args=[t.slug, fx.pk])
+
+    def hand_in(team, pairs) -> str:
+        fields = {"team": team.pk} | {f"t{team.pk}-table_{i}": p.pk for i, p in enumerate(pairs, 1)}
+        answer = client.post(url, fields, follow=True)
+        assert answer.status_code == 200, answer
+        return answer.content.decode()
+
+    client.force_login(home_cap)
+    page = hand_in(fx.home, home_pairs)
+    assert fx.home.name in page.split('data-testid="lineup-status"', 1)[1].split("</", 1)[0]
+    assert home_pairs[0].player1.name in page.split('data-testid="lineup"', 1)[1]
+
+    client.force_login(away_cap)
+    assert home_pairs[0].player1.name not in client.get(url).content.decode()  # hidden until both are in
+    page = hand_in(fx.away, away_pairs)
+    rows = page.split('data-testid="team-tables"', 1)[1].split("</tbody>", 1)[0].split("<tr")[2:]
+    assert len(rows) == 3 and home_pairs[0].name in rows[0] and away_pairs[1].name in rows[1], rows
+
+    play(fx, home_wins=2)  # the tables' results, as their judges confirm them
+    client.force_login(home_cap)
+    result = client.get(url).content.decode().split('data-testid="team-result"', 1)[1].split("</", 1)[0]
+    assert "4 : 2" in result, result
+    zone = client.get(reverse("team-tables", args=[t.slug])).content.decode()
+    first = zone.split('data-testid="zone-table"', 1)[1].split("<tbody>", 1)[1].split("</tr>", 1)[0]
+    assert fx.home.name in first, first
