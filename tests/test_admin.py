@@ -415,6 +415,41 @@ def test_a_table_moved_onto_one_the_posted_form_leaves_out_is_a_form_error_in_th
 
 
 @pytest.mark.django_db
+def test_two_tables_of_a_round_swap_a_pair_here(hostile_admin, match, make_pair):
+    """The formset saved one table at a time: the first table's new pair met its seating at the second (a 500)."""
+    other = Match.objects.create(round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair())
+    first_ns, other_ns = match.pair_ns_id, other.pair_ns_id
+    url = reverse("admin:tournaments_round_change", args=[match.round_id])
+    data = round_form(match.round, {match: 1, other: 2})
+    data |= {"matches-0-pair_ns": other_ns, "matches-1-pair_ns": first_ns}
+    assert hostile_admin.post(url, data).status_code == 302
+    match.refresh_from_db()
+    other.refresh_from_db()
+    assert (match.pair_ns_id, other.pair_ns_id) == (other_ns, first_ns)
+    assert set(match.seatings.values_list("pair_id", flat=True)) == {other_ns, match.pair_ew_id}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("left_out", [False, True], ids=["posted", "left-out-of-the-form"])
+def test_a_pair_put_at_a_second_table_is_a_form_error_in_the_visitors_language(
+    hostile_admin, match, make_pair, left_out
+):
+    """A pair at two tables of a round, whether the other table is in the posted form or left out of it (its count
+    is the visitor's), met the seatings' constraint in the database (a 500 the hostile fuzz found)."""
+    other = Match.objects.create(round=match.round, table=2, pair_ns=make_pair(), pair_ew=make_pair())
+    url = reverse("admin:tournaments_round_change", args=[match.round_id])
+    hostile_admin.cookies["django_language"] = "zh-hans"
+    tables = {match: 1} if left_out else {match: 1, other: 2}
+    data = round_form(match.round, tables) | {"matches-0-pair_ns": other.pair_ns_id}
+    response = hostile_admin.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["inline_admin_formsets"][0].formset.forms[0].non_field_errors()
+    assert errors and all(HAN.search(error) for error in errors), errors
+    match.refresh_from_db()
+    assert match.pair_ns_id != other.pair_ns_id
+
+
+@pytest.mark.django_db
 def test_a_round_form_claiming_more_tables_than_pairs_builds_only_the_rounds_tables(hostile_admin, match):
     """The posted count of tables is the visitor's: ``TOTAL_FORMS=9223372036854775808`` built 2,000 table forms
     and showed them again (a second a request); now the round's form takes as many as its pairs can fill."""

@@ -16,6 +16,8 @@ filter the database cannot read is dropped (on every admin page, auth's and axes
 typed value is a form error, and so is JSON that ``json`` cannot read at all.
 """
 
+from collections import Counter
+
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import (
@@ -41,7 +43,19 @@ from tournaments.admin_reading import (
 )
 from tournaments.competition.display import preset_name, ruleset_presets
 from tournaments.competition.finishing import FinishError, refusal
-from tournaments.models import Bye, Deal, Match, Pair, Penalty, Play, Player, Round, Tournament, Trick
+from tournaments.models import (
+    Bye,
+    Deal,
+    Match,
+    Pair,
+    Penalty,
+    Play,
+    Player,
+    Round,
+    Seating,
+    Tournament,
+    Trick,
+)
 from tournaments.pairing import services as pairing
 from tournaments.people.errors import PeopleError
 from tournaments.people.pairs import delete_pair, why_not_delete_pair
@@ -255,20 +269,32 @@ def most_tables(rnd: Round | None) -> int:
 
 
 class RoundTables(BaseInlineFormSet):
-    """A round's table forms, each number checked against the round's tables the posted form leaves out (its count
-    is the visitor's to write): Django checks one-table-a-number only among the forms posted, as the round's key is
-    the formset's own, so a table moved onto one left out reached the database's constraint (a 500)."""
+    """A round's table forms, checked against the round's tables the posted form leaves out (its count is the
+    visitor's to write) as well as each other: Django checks one-table-a-number only among the forms posted (the
+    round's key is the formset's own) and a pair at one table a round never (the seatings' constraint), so a table
+    moved onto another's number, or a pair put at a second table, reached the database's constraint (a 500)."""
 
     def clean(self) -> None:
         super().clean()
         posted = [form.instance.pk for form in self.initial_forms if form.instance.pk is not None]
-        left_out = set(
-            Match.objects.filter(round=self.instance).exclude(pk__in=posted).values_list("table", flat=True)
-        )
-        for form in self.forms:
-            cleaned = getattr(form, "cleaned_data", {})
-            if cleaned.get("table") in left_out and not cleaned.get(DELETION_FIELD_NAME):
+        left_out = Match.objects.filter(round=self.instance).exclude(pk__in=posted)
+        tables = set(left_out.values_list("table", flat=True))
+        kept = [
+            (form, form.cleaned_data)
+            for form in self.forms
+            if getattr(form, "cleaned_data", None) and not form.cleaned_data.get(DELETION_FIELD_NAME)
+        ]
+        seated = Counter(pk for match in left_out.values("pair_ns", "pair_ew") for pk in match.values())
+        for _form, cleaned in kept:
+            seated.update({pair.pk for pair in (cleaned.get("pair_ns"), cleaned.get("pair_ew")) if pair})
+        for form, cleaned in kept:
+            if cleaned.get("table") in tables:
                 form.add_error("table", form.instance.unique_error_message(Match, ("round", "table")))
+            twice = [
+                p.name for p in (cleaned.get("pair_ns"), cleaned.get("pair_ew")) if p and seated[p.pk] > 1
+            ]
+            if twice:
+                form.add_error(None, _("A pair is placed twice: %(names)s") % {"names": ", ".join(twice)})
 
 
 class MatchInline(ReadableAutocomplete, admin.TabularInline):
@@ -314,7 +340,19 @@ class RoundAdmin(KeptByTheDesk, ReadableAutocomplete, admin.ModelAdmin):
     def save_formset(self, request, form, formset, change) -> None:
         if formset.model is Match:
             clear_tables_taken(formset)
+            clear_seatings_moved(formset)
         super().save_formset(request, form, formset, change)
+
+
+def clear_seatings_moved(formset) -> None:
+    """The seatings of the tables whose pairs the round's form changes or that it deletes go first (each table's
+    save seats its pairs again): two tables swapping a pair met the one-table-a-round constraint halfway (a 500)."""
+    moving = [
+        f.instance.pk
+        for f in formset.initial_forms
+        if f in formset.deleted_forms or {"pair_ns", "pair_ew"} & set(f.changed_data)
+    ]
+    Seating.objects.filter(match_id__in=moving).delete()
 
 
 def clear_tables_taken(formset) -> None:
