@@ -450,6 +450,28 @@ def test_a_pair_put_at_a_second_table_is_a_form_error_in_the_visitors_language(
 
 
 @pytest.mark.django_db
+def test_a_new_round_with_its_tables_is_added_here_and_one_pair_at_two_tables_is_refused(
+    hostile_admin, tournament, make_pair
+):
+    """The add page's tables are checked among themselves (a new round leaves no table out)."""
+    pairs = [make_pair() for _ in range(4)]
+    data = {"tournament": tournament.pk, "number": 1, "state": Round.State.DRAFT}
+    data |= {"matches-TOTAL_FORMS": 2, "matches-INITIAL_FORMS": 0, "matches-MIN_NUM_FORMS": 0}
+    data |= {"matches-MAX_NUM_FORMS": 1000}
+    for i, (ns, ew) in enumerate([(pairs[0], pairs[1]), (pairs[2], pairs[0])]):
+        data |= {f"matches-{i}-table": i + 1, f"matches-{i}-pair_ns": ns.pk, f"matches-{i}-pair_ew": ew.pk}
+    url = reverse("admin:tournaments_round_add")
+    response = hostile_admin.post(url, data)
+    assert response.status_code == 200 and not Round.objects.exists()
+    assert "A pair is placed twice" in str(
+        response.context["inline_admin_formsets"][0].formset.forms[1].errors
+    )
+    data["matches-1-pair_ew"] = pairs[3].pk
+    assert hostile_admin.post(url, data).status_code == 302
+    assert sorted(Match.objects.values_list("table", flat=True)) == [1, 2]
+
+
+@pytest.mark.django_db
 def test_a_round_form_claiming_more_tables_than_pairs_builds_only_the_rounds_tables(hostile_admin, match):
     """The posted count of tables is the visitor's: ``TOTAL_FORMS=9223372036854775808`` built 2,000 table forms
     and showed them again (a second a request); now the round's form takes as many as its pairs can fill."""

@@ -277,7 +277,8 @@ class RoundTables(BaseInlineFormSet):
     def clean(self) -> None:
         super().clean()
         posted = [form.instance.pk for form in self.initial_forms if form.instance.pk is not None]
-        left_out = Match.objects.filter(round=self.instance).exclude(pk__in=posted)
+        round_tables = Match.objects.filter(round=self.instance) if self.instance.pk else Match.objects.none()
+        left_out = round_tables.exclude(pk__in=posted)  # a new round's form (the add page) leaves none out
         tables = set(left_out.values_list("table", flat=True))
         kept = [
             (form, form.cleaned_data)
