@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tournaments.models import Pair, Player
-
 # A click that navigates returns before the next page is there: assertions about a page go through ``expect``,
 # which waits for them (as long as the context's actions do), never through ``is_visible()`` or ``count()``.
 expect.set_options(timeout=10_000)
@@ -26,20 +24,6 @@ def submit_then_open_the_match(page, button: str, deal_id: int, match_id: int) -
     page.wait_for_url(f"**/deal/{deal_id}/review/#pin")
     expect(page.get_by_test_id("pin-confirm")).to_be_visible()
     page.goto_path(f"/match/{match_id}/")
-
-
-def enter_pairs(tournament, names: list[str]) -> list[Pair]:
-    """A pair for each name, seeded in order, its players ``<name>甲`` and ``<name>乙``."""
-    return [
-        Pair.objects.create(
-            tournament=tournament,
-            name=name,
-            player1=Player.objects.create(name=f"{name}甲"),
-            player2=Player.objects.create(name=f"{name}乙"),
-            seed=n,
-        )
-        for n, name in enumerate(names, start=1)
-    ]
 
 
 def wait_for_version(page, version: int) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import shots
-from tests.browser.helpers import enter_pairs, expect
-from tests.desk.helpers import finish
+from tests.browser.helpers import expect
+from tests.desk.helpers import enter_pairs, finish
 from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.accounts import create_director
 from tournaments.models import Tournament

@@ -17,7 +17,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import shots
-from tests.browser.helpers import enter_pairs, sign_in
+from tests.browser.helpers import sign_in
+from tests.desk.helpers import enter_pairs
 from tournaments.checkin.forfeits import publish_round
 from tournaments.competition.accounts import create_director
 from tournaments.models import Match, Pair, Tournament

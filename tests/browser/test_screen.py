@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.browser import shots
-from tests.browser.helpers import enter_pairs, expect
-from tests.desk.helpers import deal, play
+from tests.browser.helpers import expect
+from tests.desk.helpers import deal, enter_pairs, play
 from tests.public.helpers import play_deals
 from tournaments.models import Deal, Match, Round, Tournament
 

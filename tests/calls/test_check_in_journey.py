@@ -13,26 +13,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.desk.helpers import finish
+from tests.desk.helpers import enter_pairs, finish
 from tournaments.competition.accounts import create_director
-from tournaments.models import Adjustment, Match, Pair, Player, Tournament
+from tournaments.models import Adjustment, Match, Tournament
 from tournaments.table_links.services import make_pin
 
 pytestmark = pytest.mark.django_db
-
-
-def enter_pairs(tournament, names: list[str]) -> list[Pair]:
-    """A pair for each name, seeded in order, its players ``<name>甲`` and ``<name>乙``."""
-    return [
-        Pair.objects.create(
-            tournament=tournament,
-            name=name,
-            player1=Player.objects.create(name=f"{name}甲"),
-            player2=Player.objects.create(name=f"{name}乙"),
-            seed=n,
-        )
-        for n, name in enumerate(names, start=1)
-    ]
 
 
 def paired(rnd) -> set[int]:

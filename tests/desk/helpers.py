@@ -12,7 +12,7 @@ import openpyxl
 from django.urls import reverse
 
 from tournaments.checkin.forfeits import publish_round
-from tournaments.models import Deal, Match, Round, Tournament
+from tournaments.models import Deal, Match, Pair, Player, Round, Tournament
 from tournaments.pairing.services import pair_round
 from tournaments.setup.forms import RulesetForm, TournamentForm
 
@@ -294,3 +294,17 @@ def swiss_stage(make_pair, slug: str, pairs: int = 24, rounds: int = 6, size: in
         rnd.refresh_from_db()
         rnd.refresh_state()
     return t
+
+
+def enter_pairs(tournament, names: list[str]) -> list[Pair]:
+    """A pair for each name, seeded in order, its players ``<name>甲`` and ``<name>乙``."""
+    return [
+        Pair.objects.create(
+            tournament=tournament,
+            name=name,
+            player1=Player.objects.create(name=f"{name}甲"),
+            player2=Player.objects.create(name=f"{name}乙"),
+            seed=n,
+        )
+        for n, name in enumerate(names, start=1)
+    ]
