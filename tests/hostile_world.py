@@ -247,6 +247,12 @@ def version_ids(world: World, route) -> tuple[list[str], list[str]]:
     return [str(history.history_id) if history else "1"], ["abc", "%00", str(2**63), MISSING]
 
 
+def ours_and_theirs(world: World, name: str) -> tuple[list[str], list[str]]:
+    """An object of the world's extras by its id, and the other tournament's (``other_<name>``), absent and too large
+    as the hostile ones."""
+    return [str(world.extra[name].pk)], [str(world.extra[f"other_{name}"].pk), MISSING, *OVERFLOW]
+
+
 # Each parameter name: its real values (the world's) and its hostile ones (absent, another tournament's, too
 # large for the database), as URL-safe text.
 BUILDERS = {
@@ -255,28 +261,16 @@ BUILDERS = {
         if r.route.startswith("o/")
         else ([w.tournament.slug], ["nope", w.other.slug, "a" * 300])
     ),
-    "membership_id": lambda w, r: (
-        [str(w.extra["membership"].pk)],
-        [str(w.extra["other_membership"].pk), MISSING, *OVERFLOW],
-    ),
-    "invitation_id": lambda w, r: (
-        [str(w.extra["invitation"].pk)],
-        [str(w.extra["other_invitation"].pk), MISSING, *OVERFLOW],
-    ),
+    "membership_id": lambda w, r: ours_and_theirs(w, "membership"),
+    "invitation_id": lambda w, r: ours_and_theirs(w, "invitation"),
     "pair_id": lambda w, r: ([str(p.pk) for p in w.pairs[:3]], [str(w.other_pair.pk), MISSING, *OVERFLOW]),
     "match_id": lambda w, r: ([str(m.pk) for m in w.matches], [str(w.other_match.pk), MISSING, *OVERFLOW]),
     "deal_id": lambda w, r: (
         [str(d.pk) for d in w.deals.values()],
         [str(w.other_deal.pk), MISSING, *OVERFLOW],
     ),
-    "call_id": lambda w, r: (
-        [str(w.extra["call"].pk)],
-        [str(w.extra["other_call"].pk), MISSING, *OVERFLOW],
-    ),
-    "adjustment_id": lambda w, r: (
-        [str(w.extra["adjustment"].pk)],
-        [str(w.extra["other_adjustment"].pk), MISSING, *OVERFLOW],
-    ),
+    "call_id": lambda w, r: ours_and_theirs(w, "call"),
+    "adjustment_id": lambda w, r: ours_and_theirs(w, "adjustment"),
     # a duplicate's artificial score: the world's tournament is not a duplicate, so every id is refused there
     "score_id": lambda w, r: (["1"], [MISSING, *OVERFLOW]),
     "bye_id": lambda w, r: ([str(b.pk) for b in w.byes], [str(w.other_bye.pk), MISSING, *OVERFLOW]),
