@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from referee.table.recording import deal_entry
 from rules.judge import judge
 from tests.browser import shots
@@ -98,6 +100,13 @@ BACK_ONLINE_MS = 25_000
 
 def waiting(page, n: int) -> None:
     expect(page.locator(".journal-count")).to_have_attribute("data-count", str(n), timeout=BACK_ONLINE_MS)
+
+
+def offline_seen(page) -> None:
+    """The page has tried the network and found it down (its journal box says so). A tap made just after the
+    network went is counted at once but sent a moment later: on a busy machine, a test that changes the deal and
+    brings the network back before that send has its entry answered online, told at the field, not journalled."""
+    expect(page.locator("#journal-box")).to_have_class(re.compile(r"\bdown\b"), timeout=BACK_ONLINE_MS)
 
 
 def stored_once(deal: Deal, plays: int) -> None:

@@ -13,6 +13,7 @@ from tests.browser.journal_steps import (
     BACK_ONLINE_MS,
     begun_deal,
     enter,
+    offline_seen,
     open_deal_signed_in,
     phone_page,
     shot,
@@ -44,6 +45,7 @@ def test_an_undo_queued_offline_is_refused_when_another_device_has_played_since_
         context.set_offline(True)
         page.get_by_role("button", name="撤销上一手").click()  # meant for the second play, made on version 2
         waiting(page, 1)
+        offline_seen(page)
         another_device_plays(deal, *plays[2])  # the other device records play 3: version 3
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
@@ -74,6 +76,7 @@ def test_a_kitty_queued_offline_is_refused_when_another_device_has_changed_the_d
         page.fill("#kitty-form input[name=kitty]", record["kitty"])
         page.locator("#kitty-form button[type=submit]").click()
         waiting(page, 1)
+        offline_seen(page)
         another_device_plays(deal, *plays[1])
         context.set_offline(False)
         refused = page.locator(".journal-entry.status-refused")
