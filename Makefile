@@ -61,12 +61,12 @@ check: setup
 	DEBUG=1 $(MANAGE) makemigrations --check --dry-run
 	DEBUG=1 $(MANAGE) check
 
-# Every test on three workers for two cores: the browser tests wait on Chromium and the live servers (two workers
-# left the cores idle 40 % of the run), so a third keeps them busy; single tests, stolen by idle workers
-# (`worksteal`: 507 s, against 519–548 s with a module a worker and the longest first; docs/benchmarks.md). The
-# slowest 15 are named at the end, where a slow one is seen the day it comes. WORKERS=2 (or 1) for a smaller
-# machine.
-WORKERS ?= 3
+# Every test on one worker a core (`nproc`, two here): the browser tests no longer wait on Chromium and the live
+# servers as they did when a third worker kept the cores busy, and a third now only costs CPU, each module's scene
+# built by more workers (2026-12-06, same machine and hour: `make test` 254 s against 275–302 s, `make test-fast`
+# 167 s against 191–214 s of pytest; docs/benchmarks.md). Single tests, stolen by idle workers (`worksteal`). The
+# slowest 15 are named at the end, where a slow one is seen the day it comes. WORKERS=1 for a smaller machine.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTEST := $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=15
 # Python's compiled files, kept under the ignored test output whatever the environment says (a machine that sets
 # PYTHONDONTWRITEBYTECODE made every worker and every server a test starts compile the project, and pytest rewrite

@@ -411,3 +411,4 @@ def test_a_query_string_with_a_nul_character_is_refused_on_every_page(client, di
     for page in ("/", "/admin/tournaments/tournament/", "/admin/auth/user/", "/admin/axes/accessattempt/"):
         assert client.get(f"{page}?{query}").status_code == 400, page
     assert client.get("/admin/tournaments/tournament/?q=a").status_code == 200
+    assert client.get("/admin/tournaments/tournament/?q=a%2500").status_code == 200  # a percent sign, no NUL
