@@ -11,6 +11,7 @@ import polib
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
@@ -115,6 +116,8 @@ def django_db_setup(
         config = setup_databases(verbosity=verbosity, interactive=False, serialized_aliases=set())
     yield
     with django_db_blocker.unblock():
+        connections.close_all()
+        databases.others_disconnected()
         teardown_databases(config, verbosity=verbosity)
 
 

@@ -157,6 +157,24 @@ def postgresql_template(tmp_path_factory) -> str:
     return name
 
 
+def others_disconnected() -> None:
+    """Before a worker drops its PostgreSQL test database: any other session still on it ended. A thread a test
+    started (a live server's, a race's) may leave its connection to the garbage collector, and PostgreSQL refuses
+    to drop a database someone is on ("being accessed by other users": an error at the end of a run that passed)."""
+    import gc
+
+    gc.collect()  # a finished thread's connection caught in a cycle, closed now
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    config = connection.settings_dict
+    with postgresql_server(config) as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [config["NAME"]],
+        )
+
+
 def drop_postgresql_template() -> None:
     """The run's PostgreSQL template gone (the controller, at the end of the run)."""
     config = connections["default"].settings_dict
