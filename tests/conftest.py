@@ -69,14 +69,19 @@ def compile_catalogues() -> bool:
 
 
 # Modules whose scene is built once a module and costs seconds: the archive's played and moved tournament, the
-# duplicate session's two venues, the URL sweep's tournament with its crawl of every page (the long one last, so
-# nothing of the two before it is left at the end of the first worker's share for the others to steal). xdist's worksteal hands each worker a contiguous share of the
-# run, and an idle worker takes the second half of a busy one's queue, from its end: at the head of the run such a
-# module is run whole by the first worker and its scene built once; in its place in the alphabet (the end of the
-# last share) the other two workers stole into it and built it too, three times each (docs/benchmarks.md).
+# duplicate session's two venues, the demo, the servers started as `make serve`, `make hall` and `make load` start
+# them, the URL sweep's tournament with its crawl of every page. xdist's worksteal hands each worker a contiguous
+# share of the run, and an idle worker takes the second half of a busy one's queue, from its end: at the head of
+# the run such a module is run whole by the first worker and its scene built once; in its place in the alphabet a
+# share's end could fall inside it, and the hall (nginx, two app servers, a PostgreSQL database migrated afresh)
+# was built by both workers of a clean clone's run (docs/benchmarks.md).
 AT_THE_HEAD = (
     "tests/archive/test_archive.py",
     "tests/duplicate/test_duplicate_session.py",
+    "tests/test_demo.py",
+    "tests/test_hall.py",
+    "tests/table/test_serve_checks.py",
+    "tests/table/test_load.py",
     "tests/test_hostile_urls.py",
 )
 
