@@ -93,10 +93,19 @@ class file_connection:
 MADE_AHEAD = "REFEREE_MIGRATED_SQLITE"
 
 
+def making(ahead: Path) -> Path:
+    """The mark ``make test-fast`` leaves while it makes the template beside the workers' start (removed when
+    done, made or not)."""
+    return ahead.with_name(ahead.name + ".making")
+
+
 def sqlite_template(tmp_path_factory) -> Path:
     """The run's migrated SQLite file (production engine and options), made once for all workers: the one
-    ``make test`` made ahead for this run (``MADE_AHEAD``), else by the first worker to ask."""
+    ``make test`` made ahead for this run (``MADE_AHEAD``), or that ``make test-fast`` is making while the
+    workers start and collect (waited for), else by the first worker to ask."""
     ahead = Path(os.environ.get(MADE_AHEAD) or "/nonexistent")
+    while not ahead.is_file() and making(ahead).exists():
+        time.sleep(0.1)
     if ahead.is_file():
         return ahead
     folder = shared_folder(tmp_path_factory)
