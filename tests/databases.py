@@ -104,7 +104,8 @@ def sqlite_template(tmp_path_factory) -> Path:
     ``make test`` made ahead for this run (``MADE_AHEAD``), or that ``make test-fast`` is making while the
     workers start and collect (waited for), else by the first worker to ask."""
     ahead = Path(os.environ.get(MADE_AHEAD) or "/nonexistent")
-    while not ahead.is_file() and making(ahead).exists():
+    give_up = time.monotonic() + 120  # a mark left by an interrupted run is not waited for forever
+    while not ahead.is_file() and making(ahead).exists() and time.monotonic() < give_up:
         time.sleep(0.1)
     if ahead.is_file():
         return ahead
