@@ -76,9 +76,9 @@ test test-fast test-pg: export PYTHONDONTWRITEBYTECODE :=
 test test-fast test-pg: export PYTHONPYCACHEPREFIX := $(CURDIR)/test-output/pycache
 COMPILE := $(BIN)/pytest --collect-only -q -p no:cacheprovider $(PYTEST_ARGS) >/dev/null 2>&1
 # The run's migrated SQLite template is made beside the lint too, afresh each run (tests/databases.py): the first
-# worker no longer migrates while the other two wait. On PostgreSQL (DATABASE_URL) the suite makes its own.
+# worker no longer migrates while the other waits. On PostgreSQL (DATABASE_URL) the suite makes its own.
 MIGRATED := $(CURDIR)/test-output/migrated.sqlite3
-test: export REFEREE_MIGRATED_SQLITE := $(if $(DATABASE_URL),,$(MIGRATED))
+test test-fast: export REFEREE_MIGRATED_SQLITE := $(if $(DATABASE_URL),,$(MIGRATED))
 MIGRATE_AHEAD := $(if $(DATABASE_URL),true,DEBUG=1 $(BIN)/python -m tests.databases $(MIGRATED))
 # It prints its own wall time after set-up (lint, checks and every test), the figure the 5-minute target is for.
 test: setup browser proxy
@@ -102,13 +102,14 @@ test-pg: setup browser proxy
 	echo "=== the whole suite on PostgreSQL ($$db)"; \
 	DATABASE_URL="postgres://$(PG_USER)@$(PG_HOST):$(PG_PORT)/$$db" $(PYTEST) $(PYTEST_ARGS)
 
-# The edit loop: everything but the browser tests (marker `browser`), which `make test` and CI still run. The
-# template is migrated while the workers start and collect (they wait for it while its `.making` mark is there).
-test-fast: export REFEREE_MIGRATED_SQLITE := $(if $(DATABASE_URL),,$(MIGRATED))
+# The edit loop: everything but the browser tests (marker `browser`), which `make test` and CI still run
+# (`FAST_MARKERS` widens it: CI's PostgreSQL pass adds the browser tests of marker `both_databases`). The template
+# is migrated while the workers start and collect (they wait for it while its `.making` mark is there).
+FAST_MARKERS ?= not browser
 test-fast: setup proxy
 	@mkdir -p $(dir $(MIGRATED)); rm -f $(MIGRATED); touch $(MIGRATED).making; \
 	($(MIGRATE_AHEAD); rm -f $(MIGRATED).making) & migrating=$$!; \
-	$(PYTEST) -m "not browser" $(PYTEST_ARGS); rc=$$?; wait $$migrating; exit $$rc
+	$(PYTEST) -m "$(FAST_MARKERS)" $(PYTEST_ARGS); rc=$$?; wait $$migrating; exit $$rc
 
 # Refresh the message catalogue after changing interface strings (then translate the new entries).
 messages: $(VENV)/.installed

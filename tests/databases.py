@@ -171,9 +171,6 @@ def others_disconnected() -> None:
     """Before a worker drops its PostgreSQL test database: any other session still on it ended. A thread a test
     started (a live server's, a race's) may leave its connection to the garbage collector, and PostgreSQL refuses
     to drop a database someone is on ("being accessed by other users": an error at the end of a run that passed)."""
-    import gc
-
-    gc.collect()  # a finished thread's connection caught in a cycle, closed now
     connection = connections["default"]
     if connection.vendor != "postgresql":
         return
